@@ -1,0 +1,45 @@
+"""The Splendor rules engine (RULES.md R1–R18): pure Python, no I/O.
+
+    from shared import new_game, parse_move
+    state = new_game(num_players=3, seed=42)
+    state = state.apply(parse_move("take W U G"))
+"""
+
+from .cards import CARD_BY_ID, CARDS, COLOURS, LETTERS, NOBLE_BY_ID, NOBLES, Card, Noble, card
+from .errors import IllegalMoveError, InvalidMoveError, SplendorError
+from .moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move
+from .state import ACTION, RETURN_PHASE, GameState, Outcome, new_game, replay
+from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
+
+__all__ = [
+    "ACTION",
+    "CARDS",
+    "CARD_BY_ID",
+    "COLOURS",
+    "LETTERS",
+    "NOBLES",
+    "NOBLE_BY_ID",
+    "RETURN_PHASE",
+    "Buy",
+    "Card",
+    "GameState",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "LastTurn",
+    "Move",
+    "Noble",
+    "Outcome",
+    "Pass",
+    "PlayerInfo",
+    "PlayerView",
+    "Reserve",
+    "ReserveDeck",
+    "ReservedCard",
+    "Return",
+    "SplendorError",
+    "Take",
+    "card",
+    "new_game",
+    "parse_move",
+    "replay",
+]

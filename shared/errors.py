@@ -1,0 +1,13 @@
+"""The engine's errors: one base, a syntax layer and a legality layer (STYLE.md)."""
+
+
+class SplendorError(ValueError):
+    """Anything the engine refuses."""
+
+
+class InvalidMoveError(SplendorError):
+    """A text that can never be a move (`take W W W`)."""
+
+
+class IllegalMoveError(SplendorError):
+    """A well-formed move that is not allowed in this position; the message says why."""

@@ -1,0 +1,212 @@
+"""Moves: small frozen values that print and parse themselves (DESIGN.md, "Notation").
+
+``str(move)`` is the canonical notation and ``parse_move(str(move)) == move``.
+Every move a game can contain exists once in `ALL_MOVES`; `parse_move` returns
+those interned instances, so legality checks are identity look-ups.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import combinations, combinations_with_replacement
+from typing import ClassVar
+
+from .cards import CARDS, LETTERS, card
+from .errors import InvalidMoveError
+
+TAKE, RESERVE, RESERVE_DECK, BUY, RETURN, PASS = range(6)
+
+
+def _counts(colours: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
+    c = [0] * 6
+    for x in colours:
+        c[x] += 1
+    return (c[0], c[1], c[2], c[3], c[4], c[5])
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Base of all moves; ``kind`` tells them apart without isinstance chains."""
+
+    kind: ClassVar[int] = -1
+
+    def __repr__(self) -> str:
+        return f"parse_move({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Take(Move):
+    """R7/R8: take gems; ``colours`` sorted, a colour twice for the take-two move."""
+
+    colours: tuple[int, ...]
+    counts: tuple[int, int, int, int, int, int] = field(init=False, compare=False)
+    kind: ClassVar[int] = TAKE
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", _counts(self.colours))
+
+    def __str__(self) -> str:
+        return "take " + " ".join(LETTERS[c] for c in self.colours)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Reserve(Move):
+    """R9: reserve a face-up card."""
+
+    card: str
+    index: int = field(init=False, compare=False)
+    kind: ClassVar[int] = RESERVE
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", card(self.card).index)
+
+    def __str__(self) -> str:
+        return f"reserve {self.card}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ReserveDeck(Move):
+    """R9: reserve the top card of a level's deck, blind."""
+
+    level: int
+    kind: ClassVar[int] = RESERVE_DECK
+
+    def __str__(self) -> str:
+        return f"reserve deck {self.level}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Buy(Move):
+    """R10: buy a face-up card or one of your own reserved cards."""
+
+    card: str
+    index: int = field(init=False, compare=False)
+    kind: ClassVar[int] = BUY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", card(self.card).index)
+
+    def __str__(self) -> str:
+        return f"buy {self.card}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Return(Move):
+    """R13: give tokens back to the bank to end the turn with 10; ``tokens`` sorted."""
+
+    tokens: tuple[int, ...]
+    counts: tuple[int, int, int, int, int, int] = field(init=False, compare=False)
+    kind: ClassVar[int] = RETURN
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", _counts(self.tokens))
+
+    def __str__(self) -> str:
+        return "return " + " ".join(LETTERS[c] for c in self.tokens)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Pass(Move):
+    """R12: only when nothing else is possible."""
+
+    kind: ClassVar[int] = PASS
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+MAX_RETURN = 3  # a turn starts with at most 10 tokens and gains at most 3 (R7, R13)
+
+PASS_MOVE = Pass()
+TAKE_THREE = tuple(Take(c) for c in combinations(range(5), 3))
+TAKE_TWO_SAME = tuple(Take((c, c)) for c in range(5))
+TAKE_FEWER = tuple(Take(c) for n in (2, 1) for c in combinations(range(5), n))
+RESERVES = tuple(Reserve(c.id) for c in CARDS)
+RESERVE_DECKS = tuple(ReserveDeck(level) for level in (1, 2, 3))
+BUYS = tuple(Buy(c.id) for c in CARDS)
+RETURNS: tuple[tuple[Return, ...], ...] = tuple(
+    tuple(Return(t) for t in combinations_with_replacement(range(6), k))
+    for k in range(MAX_RETURN + 1)
+)
+ALL_MOVES: tuple[Move, ...] = (
+    *TAKE_THREE,
+    *TAKE_TWO_SAME,
+    *TAKE_FEWER,
+    *RESERVES,
+    *RESERVE_DECKS,
+    *BUYS,
+    *(r for k in RETURNS[1:] for r in k),
+    PASS_MOVE,
+)
+_INTERNED: dict[Move, Move] = {m: m for m in ALL_MOVES}
+
+_CARD_ID = re.compile(r"^(\d)-(\d{1,2})$")
+
+
+def _letters(text: str, allowed: str, what: str, original: str) -> tuple[int, ...]:
+    letters = "".join(text.split()).upper()
+    bad = [ch for ch in letters if ch not in allowed]
+    if bad:
+        raise InvalidMoveError(f"`{original}` is not a move: {bad[0]!r} is not a {what} letter")
+    return tuple(sorted(allowed.index(ch) for ch in letters))
+
+
+def _card_id(text: str, original: str) -> str:
+    m = _CARD_ID.match(text.strip())
+    if not m:
+        raise InvalidMoveError(f"`{original}` is not a move: {text.strip()!r} is not a card id")
+    try:
+        return card(text.strip()).id
+    except KeyError:
+        raise InvalidMoveError(f"`{original}` is not a move: there is no card {text.strip()}")
+
+
+def parse_move(text: str) -> Move:
+    """The move a notation text names; `InvalidMoveError` if it can never be a move.
+
+    Accepts any letter order and case, letters run together, extra spaces, and
+    card ids without the leading zero.
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a move is text, not {type(text).__name__}")
+    original = " ".join(text.split())
+    verb, _, rest = original.partition(" ")
+    verb = verb.lower()
+    move: Move
+    if verb == "take":
+        colours = _letters(rest, "WUGRK", "gem", original)
+        distinct = len(set(colours))
+        if not colours:
+            raise InvalidMoveError(f"`{original}` is not a move: take which gems?")
+        if not (distinct == len(colours) <= 3 or (len(colours) == 2 and distinct == 1)):
+            raise InvalidMoveError(
+                f"`{original}` is not a move: take up to 3 different gems, or 2 of one colour"
+            )
+        move = Take(colours)
+    elif verb == "reserve":
+        words = rest.split()
+        if words and words[0].lower() == "deck":
+            if len(words) != 2 or words[1] not in ("1", "2", "3"):
+                raise InvalidMoveError(f"`{original}` is not a move: decks are 1, 2 and 3")
+            move = ReserveDeck(int(words[1]))
+        else:
+            move = Reserve(_card_id(rest, original))
+    elif verb == "buy":
+        move = Buy(_card_id(rest, original))
+    elif verb == "return":
+        tokens = _letters(rest, LETTERS, "token", original)
+        if not 1 <= len(tokens) <= MAX_RETURN:
+            raise InvalidMoveError(
+                f"`{original}` is not a move: return 1 to {MAX_RETURN} tokens"
+            )
+        move = Return(tokens)
+    elif verb == "pass":
+        if rest:
+            raise InvalidMoveError(f"`{original}` is not a move: pass takes nothing")
+        move = PASS_MOVE
+    else:
+        raise InvalidMoveError(
+            f"`{original}` is not a move: start with take, reserve, buy, return or pass"
+        )
+    return _INTERNED.get(move, move)

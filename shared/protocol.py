@@ -1,0 +1,85 @@
+"""Messages between the client app and a game host (DESIGN.md: every crossing is msgpack).
+
+A message is a dict with a ``"t"`` (type) key, encoded with `shared.codec.dumps`.
+These helpers build and check them, so both sides agree on one vocabulary.
+
+Host → client
+    ``welcome``  name, guest
+    ``lobby``    tables (tuple of table summaries, see `table_summary`), online (names)
+    ``table``    table (id), seats (seat summaries), seat (int or None: spectator), view
+                 (a `PlayerView`); sent after every move and on (re)joining
+    ``notice``   level ("error" or "info"), text: e.g. an illegal move and its reason
+    ``bye``      text: the host is closing this connection
+
+Client → host
+    ``create``   seats (2..4), bots (one level or None per seat; seat 0 is the creator)
+    ``join``     table; ``leave``; ``start``; ``watch`` table
+    ``quick``    players (2..4), level: sit at once against bots
+    ``move``     move (notation text)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .codec import CodecError, dumps, loads
+from .view import PlayerView
+
+BOT_LEVELS = ("easy", "medium", "hard")
+
+# host -> client
+WELCOME, LOBBY, TABLE, NOTICE, BYE = "welcome", "lobby", "table", "notice", "bye"
+# client -> host
+CREATE, JOIN, LEAVE, START, WATCH, QUICK, MOVE = (
+    "create",
+    "join",
+    "leave",
+    "start",
+    "watch",
+    "quick",
+    "move",
+)
+CLIENT_TYPES = frozenset({CREATE, JOIN, LEAVE, START, WATCH, QUICK, MOVE})
+HOST_TYPES = frozenset({WELCOME, LOBBY, TABLE, NOTICE, BYE})
+
+Message = dict[str, Any]
+
+
+class ProtocolError(CodecError):
+    """Bytes that decode but are not a message of the expected kind."""
+
+
+def encode(t: str, **fields: Any) -> bytes:
+    """One message as bytes: ``encode("move", move="take W U G")``."""
+    return dumps({"t": t, **fields})
+
+
+def decode(data: bytes, allowed: frozenset[str]) -> Message:
+    """The message in `data`, checked to be a dict whose type is in `allowed`."""
+    msg = loads(data)
+    if not isinstance(msg, dict) or msg.get("t") not in allowed:
+        kind = msg.get("t") if isinstance(msg, dict) else type(msg).__name__
+        raise ProtocolError(f"unexpected message {kind!r}")
+    return msg
+
+
+def notice(text: str, level: str = "error") -> bytes:
+    return encode(NOTICE, level=level, text=text)
+
+
+def table_message(
+    table: str, seats: tuple[dict[str, Any], ...], seat: int | None, view: PlayerView
+) -> bytes:
+    return encode(TABLE, table=table, seats=seats, seat=seat, view=view)
+
+
+def seat_summary(name: str | None, bot: str | None = None, connected: bool = True) -> dict[str, Any]:
+    """One seat as the lobby and table show it: a player's name, or a bot's level."""
+    return {"name": name, "bot": bot, "connected": connected}
+
+
+def table_summary(
+    table: str, host: str, status: str, seats: tuple[dict[str, Any], ...], turn: int = 0
+) -> dict[str, Any]:
+    """A table in the lobby list; status is "waiting", "playing" or "finished"."""
+    return {"id": table, "host": host, "status": status, "seats": seats, "turn": turn}

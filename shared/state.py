@@ -1,0 +1,465 @@
+"""The game state and the rules R2–R18: `new_game`, `legal_moves`, `apply`, `outcome`.
+
+A `GameState` is immutable to its users: `apply` returns a new state. It holds
+plain tuples of ints (card and noble *indexes*) so that move generation and
+application stay cheap; ids appear only at the edges (views, notation, codec).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from .cards import CARDS, LEVEL_CARDS, NOBLES
+from .errors import IllegalMoveError
+from .moves import (
+    BUY,
+    BUYS,
+    PASS,
+    PASS_MOVE,
+    RESERVE,
+    RESERVE_DECK,
+    RESERVE_DECKS,
+    RESERVES,
+    RETURN,
+    RETURNS,
+    TAKE,
+    TAKE_FEWER,
+    TAKE_THREE,
+    TAKE_TWO_SAME,
+    Move,
+)
+from .rng import SplitMix64
+
+if TYPE_CHECKING:
+    from .view import PlayerView
+
+Six = tuple[int, int, int, int, int, int]
+Five = tuple[int, int, int, int, int]
+
+ACTION = "action"
+RETURN_PHASE = "return"
+TOKEN_LIMIT = 10  # R13
+WINNING_PRESTIGE = 15  # R15
+MAX_RESERVED = 3  # R9
+GEMS_BY_PLAYERS = {2: 4, 3: 5, 4: 7}  # R2
+GOLD_TOKENS = 5  # R2
+
+# Per card: its nonzero (colour, tokens) pairs, for cheap affordability checks (R10).
+_COST_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((c, n) for c, n in enumerate(card.cost) if n) for card in CARDS
+)
+_CARD_COLOUR = tuple(card.colour for card in CARDS)
+_CARD_PRESTIGE = tuple(card.prestige for card in CARDS)
+_CARD_LEVEL = tuple(card.level for card in CARDS)
+_NOBLE_REQ = tuple(n.requires for n in NOBLES)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: prestige per seat (R16) and rank per seat (R17)."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+
+class TurnSummary(NamedTuple):
+    """What one player did on their last turn, for the table and the log."""
+
+    action: Move
+    returned: Move | None = None
+    noble: int | None = None  # index of the noble that visited (R14)
+    took_gold: bool = False  # a reserve that came with a gold (R9)
+
+
+def _take_moves(gems: Five) -> tuple[Move, ...]:
+    """R7 and R8 for a bank: the take moves, in a stable order."""
+    available = [c for c in range(5) if gems[c] > 0]
+    moves: list[Move] = []
+    if len(available) >= 3:
+        moves.extend(m for m in TAKE_THREE if all(gems[c] > 0 for c in m.colours))
+    elif available:  # R7: fewer than 3 colours left, one move takes them all
+        moves.extend(m for m in TAKE_FEWER if m.colours == tuple(available))
+    moves.extend(m for m in TAKE_TWO_SAME if gems[m.colours[0]] >= 4)  # R8
+    return tuple(moves)
+
+
+_TAKES_CACHE: dict[Five, tuple[Move, ...]] = {}
+
+
+class GameState:
+    """A whole game position. Build one with `new_game`; move on with `apply`."""
+
+    __slots__ = (
+        "num_players",
+        "seed",
+        "bank",
+        "tokens",
+        "bonuses",
+        "card_prestige",
+        "bought",
+        "reserved",
+        "player_nobles",
+        "board",
+        "decks",
+        "nobles",
+        "current_player",
+        "starting_player",
+        "phase",
+        "turn",
+        "final_round",
+        "passes",
+        "is_over",
+        "last_turns",
+        "_legal",
+    )
+
+    num_players: int
+    seed: int
+    bank: Six
+    tokens: tuple[Six, ...]
+    bonuses: tuple[Five, ...]
+    card_prestige: tuple[int, ...]
+    bought: tuple[tuple[int, ...], ...]
+    reserved: tuple[tuple[tuple[int, bool], ...], ...]  # (card index, blind) per seat
+    player_nobles: tuple[tuple[int, ...], ...]
+    board: tuple[tuple[int, ...], ...]  # 3 levels x 4 slots, -1 for an empty slot (R11)
+    decks: tuple[tuple[int, ...], ...]  # top of the deck first
+    nobles: tuple[int, ...]  # on the table, in table order (R14)
+    current_player: int
+    starting_player: int
+    phase: str
+    turn: int  # 1 for the first turn; +1 each time a turn ends
+    final_round: bool  # R15
+    passes: int  # passes in a row (R18)
+    is_over: bool
+    last_turns: tuple[TurnSummary | None, ...]
+    _legal: tuple[Move, ...] | None
+
+    # -- reading ---------------------------------------------------------
+
+    def prestige(self, seat: int) -> int:
+        """R16: cards' prestige plus 3 per noble."""
+        return self.card_prestige[seat] + 3 * len(self.player_nobles[seat])
+
+    @property
+    def round(self) -> int:
+        """The round number, 1-based: a round is one turn of every player."""
+        return (self.turn - 1) // self.num_players + 1
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The current player's legal moves in a stable order; empty only when over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal
+
+    def _generate(self) -> tuple[Move, ...]:
+        if self.is_over:
+            return ()
+        p = self.current_player
+        tokens = self.tokens[p]
+        if self.phase == RETURN_PHASE:  # R13: every way to come back to 10
+            excess = sum(tokens) - TOKEN_LIMIT
+            return tuple(
+                r for r in RETURNS[excess] if all(n <= t for n, t in zip(r.counts, tokens))
+            )
+        gems = self.bank[:5]
+        takes = _TAKES_CACHE.get(gems)  # type: ignore[call-overload]
+        if takes is None:
+            takes = _TAKES_CACHE[gems] = _take_moves(gems)  # type: ignore[index]
+        moves = list(takes)
+        board = self.board
+        own = self.reserved[p]
+        if len(own) < MAX_RESERVED:  # R9
+            for row in board:
+                for idx in row:
+                    if idx >= 0:
+                        moves.append(RESERVES[idx])
+            for level, deck in enumerate(self.decks):
+                if deck:
+                    moves.append(RESERVE_DECKS[level])
+        bonus = self.bonuses[p]
+        power = [bonus[0] + tokens[0], bonus[1] + tokens[1], bonus[2] + tokens[2],
+                 bonus[3] + tokens[3], bonus[4] + tokens[4]]  # fmt: skip
+        gold = tokens[5]
+        for row in board:
+            for idx in row:
+                if idx >= 0:
+                    short = 0
+                    for c, n in _COST_PAIRS[idx]:
+                        if n > power[c]:
+                            short += n - power[c]
+                    if short <= gold:  # R10
+                        moves.append(BUYS[idx])
+        for idx, _ in own:
+            short = 0
+            for c, n in _COST_PAIRS[idx]:
+                if n > power[c]:
+                    short += n - power[c]
+            if short <= gold:
+                moves.append(BUYS[idx])
+        if not moves:  # R12
+            return (PASS_MOVE,)
+        return tuple(moves)
+
+    def outcome(self) -> Outcome | None:
+        """None until the game is over; then scores (R16) and ranks (R17)."""
+        if not self.is_over:
+            return None
+        scores = tuple(self.prestige(s) for s in range(self.num_players))
+        keys = [(-scores[s], len(self.bought[s])) for s in range(self.num_players)]
+        ranks = tuple(1 + sum(1 for k in keys if k < keys[s]) for s in range(self.num_players))
+        return Outcome(scores=scores, ranks=ranks)
+
+    def view(self, seat: int | None) -> PlayerView:
+        """What `seat` may know (None: a spectator). See `shared.view`."""
+        from .view import make_view
+
+        return make_view(self, seat)
+
+    # -- moving ----------------------------------------------------------
+
+    def apply(self, move: Move) -> GameState:
+        """The state after `move`; `IllegalMoveError` (with the reason) if it is not legal now."""
+        if move not in self.legal_moves():
+            from .explain import why_illegal
+
+            raise IllegalMoveError(
+                f"`{move}`: {why_illegal(self, move)} (turn {self.turn}, seat {self.current_player})"
+            )
+        return self.apply_unchecked(move)
+
+    def apply_unchecked(self, move: Move) -> GameState:
+        """`apply` without the legality check, for search code that took `move` from
+        `legal_moves()`. A test proves both agree."""
+        s = self._copy()
+        p = s.current_player
+        kind = move.kind
+        if kind == RETURN:  # R13
+            counts: Six = move.counts  # type: ignore[attr-defined]
+            s._give(p, counts, -1)
+            last = s.last_turns[p]
+            assert last is not None
+            s._set_last(p, last._replace(returned=move))
+            s._end_turn()
+            return s
+        took_gold = False
+        if kind == TAKE:  # R7, R8
+            s._give(p, move.counts, 1)  # type: ignore[attr-defined]
+            s.passes = 0
+        elif kind == RESERVE or kind == RESERVE_DECK:  # R9
+            if kind == RESERVE:
+                idx = move.index  # type: ignore[attr-defined]
+                s._take_from_board(idx)
+                blind = False
+            else:
+                level = move.level - 1  # type: ignore[attr-defined]
+                deck = s.decks[level]
+                idx = deck[0]
+                s.decks = _replace_at(s.decks, level, deck[1:])
+                blind = True
+            s.reserved = _replace_at(s.reserved, p, (*s.reserved[p], (idx, blind)))
+            if s.bank[5] > 0:
+                s._give(p, (0, 0, 0, 0, 0, 1), 1)
+                took_gold = True
+            s.passes = 0
+        elif kind == BUY:  # R10
+            idx = move.index  # type: ignore[attr-defined]
+            s._buy(p, idx)
+            s.passes = 0
+        elif kind == PASS:  # R12
+            s.passes += 1
+        s._set_last(p, TurnSummary(move, None, None, took_gold))
+        if sum(s.tokens[p]) > TOKEN_LIMIT:  # R13: the same player decides what to return
+            s.phase = RETURN_PHASE
+        else:
+            s._end_turn()
+        return s
+
+    # -- internals (only on a fresh copy) ---------------------------------
+
+    def _copy(self) -> GameState:
+        s = object.__new__(GameState)
+        s.num_players = self.num_players
+        s.seed = self.seed
+        s.bank = self.bank
+        s.tokens = self.tokens
+        s.bonuses = self.bonuses
+        s.card_prestige = self.card_prestige
+        s.bought = self.bought
+        s.reserved = self.reserved
+        s.player_nobles = self.player_nobles
+        s.board = self.board
+        s.decks = self.decks
+        s.nobles = self.nobles
+        s.current_player = self.current_player
+        s.starting_player = self.starting_player
+        s.phase = self.phase
+        s.turn = self.turn
+        s.final_round = self.final_round
+        s.passes = self.passes
+        s.is_over = self.is_over
+        s.last_turns = self.last_turns
+        s._legal = None
+        return s
+
+    def _set_last(self, p: int, summary: TurnSummary) -> None:
+        self.last_turns = _replace_at(self.last_turns, p, summary)
+
+    def _give(self, p: int, counts: Six, sign: int) -> None:
+        """Move tokens from the bank to player p (sign 1) or back (sign -1)."""
+        t = self.tokens[p]
+        b = self.bank
+        self.tokens = _replace_at(
+            self.tokens, p, tuple(t[i] + sign * counts[i] for i in range(6))  # type: ignore[arg-type]
+        )
+        self.bank = tuple(b[i] - sign * counts[i] for i in range(6))  # type: ignore[assignment]
+
+    def _take_from_board(self, idx: int) -> None:
+        """Remove a face-up card and refill its slot from the deck (R11)."""
+        level = _CARD_LEVEL[idx] - 1
+        row = self.board[level]
+        slot = row.index(idx)
+        deck = self.decks[level]
+        if deck:
+            new = deck[0]
+            self.decks = _replace_at(self.decks, level, deck[1:])
+        else:
+            new = -1
+        self.board = _replace_at(self.board, level, _replace_at(row, slot, new))
+
+    def _buy(self, p: int, idx: int) -> None:
+        """R10: fixed payment, gold only for the shortfall; R11 refill."""
+        t = self.tokens[p]
+        bonus = self.bonuses[p]
+        pay = [0, 0, 0, 0, 0, 0]
+        for c, n in _COST_PAIRS[idx]:
+            need = n - bonus[c]
+            if need > 0:
+                if need > t[c]:
+                    pay[c] = t[c]
+                    pay[5] += need - t[c]
+                else:
+                    pay[c] = need
+        self._give(p, tuple(pay), -1)  # type: ignore[arg-type]
+        own = self.reserved[p]
+        for i, (r, _) in enumerate(own):
+            if r == idx:
+                self.reserved = _replace_at(self.reserved, p, own[:i] + own[i + 1 :])
+                break
+        else:
+            self._take_from_board(idx)
+        colour = _CARD_COLOUR[idx]
+        self.bonuses = _replace_at(self.bonuses, p, _replace_at(bonus, colour, bonus[colour] + 1))
+        self.card_prestige = _replace_at(
+            self.card_prestige, p, self.card_prestige[p] + _CARD_PRESTIGE[idx]
+        )
+        self.bought = _replace_at(self.bought, p, (*self.bought[p], idx))
+
+    def _end_turn(self) -> None:
+        """R14 nobles, R15 final round, R18 all passed; then the next player."""
+        p = self.current_player
+        self.phase = ACTION
+        bonus = self.bonuses[p]
+        for i, noble in enumerate(self.nobles):  # R14: first eligible in table order
+            if all(bonus[c] >= n for c, n in enumerate(_NOBLE_REQ[noble])):
+                self.nobles = self.nobles[:i] + self.nobles[i + 1 :]
+                self.player_nobles = _replace_at(
+                    self.player_nobles, p, (*self.player_nobles[p], noble)
+                )
+                last = self.last_turns[p]
+                assert last is not None
+                self._set_last(p, last._replace(noble=noble))
+                break
+        if self.prestige(p) >= WINNING_PRESTIGE:  # R15
+            self.final_round = True
+        n = self.num_players
+        if self.passes >= n:  # R18
+            self.is_over = True
+        elif self.final_round and p == (self.starting_player - 1) % n:  # R15
+            self.is_over = True
+        else:
+            self.current_player = (p + 1) % n
+            self.turn += 1
+
+    # -- equality (for codec round trips and tests) ------------------------
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, f) for f in GameState.__slots__ if f != "_legal")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState players={self.num_players} seed={self.seed} turn={self.turn} "
+            f"seat={self.current_player} phase={self.phase}{' over' if self.is_over else ''}>"
+        )
+
+
+def _replace_at(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[type-arg]
+    return tup[:i] + (value,) + tup[i + 1 :]
+
+
+def new_game(num_players: int, seed: int) -> GameState:
+    """A new game (R2, R5, R6): all chance drawn from `seed` (see `shared.rng`)."""
+    if num_players not in GEMS_BY_PLAYERS:
+        raise ValueError(f"Splendor is for 2 to 4 players, not {num_players}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+        raise ValueError(f"a seed is an integer from 0 to 2**64-1, not {seed!r}")
+    rng = SplitMix64(seed)
+    decks: list[list[int]] = []
+    for level_cards in LEVEL_CARDS:  # R5
+        deck = list(level_cards)
+        rng.shuffle(deck)
+        decks.append(deck)
+    nobles = list(range(len(NOBLES)))  # R6
+    rng.shuffle(nobles)
+    start = rng.below(num_players)
+    gems = GEMS_BY_PLAYERS[num_players]
+    s = object.__new__(GameState)
+    s.num_players = num_players
+    s.seed = seed
+    s.bank = (gems, gems, gems, gems, gems, GOLD_TOKENS)
+    s.tokens = ((0, 0, 0, 0, 0, 0),) * num_players
+    s.bonuses = ((0, 0, 0, 0, 0),) * num_players
+    s.card_prestige = (0,) * num_players
+    s.bought = ((),) * num_players
+    s.reserved = ((),) * num_players
+    s.player_nobles = ((),) * num_players
+    s.board = tuple(tuple(d[:4]) for d in decks)
+    s.decks = tuple(tuple(d[4:]) for d in decks)
+    s.nobles = tuple(nobles[: num_players + 1])
+    s.current_player = start
+    s.starting_player = start
+    s.phase = ACTION
+    s.turn = 1
+    s.final_round = False
+    s.passes = 0
+    s.is_over = False
+    s.last_turns = (None,) * num_players
+    s._legal = None
+    return s
+
+
+def replay(num_players: int, seed: int, moves: list[str] | tuple[str, ...]) -> GameState:
+    """The state after playing these notation moves from a new game (checked)."""
+    from .moves import parse_move
+
+    state = new_game(num_players, seed)
+    for text in moves:
+        state = state.apply(parse_move(text))
+    return state
+
+
+__all__ = ["ACTION", "RETURN_PHASE", "GameState", "Outcome", "TurnSummary", "new_game", "replay"]

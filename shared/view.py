@@ -1,0 +1,147 @@
+"""Per-player views: what one seat may know, and nothing more (DESIGN.md).
+
+This is the one function that decides hidden information. A view names a card
+only where its viewer can see it: face-up cards, cards bought, face-up
+reserves and the viewer's own reserves. Decks are sizes; an opponent's blind
+reserve is its level alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import CARDS, NOBLES
+from .moves import Move
+from .state import Outcome
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class ReservedCard:
+    """A reserved card as the viewer sees it: ``card`` is None for an unseen blind one."""
+
+    level: int
+    card: str | None
+    blind: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurn:
+    """A player's last turn: the action, any tokens returned, the noble that visited."""
+
+    action: Move
+    returned: Move | None = None
+    noble: str | None = None
+    took_gold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """One player at the table, as the viewer sees them."""
+
+    seat: int
+    tokens: tuple[int, ...]  # W U G R K *
+    bonuses: tuple[int, ...]  # W U G R K
+    prestige: int
+    bought: tuple[str, ...]
+    nobles: tuple[str, ...]
+    reserved: tuple[ReservedCard, ...]
+    last_turn: LastTurn | None
+
+    @property
+    def cards_bought(self) -> int:
+        return len(self.bought)
+
+    @property
+    def token_count(self) -> int:
+        return sum(self.tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """The table from one seat (``seat`` None: a spectator)."""
+
+    seat: int | None
+    num_players: int
+    bank: tuple[int, ...]  # W U G R K *
+    board: tuple[tuple[str | None, ...], ...]  # level 1..3, 4 slots, None when empty
+    deck_sizes: tuple[int, ...]  # level 1..3
+    nobles: tuple[str, ...]  # on the table, in table order
+    players: tuple[PlayerInfo, ...]
+    current_player: int
+    starting_player: int
+    phase: str  # "action" or "return" (R13)
+    turn: int
+    final_round: bool
+    is_over: bool
+    outcome: Outcome | None
+    legal_moves: tuple[Move, ...]  # the viewer's own; empty when it is not their decision
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.legal_moves)
+
+    @property
+    def round(self) -> int:
+        return (self.turn - 1) // self.num_players + 1
+
+    @property
+    def me(self) -> PlayerInfo | None:
+        return None if self.seat is None else self.players[self.seat]
+
+
+def make_view(state: GameState, seat: int | None) -> PlayerView:
+    """The view of `state` for `seat`; None gives a spectator's view."""
+    if seat is not None and not 0 <= seat < state.num_players:
+        raise ValueError(f"no seat {seat} in a {state.num_players}-player game")
+    players = []
+    for s in range(state.num_players):
+        reserved = tuple(
+            ReservedCard(
+                level=CARDS[idx].level,
+                card=None if blind and s != seat else CARDS[idx].id,
+                blind=blind,
+            )
+            for idx, blind in state.reserved[s]
+        )
+        last = state.last_turns[s]
+        players.append(
+            PlayerInfo(
+                seat=s,
+                tokens=state.tokens[s],
+                bonuses=state.bonuses[s],
+                prestige=state.prestige(s),
+                bought=tuple(CARDS[i].id for i in state.bought[s]),
+                nobles=tuple(NOBLES[i].id for i in state.player_nobles[s]),
+                reserved=reserved,
+                last_turn=None
+                if last is None
+                else LastTurn(
+                    action=last.action,
+                    returned=last.returned,
+                    noble=None if last.noble is None else NOBLES[last.noble].id,
+                    took_gold=last.took_gold,
+                ),
+            )
+        )
+    mine = seat is not None and seat == state.current_player and not state.is_over
+    return PlayerView(
+        seat=seat,
+        num_players=state.num_players,
+        bank=state.bank,
+        board=tuple(tuple(None if i < 0 else CARDS[i].id for i in row) for row in state.board),
+        deck_sizes=tuple(len(d) for d in state.decks),
+        nobles=tuple(NOBLES[i].id for i in state.nobles),
+        players=tuple(players),
+        current_player=state.current_player,
+        starting_player=state.starting_player,
+        phase=state.phase,
+        turn=state.turn,
+        final_round=state.final_round,
+        is_over=state.is_over,
+        outcome=state.outcome(),
+        legal_moves=state.legal_moves() if mine else (),
+    )
