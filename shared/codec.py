@@ -122,7 +122,7 @@ def _default(obj: object) -> Any:
 
 
 def _packb(obj: object) -> bytes:
-    return msgpack.packb(obj, default=_default, use_bin_type=True)  # type: ignore[no-any-return]
+    return msgpack.packb(obj, default=_default, use_bin_type=True)
 
 
 def dumps(obj: GameState | PlayerView | Move | Outcome | dict[str, Any]) -> bytes:
@@ -169,7 +169,10 @@ def _seq(x: object, what: str, n: int | None = None) -> tuple[Any, ...]:
 
 
 def _ints(x: object, what: str, n: int | None = None) -> tuple[int, ...]:
-    return tuple(_int(v, what, 0, 1000) for v in _seq(x, what, n))
+    seq = _seq(x, what, n)
+    if not all(type(v) is int and 0 <= v <= 1000 for v in seq):  # bool is not an int here
+        raise _fail(f"{what} should be integers in 0..1000")
+    return seq
 
 
 def _dict(x: object, what: str) -> dict[str, Any]:
@@ -182,6 +185,18 @@ def _card_index(x: object) -> int:
     if not isinstance(x, str) or x not in CARD_BY_ID:
         raise _fail(f"{x!r} is not a card id")
     return CARD_BY_ID[x].index
+
+
+_INDEX_BY_ID = {c.id: c.index for c in CARDS}
+
+
+def _card_indexes(x: object, what: str) -> tuple[int, ...]:
+    """A list of card ids as indexes: one dict look-up each (decks are long)."""
+    ids = _seq(x, what)
+    try:
+        return tuple(map(_INDEX_BY_ID.__getitem__, ids))
+    except (KeyError, TypeError):
+        return tuple(_card_index(c) for c in ids)  # raises, naming the bad id
 
 
 def _card_id(x: object) -> str:
@@ -229,9 +244,7 @@ def _state(d: dict[str, Any]) -> GameState:
     s.tokens = tuple(_ints(t, "tokens", 6) for t in _seq(d["tokens"], "tokens", n))  # type: ignore[misc]
     s.bonuses = tuple(_ints(b, "bonuses", 5) for b in _seq(d["bonuses"], "bonuses", n))  # type: ignore[misc]
     s.card_prestige = _ints(d["card_prestige"], "card_prestige", n)
-    s.bought = tuple(
-        tuple(_card_index(c) for c in _seq(b, "bought")) for b in _seq(d["bought"], "bought", n)
-    )
+    s.bought = tuple(_card_indexes(b, "bought") for b in _seq(d["bought"], "bought", n))
     s.reserved = tuple(
         tuple(
             (_card_index(_seq(r, "reserved", 2)[0]), _bool(r[1], "blind"))
@@ -247,9 +260,7 @@ def _state(d: dict[str, Any]) -> GameState:
         tuple(-1 if c is None else _card_index(c) for c in _seq(row, "board row", 4))
         for row in _seq(d["board"], "board", 3)
     )
-    s.decks = tuple(
-        tuple(_card_index(c) for c in _seq(deck, "deck")) for deck in _seq(d["decks"], "decks", 3)
-    )
+    s.decks = tuple(_card_indexes(deck, "deck") for deck in _seq(d["decks"], "decks", 3))
     s.nobles = tuple(NOBLE_BY_ID[_noble_id(x)].index for x in _seq(d["nobles"], "nobles"))
     s.current_player = _int(d["current"], "current", 0, n - 1)
     s.starting_player = _int(d["start"], "start", 0, n - 1)
@@ -274,7 +285,33 @@ def _state(d: dict[str, Any]) -> GameState:
         )
     s.last_turns = tuple(last)
     s._legal = None
+    _check_consistent(s)
     return s
+
+
+def _check_consistent(s: GameState) -> None:
+    """Refuse a state that no game can reach in ways that would break the engine later."""
+    from .state import GEMS_BY_PLAYERS, GOLD_TOKENS, TOKEN_LIMIT
+
+    places = [i for row in s.board for i in row if i >= 0]
+    places += [i for d in s.decks for i in d]
+    places += [i for r in s.reserved for i, _ in r]
+    places += [i for b in s.bought for i in b]
+    if sorted(places) != list(range(len(CARDS))):
+        raise _fail("every card must be in exactly one place")
+    nobles = list(s.nobles) + [i for n in s.player_nobles for i in n]
+    if len(set(nobles)) != len(nobles):
+        raise _fail("a noble is in two places")
+    gems = GEMS_BY_PLAYERS[s.num_players]
+    for c in range(6):
+        total = s.bank[c] + sum(t[c] for t in s.tokens)
+        if total != (GOLD_TOKENS if c == 5 else gems):
+            raise _fail("tokens are not conserved")
+    if any(len(r) > 3 for r in s.reserved):
+        raise _fail("more than 3 reserved cards")
+    held = sum(s.tokens[s.current_player])
+    if s.phase == RETURN_PHASE and not TOKEN_LIMIT < held <= TOKEN_LIMIT + 3:
+        raise _fail("a return phase needs 11 to 13 tokens")
 
 
 def _view(d: dict[str, Any]) -> PlayerView:
@@ -367,7 +404,7 @@ def loads(data: bytes) -> Any:
     try:
         top = _unpackb(bytes(data))
         version, tag, payload = _seq(top, "top level", 3)
-        if version != FORMAT_VERSION:
+        if type(version) is not int or version != FORMAT_VERSION:
             raise CodecError(f"format version {version!r}; this build reads {FORMAT_VERSION}")
         if tag == "state":
             return _state(_dict(payload, "state"))

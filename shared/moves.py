@@ -140,6 +140,7 @@ ALL_MOVES: tuple[Move, ...] = (
     PASS_MOVE,
 )
 _INTERNED: dict[Move, Move] = {m: m for m in ALL_MOVES}
+_BY_NOTATION: dict[str, Move] = {str(m): m for m in ALL_MOVES}  # the fast path of parse_move
 
 _CARD_ID = re.compile(r"^(\d)-(\d{1,2})$")
 
@@ -159,7 +160,9 @@ def _card_id(text: str, original: str) -> str:
     try:
         return card(text.strip()).id
     except KeyError:
-        raise InvalidMoveError(f"`{original}` is not a move: there is no card {text.strip()}")
+        raise InvalidMoveError(
+            f"`{original}` is not a move: there is no card {text.strip()}"
+        ) from None
 
 
 def parse_move(text: str) -> Move:
@@ -170,6 +173,9 @@ def parse_move(text: str) -> Move:
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is text, not {type(text).__name__}")
+    canonical = _BY_NOTATION.get(text)
+    if canonical is not None:
+        return canonical
     original = " ".join(text.split())
     verb, _, rest = original.partition(" ")
     verb = verb.lower()

@@ -8,6 +8,7 @@ application stay cheap; ids appear only at the edges (views, notation, codec).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import add, sub
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import CARDS, LEVEL_CARDS, NOBLES
@@ -52,7 +53,10 @@ _COST_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 _CARD_COLOUR = tuple(card.colour for card in CARDS)
 _CARD_PRESTIGE = tuple(card.prestige for card in CARDS)
 _CARD_LEVEL = tuple(card.level for card in CARDS)
-_NOBLE_REQ = tuple(n.requires for n in NOBLES)
+_NOBLE_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((c, n) for c, n in enumerate(noble.requires) if n) for noble in NOBLES
+)
+_FEWEST_BONUSES_FOR_A_NOBLE = min(sum(noble.requires) for noble in NOBLES)  # 8 (R4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +92,18 @@ def _take_moves(gems: Five) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+def _return_moves(tokens: Six) -> tuple[Move, ...]:
+    """R13 for a player's tokens: every way to come back to 10, in a stable order."""
+    excess = sum(tokens) - TOKEN_LIMIT
+    return tuple(
+        r for r in RETURNS[excess] if all(n <= t for n, t in zip(r.counts, tokens, strict=True))
+    )
+
+
+# Move lists that depend on a few numbers only, computed once for each: at most
+# 8**5 banks and a few thousand token holdings above ten, so they stay small.
 _TAKES_CACHE: dict[Five, tuple[Move, ...]] = {}
+_RETURNS_CACHE: dict[Six, tuple[Move, ...]] = {}
 
 
 class GameState:
@@ -163,45 +178,33 @@ class GameState:
             return ()
         p = self.current_player
         tokens = self.tokens[p]
-        if self.phase == RETURN_PHASE:  # R13: every way to come back to 10
-            excess = sum(tokens) - TOKEN_LIMIT
-            return tuple(
-                r for r in RETURNS[excess] if all(n <= t for n, t in zip(r.counts, tokens))
-            )
+        if self.phase == RETURN_PHASE:  # R13
+            returns = _RETURNS_CACHE.get(tokens)
+            if returns is None:
+                returns = _RETURNS_CACHE[tokens] = _return_moves(tokens)
+            return returns
         gems = self.bank[:5]
-        takes = _TAKES_CACHE.get(gems)  # type: ignore[call-overload]
+        takes = _TAKES_CACHE.get(gems)
         if takes is None:
-            takes = _TAKES_CACHE[gems] = _take_moves(gems)  # type: ignore[index]
+            takes = _TAKES_CACHE[gems] = _take_moves(gems)
         moves = list(takes)
-        board = self.board
+        face_up = [idx for row in self.board for idx in row if idx >= 0]  # R11: -1 is empty
         own = self.reserved[p]
         if len(own) < MAX_RESERVED:  # R9
-            for row in board:
-                for idx in row:
-                    if idx >= 0:
-                        moves.append(RESERVES[idx])
-            for level, deck in enumerate(self.decks):
-                if deck:
-                    moves.append(RESERVE_DECKS[level])
+            moves += [RESERVES[idx] for idx in face_up]
+            moves += [RESERVE_DECKS[level] for level, deck in enumerate(self.decks) if deck]
         bonus = self.bonuses[p]
         power = [bonus[0] + tokens[0], bonus[1] + tokens[1], bonus[2] + tokens[2],
                  bonus[3] + tokens[3], bonus[4] + tokens[4]]  # fmt: skip
         gold = tokens[5]
-        for row in board:
-            for idx in row:
-                if idx >= 0:
-                    short = 0
-                    for c, n in _COST_PAIRS[idx]:
-                        if n > power[c]:
-                            short += n - power[c]
-                    if short <= gold:  # R10
-                        moves.append(BUYS[idx])
-        for idx, _ in own:
+        for idx in face_up + [idx for idx, _ in own]:  # R10: gold covers the shortfall
             short = 0
             for c, n in _COST_PAIRS[idx]:
                 if n > power[c]:
                     short += n - power[c]
-            if short <= gold:
+                    if short > gold:
+                        break
+            else:
                 moves.append(BUYS[idx])
         if not moves:  # R12
             return (PASS_MOVE,)
@@ -229,9 +232,8 @@ class GameState:
         if move not in self.legal_moves():
             from .explain import why_illegal
 
-            raise IllegalMoveError(
-                f"`{move}`: {why_illegal(self, move)} (turn {self.turn}, seat {self.current_player})"
-            )
+            where = f"turn {self.turn}, seat {self.current_player}"
+            raise IllegalMoveError(f"`{move}`: {why_illegal(self, move)} ({where})")
         return self.apply_unchecked(move)
 
     def apply_unchecked(self, move: Move) -> GameState:
@@ -313,12 +315,9 @@ class GameState:
 
     def _give(self, p: int, counts: Six, sign: int) -> None:
         """Move tokens from the bank to player p (sign 1) or back (sign -1)."""
-        t = self.tokens[p]
-        b = self.bank
-        self.tokens = _replace_at(
-            self.tokens, p, tuple(t[i] + sign * counts[i] for i in range(6))  # type: ignore[arg-type]
-        )
-        self.bank = tuple(b[i] - sign * counts[i] for i in range(6))  # type: ignore[assignment]
+        to_player, to_bank = (add, sub) if sign > 0 else (sub, add)
+        self.tokens = _replace_at(self.tokens, p, tuple(map(to_player, self.tokens[p], counts)))
+        self.bank = tuple(map(to_bank, self.bank, counts))
 
     def _take_from_board(self, idx: int) -> None:
         """Remove a face-up card and refill its slot from the deck (R11)."""
@@ -361,13 +360,13 @@ class GameState:
         )
         self.bought = _replace_at(self.bought, p, (*self.bought[p], idx))
 
-    def _end_turn(self) -> None:
-        """R14 nobles, R15 final round, R18 all passed; then the next player."""
-        p = self.current_player
-        self.phase = ACTION
+    def _visit_noble(self, p: int) -> None:
+        """R14: the first noble on the table whose demand p's bonuses meet visits p."""
         bonus = self.bonuses[p]
-        for i, noble in enumerate(self.nobles):  # R14: first eligible in table order
-            if all(bonus[c] >= n for c, n in enumerate(_NOBLE_REQ[noble])):
+        if sum(bonus) < _FEWEST_BONUSES_FOR_A_NOBLE:
+            return
+        for i, noble in enumerate(self.nobles):  # table order
+            if all(bonus[c] >= n for c, n in _NOBLE_PAIRS[noble]):
                 self.nobles = self.nobles[:i] + self.nobles[i + 1 :]
                 self.player_nobles = _replace_at(
                     self.player_nobles, p, (*self.player_nobles[p], noble)
@@ -375,7 +374,13 @@ class GameState:
                 last = self.last_turns[p]
                 assert last is not None
                 self._set_last(p, last._replace(noble=noble))
-                break
+                return
+
+    def _end_turn(self) -> None:
+        """R14 nobles, R15 final round, R18 all passed; then the next player."""
+        p = self.current_player
+        self.phase = ACTION
+        self._visit_noble(p)
         if self.prestige(p) >= WINNING_PRESTIGE:  # R15
             self.final_round = True
         n = self.num_players
