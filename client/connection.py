@@ -39,5 +39,5 @@ class Connection(ABC):
     def send(self, data: bytes) -> None:
         """One encoded client message to the host."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (a no-op by default, not abstract)
         """The app is leaving; the host keeps the seat (a disconnect, not a resignation)."""

@@ -5,17 +5,25 @@ These helpers build and check them, so both sides agree on one vocabulary.
 
 Host → client
     ``welcome``  name, guest
-    ``lobby``    tables (tuple of table summaries, see `table_summary`), online (names)
+    ``lobby``    tables (tuple of table summaries, see `table_summary`), online (names);
+                 from the server's game host also mine (ids of the tables where this
+                 player holds a seat: the one it waits at, and games it can rejoin)
     ``table``    table (id), seats (seat summaries), seat (int or None: spectator), view
                  (a `PlayerView`); sent after every move and on (re)joining
     ``notice``   level ("error" or "info"), text: e.g. an illegal move and its reason
     ``bye``      text: the host is closing this connection
 
 Client → host
-    ``create``   seats (2..4), bots (one level or None per seat; seat 0 is the creator)
+    ``create``   seats (2..4), bots (one level or None per seat; seat 0 is the creator);
+                 optional seed (int): the deal's seed, used by the local host
+                 (`client.local`, `splendor play --seed`); the server ignores it (a
+                 player who chose the seed would know the decks)
     ``join``     table; ``leave``; ``start``; ``watch`` table
-    ``quick``    players (2..4), level: sit at once against bots
+    ``quick``    players (2..4), level: sit at once against bots; optional seed as for create
     ``move``     move (notation text)
+
+Without ``mine``, the client finds "its" waiting table in a ``lobby`` message by
+its own name (from ``welcome``) among the table's seats.
 """
 
 from __future__ import annotations
@@ -73,7 +81,9 @@ def table_message(
     return encode(TABLE, table=table, seats=seats, seat=seat, view=view)
 
 
-def seat_summary(name: str | None, bot: str | None = None, connected: bool = True) -> dict[str, Any]:
+def seat_summary(
+    name: str | None, bot: str | None = None, connected: bool = True
+) -> dict[str, Any]:
     """One seat as the lobby and table show it: a player's name, or a bot's level."""
     return {"name": name, "bot": bot, "connected": connected}
 

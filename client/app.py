@@ -1,0 +1,225 @@
+"""The Splendor app: one per player screen, fed only by a `Connection` (DESIGN.md).
+
+    app = SplendorApp(connection)             # online: welcome, lobby, tables
+    app = SplendorApp(connection, local=True) # local play: the setup screen first
+
+The app never holds a `GameState`: it decodes the host's messages
+(`shared.protocol`) and hands them to its screens. The receiver it registers
+only posts a message to the app, so a host may call it from any task.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+
+from shared.codec import CodecError
+from shared.protocol import (
+    BYE,
+    CREATE,
+    HOST_TYPES,
+    JOIN,
+    LEAVE,
+    LOBBY,
+    NOTICE,
+    QUICK,
+    START,
+    TABLE,
+    WATCH,
+    WELCOME,
+    decode,
+    encode,
+)
+from shared.protocol import (
+    Message as Msg,
+)
+
+from .connection import Connection
+from .screens.confirm import Confirm
+from .screens.help import HelpScreen
+from .screens.lobby import LobbyScreen
+from .screens.setup import GameSetup, SetupScreen
+from .screens.table import TableScreen
+
+log = logging.getLogger(__name__)
+
+
+class HostData(Message):
+    """Bytes from the host, posted by the connection's receiver."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__()
+        self.data = data
+
+
+class SplendorApp(App[None]):
+    """The game client. ``local``: play against the in-process host (setup screen first);
+    ``setup``: with ``local``, start this game at once. Other keywords go to `App`."""
+
+    CSS_PATH = "splendor.tcss"
+    TITLE = "Splendor"
+    ENABLE_COMMAND_PALETTE = False  # its screenshot command writes files on the server
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-medium"), (38, "-tall")]
+    BINDINGS = [
+        Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
+        Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True),
+        Binding("q", "request_quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+    ]
+
+    def __init__(
+        self,
+        connection: Connection,
+        *,
+        local: bool = False,
+        setup: GameSetup | None = None,
+        **app_options: Any,
+    ) -> None:
+        super().__init__(**app_options)
+        self.connection = connection
+        self.local = local
+        self.initial_setup = setup
+        self.player_name = ""
+        self.guest = False
+        self.lobby_data: Msg = {"tables": (), "online": ()}
+        self.bye_text: str | None = None
+        self._left_table: str | None = None
+
+    # -- wiring -----------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.connection.set_receiver(self._receive)
+        if self.local:
+            if self.initial_setup is not None:
+                self.start_local(self.initial_setup)
+            else:
+                self.push_screen(SetupScreen(), self._setup_done)
+
+    def _receive(self, data: bytes) -> None:
+        """The connection's receiver: may run in another app's task, so only post."""
+        self.post_message(HostData(data))
+
+    def on_unmount(self) -> None:
+        self.connection.close()
+
+    def send(self, kind: str, **fields: Any) -> None:
+        """One command to the host; screens call this (``send(MOVE, move="take W U G")``)."""
+        if kind in (JOIN, WATCH, CREATE, QUICK, START):
+            self._left_table = None
+        self.connection.send(encode(kind, **fields))
+
+    # -- host messages ----------------------------------------------------------
+
+    async def on_host_data(self, message: HostData) -> None:
+        try:
+            msg = decode(message.data, HOST_TYPES)
+        except CodecError as e:
+            log.warning("bad message from the host: %s", e)
+            return
+        kind = msg["t"]
+        if kind == WELCOME:
+            self.player_name = str(msg.get("name", ""))
+            self.guest = bool(msg.get("guest", False))
+        elif kind == LOBBY:
+            self.lobby_data = msg
+            main = self.main_screen
+            if isinstance(main, LobbyScreen):
+                main.show(msg)
+            elif main is None and not self.local:
+                await self.show_main(LobbyScreen(msg))
+        elif kind == TABLE:
+            await self._table(msg)
+        elif kind == NOTICE:
+            text, level = str(msg.get("text", "")), str(msg.get("level", "info"))
+            main = self.main_screen
+            if isinstance(main, TableScreen):
+                main.show_notice(text, level)
+            else:
+                self.notify(text, severity="error" if level == "error" else "information")
+        elif kind == BYE:
+            self.bye_text = str(msg.get("text", ""))
+            self.exit()
+
+    async def _table(self, msg: Msg) -> None:
+        table = str(msg.get("table"))
+        if table == self._left_table:
+            return  # a late update from a table we left
+        main = self.main_screen
+        if not (isinstance(main, TableScreen) and main.table_id == table):
+            main = TableScreen(table, msg.get("seat"))
+            await self.show_main(main)
+        main.show(msg)
+
+    # -- screens ----------------------------------------------------------------
+
+    @property
+    def main_screen(self) -> Screen[Any] | None:
+        """The lobby, setup or table screen under any dialogs (None before the first)."""
+        stack = self.screen_stack
+        return stack[1] if len(stack) > 1 else None
+
+    async def show_main(self, screen: Screen[Any]) -> None:
+        """Make `screen` the main screen, closing dialogs and the previous main screen."""
+        while len(self.screen_stack) > 2:
+            await self.pop_screen()
+        if len(self.screen_stack) == 2:
+            await self.switch_screen(screen)
+        else:
+            await self.push_screen(screen)
+
+    def leave_table(self) -> None:
+        """Back from a table: to the lobby online, to the setup screen locally."""
+        main = self.main_screen
+        if isinstance(main, TableScreen):
+            self._left_table = main.table_id
+        self.send(LEAVE)
+        if self.local:
+            self.call_later(self._to_setup)
+        else:
+            self.call_later(self.show_main, LobbyScreen(self.lobby_data))
+
+    async def _to_setup(self) -> None:
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        await self.push_screen(SetupScreen(self.initial_setup), self._setup_done)
+
+    def _setup_done(self, setup: GameSetup | None) -> None:
+        if setup is None:
+            self.exit()
+        else:
+            self.start_local(setup)
+
+    def start_local(self, setup: GameSetup) -> None:
+        self.send(CREATE, seats=setup.players, bots=(None, *setup.bots), seed=setup.seed)
+        self.send(START)
+
+    # -- actions ----------------------------------------------------------------
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_request_quit(self) -> None:
+        """q / Ctrl+C: quit, after a confirmation when a game is in progress."""
+        main = self.main_screen
+        if isinstance(self.screen, Confirm):
+            self.exit()
+            return
+        if isinstance(main, TableScreen) and main.in_game:
+            self.push_screen(
+                Confirm(
+                    "Leave this game and quit?",
+                    "A local game ends when you quit."
+                    if self.local
+                    else "Your seat is kept: connect again to play on.",
+                ),
+                lambda ok: self.exit() if ok else None,
+            )
+        else:
+            self.exit()

@@ -1,0 +1,77 @@
+"""What happened: log lines from the players' last turns, and which turns a new view adds.
+
+A view carries each player's *last* turn only (`shared.view.LastTurn`); the
+client keeps the log by noticing which turns ended between two views.
+"""
+
+from __future__ import annotations
+
+from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, TAKE, Move
+from shared.view import LastTurn, PlayerView
+
+
+def _tokens(move: Move) -> str:
+    colours = move.colours if move.kind == TAKE else move.tokens  # type: ignore[attr-defined]
+    if len(colours) == 2 and colours[0] == colours[1] and move.kind == TAKE:
+        return f"2 {'WUGRK*'[colours[0]]}"
+    return " ".join("WUGRK*"[c] for c in colours)
+
+
+def action_text(move: Move, took_gold: bool = False) -> str:
+    """The action as a past-tense phrase: "took W U G", "reserved 2-14 and took 1 gold"."""
+    kind = move.kind
+    if kind == TAKE:
+        return f"took {_tokens(move)}"
+    if kind in (RESERVE, RESERVE_DECK):
+        what = (
+            move.card  # type: ignore[attr-defined]
+            if kind == RESERVE
+            else f"a level {move.level} card from the deck"  # type: ignore[attr-defined]
+        )
+        return f"reserved {what}" + (" and took 1 gold" if took_gold else "")
+    if kind == BUY:
+        return f"bought {move.card}"  # type: ignore[attr-defined]
+    if kind == PASS:
+        return "passed"
+    return str(move)
+
+
+def turn_text(name: str, turn: LastTurn) -> str:
+    """One log line: "Ann bought 1-07; the noble N3 visited"."""
+    text = f"{name} {action_text(turn.action, turn.took_gold)}"
+    if turn.returned is not None:
+        text += f", returned {_tokens(turn.returned)}"
+    if turn.noble is not None:
+        text += f"; the noble {turn.noble} visited"
+    return text
+
+
+def ended_turns(previous: PlayerView | None, view: PlayerView) -> list[int]:
+    """The seats whose turns ended between `previous` and `view`, in playing order.
+
+    A turn ends when the turn counter moves on, or when the game ends (the last
+    turn does not advance the counter). With no previous view (joining a game
+    in progress) the last round is reported. A gap of more than a round (a
+    reconnect) is reported as one turn per seat, since a view holds only each
+    player's last turn.
+    """
+    n = view.num_players
+    if previous is not None and previous.is_over:
+        return []
+    start = 1 if previous is None else previous.turn
+    count = view.turn - start + (1 if view.is_over else 0)
+    if count <= 0:
+        return []
+    count = min(count, n)
+    first = (view.current_player - count + (1 if view.is_over else 0)) % n
+    seats = [(first + i) % n for i in range(count)]
+    return [s for s in seats if view.players[s].last_turn is not None]
+
+
+def last_mover(view: PlayerView) -> int | None:
+    """The seat whose turn ended most recently (None before the first turn ends)."""
+    if view.is_over:
+        return view.current_player
+    if view.turn == 1:
+        return None
+    return (view.current_player - 1) % view.num_players

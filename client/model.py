@@ -1,0 +1,239 @@
+"""What the table screen derives from a `PlayerView`: names, needs, picks and reasons.
+
+Pure functions, no Textual: the screen asks these what to offer and why a
+choice is refused. Everything is decided from the view's own legal moves
+(`PlayerView.legal_moves`), so the client offers exactly what the host allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shared.cards import COLOUR_NAMES, COLOURS, LETTERS, card
+from shared.moves import (
+    BUY,
+    PASS,
+    RESERVE,
+    RESERVE_DECK,
+    RETURN,
+    TAKE,
+    Move,
+    Reserve,
+    ReserveDeck,
+    Take,
+)
+from shared.view import PlayerInfo, PlayerView
+
+TOKEN_LIMIT = 10  # R13
+MAX_RESERVED = 3  # R9
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat as the table shows it: display name, bot level (None for a person), online."""
+
+    name: str
+    bot: str | None = None
+    connected: bool = True
+
+
+def seats_from(summaries: Sequence[Mapping[str, Any]]) -> tuple[Seat, ...]:
+    """Seat summaries from a "table" message (`shared.protocol.seat_summary`) as `Seat`s."""
+    seats = []
+    for i, s in enumerate(summaries):
+        bot = s.get("bot")
+        name = s.get("name") or (f"{str(bot).capitalize()} bot {i + 1}" if bot else f"Seat {i + 1}")
+        seats.append(
+            Seat(str(name), None if bot is None else str(bot), bool(s.get("connected", True)))
+        )
+    return tuple(seats)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def letters(counts: Sequence[int], sep: str = " ") -> str:
+    """Counts per colour as text: ``(2, 0, 1, 0, 0)`` → ``2W 1G``."""
+    return sep.join(f"{n}{LETTERS[c]}" for c, n in enumerate(counts) if n)
+
+
+# -- buying (R10) ---------------------------------------------------------------
+
+
+def shortfall(card_id: str, me: PlayerInfo) -> tuple[int, ...]:
+    """Per colour, the tokens `me` lacks for `card_id` after bonuses and gems (gold not used)."""
+    cost = card(card_id).cost
+    return tuple(max(0, cost[c] - me.bonuses[c] - me.tokens[c]) for c in range(5))
+
+
+def price(card_id: str, me: PlayerInfo) -> tuple[int, ...]:
+    """What buying `card_id` would take from `me`, W U G R K * (R10: gold only for the gap)."""
+    cost = card(card_id).cost
+    pay = [0] * 6
+    for c in range(5):
+        need = max(0, cost[c] - me.bonuses[c])
+        pay[c] = min(need, me.tokens[c])
+        pay[5] += need - pay[c]
+    return tuple(pay)
+
+
+def needs_text(card_id: str, me: PlayerInfo) -> str:
+    """A card's last line: what the player still needs, or that they can buy it."""
+    short = shortfall(card_id, me)
+    missing = sum(short)
+    if missing == 0:
+        return "✓ buy"
+    if missing <= me.tokens[5]:
+        return f"✓ buy {missing}*"
+    return letters(short, "")
+
+
+# -- taking (R7, R8) --------------------------------------------------------------
+
+
+def takes(view: PlayerView) -> tuple[Take, ...]:
+    return tuple(m for m in view.legal_moves if isinstance(m, Take))
+
+
+def can_extend(view: PlayerView, picked: Sequence[int], colour: int) -> bool:
+    """Whether some legal take contains the gems picked so far plus `colour`."""
+    want = [0] * 6
+    for c in (*picked, colour):
+        want[c] += 1
+    return any(all(m.counts[c] >= want[c] for c in range(6)) for m in takes(view))
+
+
+def take_of(picked: Sequence[int]) -> Take:
+    return Take(tuple(sorted(picked)))
+
+
+def why_not_pick(view: PlayerView, picked: Sequence[int], colour: int) -> str:
+    """Why `colour` can't be added to the gems picked so far."""
+    if colour == 5:
+        return "gold is never taken: it comes with a reserve (R9)"
+    name = COLOUR_NAMES[colour]
+    bank = view.bank
+    if bank[colour] == 0:
+        return f"no {name} left in the bank"
+    if colour in picked:
+        if len(picked) > 1:
+            return "take 3 different colours, or 2 of one colour (R7, R8)"
+        return f"only {bank[colour]} {name} left; taking two needs 4 (R8)"
+    if len(picked) >= 3:
+        return "3 gems at most (R7)"
+    if len(picked) == 2 and picked[0] == picked[1]:
+        return "2 of one colour is a whole move (R8)"
+    return "not a legal take now"
+
+
+# -- why a move is refused ------------------------------------------------------
+
+
+def why_not(view: PlayerView, move: Move, names: Sequence[str] = ()) -> str:
+    """A reason, in the player's words, that `move` is not among the view's legal moves."""
+    if view.is_over:
+        return "the game is over"
+    if view.seat is None:
+        return "you are watching this game"
+    if not view.my_turn:
+        who = (
+            names[view.current_player]
+            if view.current_player < len(names)
+            else f"seat {view.current_player + 1}"
+        )
+        return f"it is {who}'s turn"
+    me = view.players[view.seat]
+    held = me.token_count
+    if view.phase == "return":
+        excess = held - TOKEN_LIMIT
+        if move.kind != RETURN:
+            return f"first return {plural(excess, 'token')} to come back to 10 (R13)"
+        counts = move.counts  # type: ignore[attr-defined]
+        if sum(counts) != excess:
+            return f"return exactly {plural(excess, 'token')} to come back to 10 (R13)"
+        for c in range(6):
+            if counts[c] > me.tokens[c]:
+                return f"you hold only {me.tokens[c]} {COLOUR_NAMES[c]}"
+        return "not a legal return"
+    if move.kind == RETURN:
+        return f"you hold {held} tokens: nothing to return (R13)"
+    if move.kind == PASS:
+        return "you may pass only when no other move is possible (R12)"
+    if move.kind == TAKE:
+        picked: list[int] = []
+        for c in move.colours:  # type: ignore[attr-defined]
+            if not can_extend(view, picked, c):
+                return why_not_pick(view, picked, c)
+            picked.append(c)
+        available = sum(1 for n in view.bank[:5] if n > 0)
+        if available >= 3:
+            return f"{available} colours are left: take 3 different (R7)"
+        return f"take one of each of the {available} colours left (R7)"
+    if move.kind in (RESERVE, RESERVE_DECK):
+        if len(me.reserved) >= MAX_RESERVED:
+            return f"you already hold {MAX_RESERVED} reserved cards (R9)"
+        if isinstance(move, ReserveDeck):
+            return f"the level {move.level} deck is empty (R11)"
+        return f"{move.card} is not face up on the table"  # type: ignore[attr-defined]
+    if move.kind == BUY:
+        cid = move.card  # type: ignore[attr-defined]
+        face_up = any(cid in row for row in view.board)
+        mine = any(r.card == cid for r in me.reserved)
+        if not (face_up or mine):
+            return f"{cid} is neither face up nor reserved by you"
+        short = shortfall(cid, me)
+        gold = me.tokens[5]
+        return (
+            f"{cid} needs {letters(short)} more than you have; "
+            f"your {plural(gold, 'gold')} can't cover {sum(short)} (R10)"
+        )
+    return "not legal now"
+
+
+def check(view: PlayerView, move: Move, names: Sequence[str] = ()) -> str | None:
+    """None if `move` is legal in `view`, else the reason it is not."""
+    if move in view.legal_moves:
+        return None
+    return why_not(view, move, names)
+
+
+def buy_prompt(view: PlayerView, card_id: str) -> str:
+    """What confirming a buy will cost, for the prompt line."""
+    me = view.me
+    assert me is not None
+    pay = price(card_id, me)
+    paid = letters(pay) or "nothing"
+    return f"Buy {card_id} paying {paid}?"
+
+
+def reserve_prompt(view: PlayerView, move: Reserve | ReserveDeck) -> str:
+    gold = " and take 1 gold" if view.bank[5] > 0 else " (no gold left)"
+    what = (
+        move.card if isinstance(move, Reserve) else f"the top card of the level {move.level} deck"
+    )
+    return f"Reserve {what}{gold}?"
+
+
+def card_summary(card_id: str, me: PlayerInfo | None) -> str:
+    """One line about a card for the prompt: colour, prestige, cost and what is missing."""
+    c = card(card_id)
+    text = (
+        f"{card_id}: {COLOUR_NAMES[c.colour]} ({COLOURS[c.colour]}) bonus, "
+        f"{c.prestige} prestige, costs {c.cost_text()}"
+    )
+    if me is None:
+        return text
+    short = shortfall(card_id, me)
+    missing = sum(short)
+    if missing == 0:
+        return text + " — you can buy it"
+    if missing <= me.tokens[5]:
+        return text + f" — you can buy it with {plural(missing, 'gold')}"
+    return (
+        text
+        + f" — you need {letters(short)} more"
+        + (f" (your {plural(me.tokens[5], 'gold')} covers part)" if me.tokens[5] else "")
+    )

@@ -1,0 +1,1 @@
+"""The app's screens, one a file: lobby, setup, table, and the dialogs over them."""

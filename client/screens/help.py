@@ -1,0 +1,112 @@
+"""The help screen: the rules in short (RULES.md R1–R18) and every key of every screen."""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+RULES = """\
+[b]Goal[/b]  Most prestige wins. Reaching [b]15[/b] at the end of your turn starts the \
+final round: it ends when every player has had the same number of turns (R15).
+
+[b]Tokens[/b]  Gems [b]W[/b] white, [b]U[/b] blue, [b]G[/b] green, [b]R[/b] red, \
+[b]K[/b] black; [b]*[/b] gold is a joker (R1). The bank has 4, 5 or 7 of each gem for \
+2, 3 or 4 players, and always 5 gold (R2).
+
+[b]Your turn: exactly one action[/b]
+ • [b]Take 3 different gems[/b] (R7). Only when fewer than 3 colours are left, take \
+one of each colour left.
+ • [b]Take 2 of one colour[/b], only if its pile holds 4 or more before you take (R8).
+ • [b]Reserve[/b] a face-up card or the top card of a deck (blind: nobody else sees \
+it) and take 1 gold if any is left. You may hold 3 reserved cards at most (R9).
+ • [b]Buy[/b] a face-up card or one of your reserved cards (R10). Your cards' bonuses \
+lower the cost of each colour; gold covers any shortfall, one gold per missing token. \
+Spent tokens go back to the bank. An empty slot is refilled from its deck (R11).
+ • [b]Pass[/b], only when none of these is possible (R12).
+
+[b]End of your turn[/b]  Over 10 tokens? Return tokens of your choice down to 10 \
+(R13). A noble whose demand your card bonuses meet visits you: 3 prestige, at most \
+one per turn, the first in table order (R14).
+
+[b]Scoring[/b]  Prestige = cards' prestige + 3 per noble (R16). On a tie, fewer cards \
+bought ranks higher; still tied, the rank is shared (R17). If every player passes in a \
+row, the game ends as it stands (R18).
+
+[b]The table[/b]  A card shows its bonus colour, id and prestige (★), its cost, and on \
+its last line what you still need ([b]✓ buy[/b] when you can buy it; [b]✓ buy 2*[/b] \
+with 2 gold). A yellow bar marks a card new since the last move and the player who \
+moved last. Opponents' blind reserves show as [b]L2?[/b] (level 2); your own blind \
+reserves carry a small ᵇ. [b]gem[/b] is a player's tokens, [b]crd[/b] their bonuses \
+(= cards bought), ♛ a noble.
+"""
+
+
+def keys_text(groups: list[tuple[str, list[BindingType]]]) -> str:
+    """The keys of each group of bindings, as lines for the help screen."""
+    out: list[str] = []
+    for title, bindings in groups:
+        out.append(f"\n[b]{title}[/b]")
+        for b in bindings:
+            if not isinstance(b, Binding) or not (b.tooltip or b.description):
+                continue
+            keys = " ".join(_key_name(k) for k in b.key.split(","))
+            out.append(f" [b]{escape(keys):<18}[/b] {escape(b.tooltip or b.description)}")
+    return "\n".join(out)
+
+
+def _key_name(key: str) -> str:
+    names = {
+        "question_mark": "?",
+        "colon": ":",
+        "asterisk": "*",
+        "enter": "Enter",
+        "escape": "Esc",
+        "space": "Space",
+        "backspace": "Backspace",
+        "ctrl+c": "Ctrl+C",
+        "ctrl+q": "Ctrl+Q",
+    }
+    return names.get(key, key)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Rules summary and keys; Esc, q or ? closes it."""
+
+    BINDINGS = [
+        Binding("escape,q,question_mark", "close", "Close"),
+        Binding("j,down", "scroll(1)", show=False),
+        Binding("k,up", "scroll(-1)", show=False),
+        Binding("pagedown,space", "scroll(10)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        from ..app import SplendorApp
+        from .lobby import LobbyScreen
+        from .returns import ReturnTokens
+        from .table import TableScreen
+
+        keys = keys_text(
+            [
+                ("At the table", TableScreen.BINDINGS),
+                ("Returning tokens (over 10)", ReturnTokens.BINDINGS),
+                ("In the lobby", LobbyScreen.BINDINGS),
+                ("Everywhere", SplendorApp.BINDINGS),
+            ]
+        )
+        with VerticalScroll(id="help-body", classes="dialog wide-dialog"):
+            yield Static("Splendor — rules in short and keys", classes="dialog-title")
+            yield Static(RULES, classes="dialog-text")
+            yield Static("[b]Keys[/b]" + keys, classes="dialog-text")
+            yield Static("Esc, q or ?: close   ↑↓ j k: scroll", classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_scroll(self, lines: int) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        body.scroll_relative(y=lines, animate=False)

@@ -1,0 +1,104 @@
+"""The lobby's dialogs: create a table, start a quick game. Each returns a typed request."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from shared.protocol import BOT_LEVELS
+
+from ..widgets.choice import Choice
+
+OPEN = "open"
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable:
+    """A new table: seats 2..4 and per seat a bot level or None (seat 0 is yours)."""
+
+    seats: int
+    bots: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class QuickGame:
+    """Sit at once against bots: the player count and the bots' level."""
+
+    players: int
+    level: str
+
+
+class _Dialog(ModalScreen[CreateTable | QuickGame | None]):
+    BINDINGS = [
+        Binding("enter", "submit", "OK"),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("down,j", "app.focus_next", "Next field", show=False),
+        Binding("up,k", "app.focus_previous", "Previous field", show=False),
+    ]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class CreateTableDialog(_Dialog):
+    """Seats and, for each seat but yours, "open" (for a person) or a bot level."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Create a table", classes="dialog-title")
+            yield Choice("Seats", ("2", "3", "4"), "2", id="seats")
+            yield Choice("Seat 1", ("you",), id="seat1")
+            for seat in range(2, 5):
+                yield Choice(f"Seat {seat}", (OPEN, *BOT_LEVELS), OPEN, id=f"seat{seat}")
+            yield Static(
+                "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: create   [b]Esc[/b]: cancel",
+                classes="dialog-keys",
+            )
+
+    def on_mount(self) -> None:
+        self._show_seats()
+        self.query_one("#seat1", Choice).can_focus = False
+        self.query_one("#seats", Choice).focus()
+
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "seats":
+            self._show_seats()
+
+    def _show_seats(self) -> None:
+        seats = int(self.query_one("#seats", Choice).value)
+        for seat in range(2, 5):
+            self.query_one(f"#seat{seat}", Choice).set_class(seat > seats, "-hidden")
+
+    def action_submit(self) -> None:
+        seats = int(self.query_one("#seats", Choice).value)
+        bots: list[str | None] = [None]
+        for seat in range(2, seats + 1):
+            value = self.query_one(f"#seat{seat}", Choice).value
+            bots.append(None if value == OPEN else value)
+        self.dismiss(CreateTable(seats, tuple(bots)))
+
+
+class QuickGameDialog(_Dialog):
+    """Players and bot level for a game that starts at once."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Quick game against bots", classes="dialog-title")
+            yield Choice("Players", ("2", "3", "4"), "2", id="players")
+            yield Choice("Bots", BOT_LEVELS, "medium", id="level")
+            yield Static(
+                "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: play   [b]Esc[/b]: cancel",
+                classes="dialog-keys",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#players", Choice).focus()
+
+    def action_submit(self) -> None:
+        players = int(self.query_one("#players", Choice).value)
+        self.dismiss(QuickGame(players, self.query_one("#level", Choice).value))

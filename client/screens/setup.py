@@ -1,0 +1,117 @@
+"""The setup screen for local play: how many players, each bot's level, the seed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from shared.protocol import BOT_LEVELS
+
+from ..widgets.choice import Choice
+
+MAX_SEED = 1 << 64
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """A local game: the player count, a bot level per other seat, the seed (None: random)."""
+
+    players: int = 2
+    bots: tuple[str, ...] = ("medium",)
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= 4:
+            raise ValueError("Splendor is for 2 to 4 players")
+        if len(self.bots) != self.players - 1:
+            raise ValueError(f"{self.players} players need {self.players - 1} bots")
+        for level in self.bots:
+            if level not in BOT_LEVELS:
+                raise ValueError(f"unknown bot level {level!r}: {', '.join(BOT_LEVELS)}")
+        if self.seed is not None and not 0 <= self.seed < MAX_SEED:
+            raise ValueError("a seed is an integer from 0 to 2**64-1")
+
+
+BANNER = """\
+[b #ffd23f]◆ S P L E N D O R ◆[/]
+[#8a8f98]a game of gem merchants — you against the bots[/]"""
+
+
+class SetupScreen(Screen[GameSetup | None]):
+    """Returns the `GameSetup` chosen (None: the player left)."""
+
+    BINDINGS = [
+        Binding("enter", "start", "Start"),
+        Binding("escape", "leave", "Quit"),
+        Binding("down,j", "app.focus_next", "Next field", show=False),
+        Binding("up,k", "app.focus_previous", "Previous field", show=False),
+    ]
+
+    def __init__(self, initial: GameSetup | None = None) -> None:
+        super().__init__()
+        self.initial = initial or GameSetup()
+
+    def compose(self) -> ComposeResult:
+        init = self.initial
+        with Vertical(classes="dialog", id="setup"):
+            yield Static(BANNER, classes="banner")
+            yield Static("New local game", classes="dialog-title")
+            yield Choice("Players", ("2", "3", "4"), str(init.players), id="players")
+            for seat in range(2, 5):
+                level = init.bots[seat - 2] if seat - 2 < len(init.bots) else "medium"
+                yield Choice(f"Seat {seat} bot", BOT_LEVELS, level, id=f"bot{seat}")
+            yield Static("Seed (blank: random)", classes="field-label")
+            yield Input(
+                "" if init.seed is None else str(init.seed),
+                placeholder="random",
+                restrict=r"\d*",
+                max_length=20,
+                compact=True,
+                id="seed",
+            )
+            yield Static(id="setup-error", classes="dialog-text")
+            yield Static(
+                "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: start   [b]Esc[/b]: quit",
+                classes="dialog-keys",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_seats()
+        self.query_one("#players", Choice).focus()
+
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "players":
+            self._show_seats()
+
+    def _show_seats(self) -> None:
+        players = int(self.query_one("#players", Choice).value)
+        for seat in range(2, 5):
+            self.query_one(f"#bot{seat}", Choice).set_class(seat > players, "-hidden")
+
+    def setup(self) -> GameSetup:
+        """The game the fields describe; ValueError if the seed is out of range."""
+        players = int(self.query_one("#players", Choice).value)
+        bots = tuple(self.query_one(f"#bot{seat}", Choice).value for seat in range(2, players + 1))
+        text = self.query_one("#seed", Input).value.strip()
+        return GameSetup(players, bots, int(text) if text else None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    def action_start(self) -> None:
+        try:
+            setup = self.setup()
+        except ValueError as e:
+            self.query_one("#setup-error", Static).update(f"[b red]{e}[/]")
+            return
+        self.dismiss(setup)
+
+    def action_leave(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,277 @@
+"""The table screen's state and looks: what the host sent, drawn on the widgets.
+
+`TableView` holds the current view (from the host's "table" messages) and hands
+each widget what it shows (`client.faces`); `client.screens.table.TableScreen`
+adds the keys. Dialogs for the R13 return and the results open from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
+
+from shared.moves import Buy, Move, Reserve, ReserveDeck, Return
+from shared.protocol import MOVE
+from shared.view import PlayerView
+
+from .. import faces, model
+from ..describe import ended_turns, turn_text
+from ..model import Seat
+from ..widgets.panels import MoveLog, NobleBar, PlayerPanel, PromptLine, StatusLine
+from ..widgets.tiles import DECK, CardTile, TokenTile
+from .results import AfterGame, ResultsScreen
+from .returns import ReturnTokens
+
+if TYPE_CHECKING:
+    from ..app import SplendorApp
+
+GEMS = "WUGRK"
+LOG_LIMIT = 200  # lines kept; the log shows the newest that fit
+
+
+class TableView(Screen[None]):
+    """One table, seen from one seat (or by a spectator): state and rendering."""
+
+    AUTO_FOCUS = ""  # keys go to the screen; the command line takes focus only on ":"
+
+    def __init__(self, table_id: str, seat: int | None) -> None:
+        super().__init__()
+        self.table_id = table_id
+        self.seat = seat
+        self.view: PlayerView | None = None
+        self.seats: tuple[Seat, ...] = ()
+        self.cursor = (2, 1)
+        self.taking = False
+        self.picked: list[int] = []
+        self.pending: Move | None = None
+        self.message: tuple[str, str] | None = None
+        self.waiting = False
+        self.log_lines: list[str] = []
+        self.fresh_from = 0
+        self.asked_return_at: int | None = None
+        self.results_shown = False
+        self.previous: PlayerView | None = None
+        self.grid: list[list[Widget]] = []
+
+    @property
+    def splendor(self) -> SplendorApp:
+        return cast("SplendorApp", self.app)
+
+    @property
+    def in_game(self) -> bool:
+        return self.seat is not None and self.view is not None and not self.view.is_over
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    # -- layout -----------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Horizontal(id="table-main"):
+            with Vertical(id="board"):
+                yield NobleBar(id="nobles")
+                for level in faces.LEVEL_ROWS:
+                    with Horizontal(classes="card-row level-row", id=f"level{level}"):
+                        yield CardTile(classes="tile")
+                        for _ in range(4):
+                            yield CardTile(classes="tile")
+                with Horizontal(classes="bank-row", id="bank"):
+                    yield Static("Bank", classes="row-label")
+                    for _ in range(6):
+                        yield TokenTile(classes="tile")
+                with Horizontal(classes="card-row", id="mine"):
+                    yield Static("Your\nhand", classes="row-label")
+                    for _ in range(3):
+                        yield CardTile(classes="tile")
+            with Vertical(id="side"):
+                yield Static("Moves", classes="section-title")
+                yield MoveLog(id="log")
+        with Horizontal(id="player-strip"):
+            for _ in range(4):
+                yield PlayerPanel()
+        yield PromptLine(id="prompt")
+        yield Input(id="command", placeholder="a move: take W U G, buy 1-07, reserve deck 2 …")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        rows: list[list[Widget]] = [
+            list(self.query_one(f"#level{level}").query(CardTile)) for level in faces.LEVEL_ROWS
+        ]
+        rows.append(list(self.query_one("#bank").query(TokenTile)))
+        rows.append(list(self.query_one("#mine").query(CardTile)))
+        self.grid = rows
+        self.query_one("#command", Input).display = False
+        if self.view is not None:
+            self._redraw()
+
+    # -- from the host ------------------------------------------------------------
+
+    def show(self, msg: Mapping[str, Any]) -> None:
+        """Render a "table" message: seats, this seat and its view."""
+        view: PlayerView = msg["view"]
+        previous = self.view
+        self.seats = model.seats_from(msg.get("seats", ()))
+        self.seat = msg.get("seat")
+        ended = ended_turns(previous, view)
+        for seat in ended:
+            last = view.players[seat].last_turn
+            assert last is not None
+            self.log_lines.append(turn_text(self.names[seat], last))
+            if seat == self.seat:  # highlight what happened since the viewer's own move
+                self.fresh_from = len(self.log_lines)
+        if ended and self.seat is None:
+            self.fresh_from = len(self.log_lines) - len(ended)
+        if len(self.log_lines) > LOG_LIMIT:
+            cut = len(self.log_lines) - LOG_LIMIT
+            del self.log_lines[:cut]
+            self.fresh_from = max(0, self.fresh_from - cut)
+        if previous is None or (view.turn, view.phase) != (previous.turn, previous.phase):
+            self._reset_choice()
+            self.message = None
+        if previous is None:
+            self.cursor = faces.first_row_col(view)
+        self.view = view
+        self.previous = previous
+        self.waiting = False
+        if self.is_mounted:
+            self._redraw()
+        self._dialogs()
+
+    def show_notice(self, text: str, level: str) -> None:
+        self.waiting = False
+        self.message = (text, "error" if level == "error" else "")
+        if self.is_mounted:
+            self._prompt()
+
+    def _dialogs(self) -> None:
+        view = self.view
+        assert view is not None
+        if view.my_turn and view.phase == "return" and self.asked_return_at != view.turn:
+            self.asked_return_at = view.turn
+            me = view.me
+            assert me is not None
+            legal = tuple(m for m in view.legal_moves if isinstance(m, Return))
+            self.app.push_screen(ReturnTokens(me.tokens, legal), self._returned)
+        if view.is_over and not self.results_shown:
+            self.results_shown = True
+            self._show_results()
+
+    def _returned(self, move: Return | None) -> None:
+        if move is not None:
+            self._send(move)
+
+    def _show_results(self) -> None:
+        assert self.view is not None
+        again = "new game" if self.splendor.local else "back to the lobby"
+        self.app.push_screen(ResultsScreen(self.view, self.names, again), self._after_game)
+
+    def _after_game(self, choice: AfterGame | None) -> None:
+        if choice is AfterGame.AGAIN:
+            self.splendor.leave_table()
+        elif choice is AfterGame.QUIT:
+            self.app.exit()
+
+    # -- rendering ----------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        view = self.view
+        assert view is not None
+        self.query_one(StatusLine).update(faces.status_text(view, self.seats))
+        self.query_one(StatusLine).set_class(view.my_turn, "-mine")
+        self.query_one(StatusLine).set_class(view.final_round and not view.is_over, "-final")
+        nobles = self.query_one(NobleBar)
+        nobles.nobles = view.nobles
+        for tiles, row in zip(self.grid[:3], faces.board_faces(view, self.previous), strict=True):
+            for tile, face in zip(tiles, row, strict=True):
+                cast(CardTile, tile).face = face
+        self._bank()
+        for tile, face in zip(self.grid[faces.MINE_ROW], faces.mine_faces(view), strict=True):
+            cast(CardTile, tile).face = face
+        self.query_one("#mine").display = view.seat is not None
+        panels = list(self.query(PlayerPanel))
+        for i, panel in enumerate(panels):
+            panel.display = i < view.num_players
+        for panel, pface in zip(panels, faces.player_faces(view, self.seats), strict=False):
+            panel.face = pface
+        log = self.query_one(MoveLog)
+        log.lines = tuple(self.log_lines)
+        log.fresh = len(self.log_lines) - self.fresh_from
+        self._cursor()
+        self._prompt()
+
+    def _bank(self) -> None:
+        assert self.view is not None
+        for tile, face in zip(
+            self.grid[faces.BANK_ROW], faces.bank_faces(self.view, self.picked), strict=True
+        ):
+            cast(TokenTile, tile).face = face
+
+    def _cursor(self) -> None:
+        for r, row in enumerate(self.grid):
+            for c, tile in enumerate(row):
+                cast(CardTile | TokenTile, tile).under_cursor = (r, c) == self.cursor
+
+    def _prompt(self) -> None:
+        prompt = self.query_one(PromptLine)
+        view = self.view
+        if view is None:
+            return
+        if self.message is not None:
+            prompt.say(*self.message)
+        elif self.pending is not None:
+            prompt.say(self._pending_text(self.pending) + "  Enter: yes · Esc: no", "ask")
+        elif self.taking:
+            picked = " ".join(GEMS[c] for c in sorted(self.picked)) or "—"
+            prompt.say(
+                f"Take {picked}   w u g r k: pick · Backspace: undo · Enter: take · Esc: cancel",
+                "ask",
+            )
+        else:
+            prompt.say(self._cursor_text())
+
+    def _pending_text(self, move: Move) -> str:
+        assert self.view is not None
+        if isinstance(move, Buy):
+            return model.buy_prompt(self.view, move.card)
+        if isinstance(move, Reserve | ReserveDeck):
+            return model.reserve_prompt(self.view, move)
+        return f"{str(move).capitalize()}?"
+
+    def _cursor_text(self) -> str:
+        view = self.view
+        assert view is not None
+        r, c = self.cursor
+        if r == faces.BANK_ROW:
+            name = ("white", "blue", "green", "red", "black", "gold")[c]
+            held = "" if view.me is None else f"; you hold {view.me.tokens[c]}"
+            return f"{name} ({'WUGRK*'[c]}): {view.bank[c]} in the bank{held}"
+        face = cast(CardTile, self.grid[r][c]).face
+        if face.kind == DECK:
+            return f"level {face.level} deck: {face.count} cards · r reserves its top card blind"
+        if face.card is None:
+            return (
+                "your reserved cards show here (3 at most)"
+                if r == faces.MINE_ROW
+                else "an empty slot"
+            )
+        return model.card_summary(face.card, view.me)
+
+    def _send(self, move: Move) -> None:
+        self.splendor.send(MOVE, move=str(move))
+        self.waiting = True
+        self._reset_choice()
+        self.message = (f"sent: {move}", "")
+        if self.is_mounted:
+            self._bank()
+            self._prompt()
+
+    def _reset_choice(self) -> None:
+        self.taking, self.picked, self.pending = False, [], None

@@ -1,0 +1,1 @@
+"""Widgets of the table and the lobby: they render what their screen gives them."""

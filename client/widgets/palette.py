@@ -1,0 +1,61 @@
+"""Gem colours and the small text pieces every widget uses.
+
+A colour always comes with its letter (W U G R K *): chips are the letter on
+the gem's colour, so the table reads the same colour-blind and with NO_COLOR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+
+from shared.cards import LETTERS
+
+# Chip styles: letter on the gem's colour (R1).
+CHIP: tuple[Style, ...] = (
+    Style.parse("bold #111111 on #e6e6e6"),  # W white
+    Style.parse("bold #ffffff on #2a64c8"),  # U blue
+    Style.parse("bold #ffffff on #17803a"),  # G green
+    Style.parse("bold #ffffff on #c22e29"),  # R red
+    Style.parse("bold #ffffff on #000000"),  # K black
+    Style.parse("bold #111111 on #e8b500"),  # * gold
+)
+# Letter styles on a dark background.
+INK: tuple[Style, ...] = (
+    Style.parse("bold #f2f2f2"),
+    Style.parse("bold #6ea6ff"),
+    Style.parse("bold #4fd27a"),
+    Style.parse("bold #ff6b63"),
+    Style.parse("bold #a0a0a0"),
+    Style.parse("bold #ffd23f"),
+)
+DIM = Style.parse("#8a8f98")
+GOOD = Style.parse("bold #5fdc7f")
+BAD = Style.parse("#e0a05a")
+
+
+def chip(colour: int, text: str | None = None) -> Text:
+    """A gem chip: `text` (default: the letter) on the colour."""
+    return Text(text if text is not None else LETTERS[colour], style=CHIP[colour])
+
+
+def cost_text(counts: Sequence[int], width: int, chips: bool = True) -> Text:
+    """Counts per colour as ``2U 1R`` pieces, spaced if `width` allows, run together if not."""
+    items = [(c, n) for c, n in enumerate(counts) if n]
+    spaced = len(items) * 3 - 1 <= width
+    out = Text()
+    for i, (c, n) in enumerate(items):
+        if i and spaced:
+            out.append(" ")
+        piece = f"{n}{LETTERS[c]}"
+        out.append(piece, style=CHIP[c] if chips else INK[c])
+    return out
+
+
+def fit(text: Text, width: int) -> Text:
+    """`text` cut or padded to exactly `width` cells."""
+    text = text.copy()
+    text.truncate(width, overflow="ellipsis", pad=True)
+    return text

@@ -1,0 +1,134 @@
+"""The app around the table: setup, help, quitting, the results and a new game, the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from clientkit import find_position, load, make_app, play_to_end, screen_text, table, wait_for
+
+from client.cli import parse_args, setup_from
+from client.screens.confirm import Confirm
+from client.screens.help import HelpScreen
+from client.screens.results import ResultsScreen, tie_notes
+from client.screens.setup import GameSetup, SetupScreen
+from client.screens.table import TableScreen
+from shared.state import Outcome
+
+
+async def test_setup_screen_starts_a_local_game_with_the_chosen_seed() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        # 3 players; seat 2 medium -> hard; the seed field; 42; Enter.
+        await pilot.press("right", "down", "right", "down", "down", *"42")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert host.state is not None and host.state.seed == 42
+        assert host.levels == (None, "hard", "medium")
+        assert table(app).view is not None and table(app).view.num_players == 3  # type: ignore[union-attr]
+
+
+async def test_escape_on_the_setup_screen_quits() -> None:
+    app, _ = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.return_code is not None)
+
+
+async def test_help_lists_the_rules_and_every_table_key() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await load(pilot, app, host, find_position(2, lambda s: s.turn <= 2))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        for rule in ("R7", "R8", "R9", "R10", "R13", "R14", "R15", "R17", "R18"):
+            assert rule in text
+        for binding in TableScreen.BINDINGS:
+            assert binding.tooltip or binding.description or binding.key == "k"  # type: ignore[union-attr]
+        assert "Pick a white gem" in text and "Type a move" in text and "Cursor up" in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+
+
+async def test_q_in_a_game_asks_first() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, app, host, find_position(2, lambda s: s.turn <= 2))
+        await pilot.press("q")
+        assert isinstance(app.screen, Confirm)
+        assert "local game ends" in screen_text(app)
+        await pilot.press("n")
+        assert isinstance(app.screen, TableScreen) and app.return_code is None
+        await pilot.press("ctrl+c")
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.return_code is not None)
+
+
+async def test_results_then_a_new_game_goes_back_to_setup() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, app, host, play_to_end(2, 8))
+        await wait_for(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        text = screen_text(app)
+        assert "Game over" in text and "Rank" in text and "Prestige" in text and "Cards" in text
+        await pilot.press("escape")  # look at the final table
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("enter")  # the results again
+        assert isinstance(app.screen, ResultsScreen)
+        await pilot.press("enter")  # a new game
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        assert host.state is None  # the host was told to leave the table
+
+
+def test_r17_tie_notes_say_how_ties_were_broken() -> None:
+    view = play_to_end(3, 5).view(0)
+    names = ["Ann", "Bob", "Cy"]
+    players = list(view.players)
+    players[0] = dataclasses.replace(players[0], bought=players[1].bought[:3])
+    players[1] = dataclasses.replace(players[1], bought=players[1].bought[:5])
+    players[2] = dataclasses.replace(players[2], bought=players[1].bought[:5])
+    tied = dataclasses.replace(
+        view, players=tuple(players), outcome=Outcome(scores=(16, 16, 12), ranks=(1, 2, 3))
+    )
+    assert tie_notes(tied, names) == [
+        "Ann and Bob tie on 16 prestige: fewer cards bought ranks higher (Ann 3, Bob 5) (R17)."
+    ]
+    shared_rank = dataclasses.replace(tied, outcome=Outcome(scores=(12, 16, 16), ranks=(3, 1, 1)))
+    assert tie_notes(shared_rank, names) == [
+        "Bob and Cy tie on 16 prestige and 5 cards bought: they share rank 1 (R17)."
+    ]
+
+
+def test_cli_options_make_a_setup() -> None:
+    assert setup_from(parse_args(["play"])) is None
+    assert setup_from(parse_args(["play", "--seed", "3"])) == GameSetup(2, ("medium",), 3)
+    setup = setup_from(parse_args(["play", "--players", "4", "--bots", "easy,hard"]))
+    assert setup == GameSetup(4, ("easy", "hard", "hard"), None)
+    assert setup_from(parse_args(["play", "--bots", "easy,easy"])) == GameSetup(3, ("easy", "easy"))
+    with pytest.raises(ValueError):
+        setup_from(parse_args(["play", "--players", "2", "--bots", "easy,hard"]))
+    with pytest.raises(ValueError):
+        setup_from(parse_args(["play", "--bots", "genius"]))
+
+
+def test_nothing_in_the_app_is_unsafe_on_a_server() -> None:
+    """SSH_TEXTUAL_NOTES.md: no command palette (it writes files), no suspend key, no print."""
+    import pathlib
+
+    from client.app import SplendorApp
+    from client.screens.lobby import LobbyScreen
+    from client.screens.returns import ReturnTokens
+
+    assert SplendorApp.ENABLE_COMMAND_PALETTE is False
+    for owner in (SplendorApp, TableScreen, LobbyScreen, ReturnTokens, HelpScreen, SetupScreen):
+        for binding in owner.BINDINGS:
+            keys = binding.key.split(",")  # type: ignore[union-attr]
+            assert "ctrl+z" not in keys and "suspend" not in binding.action  # type: ignore[union-attr]
+    root = pathlib.Path(__file__).parents[2] / "client"
+    for path in root.rglob("*.py"):
+        if path.name != "cli.py":  # the console script may print before the app starts
+            assert "print(" not in path.read_text(), path

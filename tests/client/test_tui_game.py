@@ -1,0 +1,109 @@
+"""A whole game against bots, to the end, with key presses only (issue 4, item 7)."""
+
+from __future__ import annotations
+
+from clientkit import go_to, screen_text, square_of, table, wait_for
+
+from client.app import SplendorApp
+from client.local import LocalHost
+from client.model import shortfall
+from client.screens.results import ResultsScreen
+from client.screens.returns import ReturnTokens
+from client.screens.setup import GameSetup
+from shared.cards import card
+from shared.moves import Buy, Reserve, ReserveDeck, Return, Take
+from shared.view import PlayerView
+
+KEYS = "wugrk"
+
+
+def plan(view: PlayerView) -> tuple[str, object]:
+    """What a plain player would do: buy the best card, else take what the nearest card needs."""
+    legal = view.legal_moves
+    buys = [m for m in legal if isinstance(m, Buy)]
+    if buys:
+        best = max(buys, key=lambda m: (card(m.card).prestige, -sum(card(m.card).cost)))
+        return "buy", best.card
+    me = view.me
+    assert me is not None
+    cards = [c for row in view.board for c in row if c is not None]
+    cards += [r.card for r in me.reserved if r.card is not None]
+    target = min(cards, key=lambda c: (sum(shortfall(c, me)), c))
+    short = shortfall(target, me)
+    takes = [m for m in legal if isinstance(m, Take)]
+    if takes and me.token_count <= 8:
+        return "take", max(
+            takes, key=lambda m: (len(m.colours), sum(short[c] > 0 for c in m.colours))
+        )
+    reserves = [m for m in legal if isinstance(m, ReserveDeck | Reserve)]
+    if reserves:
+        return "reserve", reserves[0]
+    if takes:
+        return "take", takes[0]
+    return "pass", None
+
+
+async def test_a_whole_game_against_easy_bots_by_keys_only() -> None:
+    host = LocalHost("Ann", bot_delay=0)
+    app = SplendorApp(host.connect(), local=True, setup=GameSetup(3, ("easy", "easy"), seed=11))
+    turns = 0
+    async with app.run_test(size=(100, 30)) as pilot:
+
+        def ready() -> bool:
+            if isinstance(app.screen, ResultsScreen | ReturnTokens):
+                return True
+            main = app.main_screen
+            return (
+                main is not None
+                and main is app.screen
+                and getattr(main, "view", None) is not None
+                and table(app).view.my_turn  # type: ignore[union-attr]
+                and not table(app).waiting
+            )
+
+        while not isinstance(app.screen, ResultsScreen):
+            await wait_for(pilot, ready, steps=2000)
+            if isinstance(app.screen, ResultsScreen):
+                break
+            if isinstance(app.screen, ReturnTokens):
+                dialog = app.screen
+                move = dialog.legal[0]
+                assert isinstance(move, Return)
+                await pilot.press(
+                    *["wugrk*"[c] if c < 5 else "asterisk" for c in move.tokens], "enter"
+                )
+                continue
+            screen = table(app)
+            view = screen.view
+            assert view is not None
+            turns += 1
+            assert turns < 200, "the game does not end"
+            kind, what = plan(view)
+            before = len(host.moves)
+            if kind == "buy":
+                await go_to(pilot, screen, square_of(screen, "card", what))
+                await pilot.press("b", "enter")
+            elif kind == "take":
+                assert isinstance(what, Take)
+                await pilot.press("t", *[KEYS[c] for c in what.colours], "enter")
+            elif kind == "reserve":
+                if isinstance(what, ReserveDeck):
+                    await go_to(pilot, screen, square_of(screen, "deck", what.level))
+                else:
+                    assert isinstance(what, Reserve)
+                    await go_to(pilot, screen, square_of(screen, "card", what.card))
+                await pilot.press("r", "enter")
+            else:
+                await pilot.press("p", "enter")
+            await wait_for(pilot, lambda before=before: len(host.moves) > before)
+        state = host.state
+        assert state is not None and state.is_over
+        outcome = state.outcome()
+        assert outcome is not None
+        text = screen_text(app)
+        assert "Game over" in text
+        for seat in range(3):
+            assert str(outcome.scores[seat]) in text
+        assert any(m.startswith("buy") for m in host.moves[0::1])
+        # The whole game went through the app's keys: every human move is in the log.
+        assert turns >= 10

@@ -1,0 +1,156 @@
+"""The lobby: fake host messages through a Connection; the screen and the commands sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clientkit import screen_text, wait_for
+
+from client.app import SplendorApp
+from client.connection import Connection
+from client.screens.lobby import LobbyScreen
+from client.screens.lobby_dialogs import CreateTableDialog, QuickGameDialog
+from client.screens.table import TableScreen
+from shared.codec import loads
+from shared.protocol import (
+    LOBBY,
+    WELCOME,
+    encode,
+    seat_summary,
+    table_message,
+    table_summary,
+)
+from shared.state import new_game
+
+
+class FakeConnection(Connection):
+    """Records what the app sends; the test delivers host messages."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[dict[str, Any]] = []
+        self.closed = False
+
+    def send(self, data: bytes) -> None:
+        self.sent.append(loads(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def lobby(*tables: dict[str, Any], online: tuple[str, ...] = ("Ann", "Bob", "Cy")) -> bytes:
+    return encode(LOBBY, tables=tables, online=online)
+
+
+WAITING = table_summary(
+    "t1",
+    "Bob",
+    "waiting",
+    (seat_summary("Bob"), seat_summary(None), seat_summary(None, bot="easy")),
+)
+PLAYING = table_summary(
+    "t2", "Cy", "playing", (seat_summary("Cy"), seat_summary(None, bot="hard")), turn=12
+)
+
+
+async def test_lobby_lists_tables_and_sends_commands() -> None:
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(100, 30)) as pilot:
+        conn.deliver(encode(WELCOME, name="Ann", guest=True))
+        conn.deliver(lobby(WAITING, PLAYING))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "you are Ann (guest)" in text
+        assert "t1" in text and "Bob, open, easy bot" in text and "waiting" in text
+        assert "t2" in text and "Cy, hard bot" in text and "playing" in text and "12" in text
+        for name in ("Ann", "Bob", "Cy"):
+            assert name in text
+        assert "You are not at a table" in text
+
+        await pilot.press("j")  # the cursor starts on t1, which is waiting
+        assert conn.sent[-1] == {"t": "join", "table": "t1"}
+        await pilot.press("down", "w")
+        assert conn.sent[-1] == {"t": "watch", "table": "t2"}
+        await pilot.press("up", "enter")  # Enter joins a waiting table
+        assert conn.sent[-1] == {"t": "join", "table": "t1"}
+
+        await pilot.press("c")
+        assert isinstance(app.screen, CreateTableDialog)
+        await pilot.press(
+            "right", "down", "down", "right", "right", "enter"
+        )  # 3 seats, seat 3 medium
+        assert conn.sent[-1] == {"t": "create", "seats": 3, "bots": (None, None, "medium")}
+        await pilot.press("g")
+        assert isinstance(app.screen, QuickGameDialog)
+        await pilot.press("right", "right", "down", "left", "enter")  # 4 players, easy
+        assert conn.sent[-1] == {"t": "quick", "players": 4, "level": "easy"}
+
+        sent = len(conn.sent)
+        await pilot.press("s")  # not at a table: nothing sent, a notice instead
+        assert len(conn.sent) == sent
+
+        mine = table_summary(
+            "t3", "Ann", "waiting", (seat_summary("Ann"), seat_summary(None, bot="easy"))
+        )
+        conn.deliver(lobby(WAITING, PLAYING, mine, online=("Ann", "Bob", "Cy", "Di")))
+        await wait_for(pilot, lambda: "Your table t3" in screen_text(app))
+        text = screen_text(app)
+        assert "Di" in text and "s starts the game" in text
+        await pilot.press("s")
+        assert conn.sent[-1] == {"t": "start"}
+        await pilot.press("l")
+        assert conn.sent[-1] == {"t": "leave"}
+
+
+async def test_a_table_message_opens_the_table_and_leaving_returns_to_the_lobby() -> None:
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(100, 30)) as pilot:
+        conn.deliver(encode(WELCOME, name="Ann", guest=False))
+        conn.deliver(lobby(PLAYING))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("w")
+        state = new_game(2, 4)
+        seats = (seat_summary("Cy"), seat_summary(None, bot="hard"))
+        conn.deliver(table_message("t2", seats, None, state.view(None)))  # a spectator's view
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "(watching)" in text and "Cy" in text and "Hard bot 2" in text
+        await pilot.press("b")
+        assert "watching" in str(app.screen.query_one("#prompt").render())
+        await pilot.press("escape")  # nothing to cancel: a spectator goes back to the lobby
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert conn.sent[-1] == {"t": "leave"}
+        conn.deliver(table_message("t2", seats, None, state.view(None)))  # late: ignored
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+    assert conn.closed
+
+
+async def test_the_receiver_only_posts_messages() -> None:
+    """The host may call the receiver from another app's task: it must not touch widgets."""
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(80, 24)) as pilot:
+        calls: list[Any] = []
+        original = app.post_message
+        app.post_message = lambda m: calls.append(m) or original(m)  # type: ignore[method-assign]
+        conn.deliver(encode(WELCOME, name="Ann", guest=False))
+        assert len(calls) == 1 and app.player_name == ""  # handled later, in the app's task
+        await wait_for(pilot, lambda: app.player_name == "Ann")
+
+
+async def test_mine_marks_a_game_to_rejoin_and_enter_rejoins_it() -> None:
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(100, 30)) as pilot:
+        conn.deliver(encode(WELCOME, name="Cy", guest=False))
+        conn.deliver(encode(LOBBY, tables=(PLAYING,), online=("Cy",), mine=("t2",)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause()
+        assert "your game" in screen_text(app)
+        await pilot.press("enter")
+        assert conn.sent[-1] == {"t": "join", "table": "t2"}

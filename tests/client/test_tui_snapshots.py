@@ -1,0 +1,86 @@
+"""Snapshots of the table at 80x24 and 120x40, the return dialog, help and results.
+
+Positions come from seeded playouts of the engine with the local host's fallback bot,
+so they do not depend on `shared.bots`. SNAPSHOT_UPDATE=1 rewrites them.
+"""
+
+from __future__ import annotations
+
+from clientkit import (
+    check_snapshot,
+    find_position,
+    load,
+    make_app,
+    play_to_end,
+    sensible,
+    wait_for,
+)
+
+from client.screens.help import HelpScreen
+from client.screens.results import ResultsScreen
+from client.screens.returns import ReturnTokens
+from shared.state import GameState
+
+
+def mid_game(state: GameState) -> bool:
+    return (
+        4 * 4 <= state.turn <= 4 * 10 and len(state.reserved[0]) >= 1 and sum(state.tokens[0]) >= 4
+    )
+
+
+def will_return(state: GameState) -> bool:
+    return (
+        state.phase == "action"
+        and sum(state.tokens[0]) >= 9
+        and any(
+            m.kind == 0 and len(set(m.colours)) == 3
+            for m in state.legal_moves()  # type: ignore[attr-defined]
+        )
+    )
+
+
+async def test_snapshot_table_80x24() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, app, host, find_position(2, mid_game, policy=sensible))
+        check_snapshot(app, "table_80x24")
+
+
+async def test_snapshot_table_120x40_four_players() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await load(pilot, app, host, find_position(4, mid_game, policy=sensible))
+        await pilot.press("t", "w")  # picking gems shows in the bank and the prompt
+        check_snapshot(app, "table_120x40")
+
+
+async def test_snapshot_return_dialog() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        state = find_position(2, will_return)
+        await load(pilot, app, host, state)
+        take = next(m for m in state.legal_moves() if m.kind == 0 and len(set(m.colours)) == 3)  # type: ignore[attr-defined]
+        await pilot.press("t", *["wugrk"[c] for c in take.colours], "enter")  # type: ignore[attr-defined]
+        await wait_for(pilot, lambda: isinstance(app.screen, ReturnTokens))
+        dialog = app.screen
+        assert isinstance(dialog, ReturnTokens)
+        most = max(range(5), key=lambda c: dialog.tokens[c])
+        await pilot.press("wugrk"[most])
+        check_snapshot(app, "return_dialog")
+
+
+async def test_snapshot_help() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, app, host, find_position(2, lambda s: s.turn <= 2))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        check_snapshot(app, "help")
+
+
+async def test_snapshot_results() -> None:
+    app, host = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, app, host, play_to_end(3, 5))
+        await wait_for(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        check_snapshot(app, "results")
