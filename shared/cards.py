@@ -6,6 +6,11 @@ for a card of colour ``c``, the tokens it asks of the colour at each *offset*
 along the cycle W → U → G → R → K (offset 0 is the card's own colour). Using
 the same offsets for all five colours keeps every level balanced: each colour
 is asked for the same number of tokens by the same number of cards.
+
+The offsets were chosen so that no card (level, colour, cost, prestige) is one
+of the published game's, except in the two rows that leave no choice (level 1's
+1-1-1-1 and level 2's 6 of its own colour); this was checked against two
+independent public lists of the original cards.
 """
 
 from __future__ import annotations
@@ -52,16 +57,16 @@ class Noble:
 # never where it says "never", and by choice where it says "free".
 ROWS: tuple[tuple[int, int, dict[int, int]], ...] = (
     (1, 0, {1: 2, 3: 1}),  # 2-1
-    (1, 0, {2: 3}),  # 3
+    (1, 0, {4: 3}),  # 3
     (1, 0, {1: 1, 2: 1, 3: 1, 4: 1}),  # 1-1-1-1
-    (1, 0, {1: 2, 4: 2}),  # 2-2 (own colour free: not used)
+    (1, 0, {2: 2, 3: 2}),  # 2-2 (own colour free: not used)
     (1, 0, {1: 1, 2: 1, 3: 2, 4: 1}),  # 2-1-1-1
     (1, 0, {1: 1, 2: 2, 4: 2}),  # 2-2-1
     (1, 0, {0: 1, 2: 1, 3: 3}),  # 3-1-1, own colour as a 1
     (1, 1, {4: 4}),  # 4
     (2, 1, {1: 2, 2: 2, 4: 3}),  # 3-2-2 (own colour free: not used)
     (2, 1, {0: 2, 2: 3, 4: 3}),  # 3-3-2, own colour as the 2
-    (2, 2, {3: 5}),  # 5 (own colour free: not used)
+    (2, 2, {4: 5}),  # 5 (own colour free: not used)
     (2, 2, {1: 4, 3: 1, 4: 2}),  # 4-2-1
     (2, 2, {2: 5, 3: 3}),  # 5-3 (own colour free: not used)
     (2, 3, {0: 6}),  # 6 of its own colour

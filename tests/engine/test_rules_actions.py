@@ -3,7 +3,7 @@ R10 (buy), R11 (refill) and R12 (pass).
 
 Positions start from seed 1 with two players and seat 0 to play. Its face-up
 level-1 cards are 1-12 (blue, 1W 1G 1R 1K), 1-03 (green, 1W 2R), 1-17 (blue,
-2W 2G) and 1-27 (blue, 2W 1G 2R).
+2R 2K) and 1-27 (blue, 2W 1G 2R).
 """
 
 from __future__ import annotations
@@ -199,19 +199,18 @@ def test_r10_bonuses_reduce_the_cost_never_below_zero() -> None:
 
 
 def test_r10_a_card_with_no_cost_left_is_bought_for_nothing() -> None:
-    state = give_cards(start(), 0, ["1-01", "1-06", "1-08", "1-13"])  # W W G G
-    assert "buy 1-17" in notations(state.legal_moves())  # 2W 2G
+    state = give_cards(start(), 0, ["1-04", "1-09", "1-05", "1-10"])  # R R K K
+    assert "buy 1-17" in notations(state.legal_moves())  # 2R 2K
     assert play(state, "buy 1-17").tokens[0] == counts("")
 
 
 def test_r10_a_new_bonus_counts_from_the_next_purchase() -> None:
-    state = give_tokens(start(), 0, "W W G R R")
+    state = give_tokens(start(), 0, "W W W G R R R R")
     after = play(state, "buy 1-03")  # 1W 2R, a green card
-    assert after.bonuses[0] == (0, 0, 1, 0, 0) and after.tokens[0] == counts("W G")
-    after = play(after, "take U R K", "take W U G", "take W R K")
-    assert after.tokens[0] == counts("W W U G G")
-    # 1-17 costs 2W 2G; with the green bonus it is 2W 1G
-    assert play(after, "buy 1-17").tokens[0] == counts("U G")
+    assert after.bonuses[0] == (0, 0, 1, 0, 0) and after.tokens[0] == counts("W W G R R")
+    after = play(after, "take U R K")
+    # 1-27 costs 2W 1G 2R; with the green bonus it is 2W 2R, and the green token stays
+    assert play(after, "buy 1-27").tokens[0] == counts("G")
 
 
 def test_r10_buy_one_of_your_own_reserved_cards() -> None:
