@@ -1,0 +1,358 @@
+"""The lobby: every table, who is online, and the client commands that move players
+between them (create, join, leave, start, watch, quick, move).
+
+A session is in the lobby, or at one table (in a seat or watching). The lobby
+list goes to every session that is not at a game in progress, again after each
+change (coalesced to one push per loop turn). A refused command is a notice
+to the one session that sent it; an unexpected error is logged and becomes a
+notice too, so one session's trouble never reaches another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from shared import protocol
+from shared.errors import SplendorError
+from shared.moves import parse_move
+
+from .bots import BotPool
+from .identity import Identity
+from .store import AsyncStore
+from .table import Seat, Status, Table, TableError, same_player
+
+if TYPE_CHECKING:
+    from .host import HostLink
+
+log = logging.getLogger("splendor")
+
+
+def _int_field(msg: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> int:
+    value = msg.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise TableError(f"{key} should be a number from {lo} to {hi}")
+    return value
+
+
+def _level(value: object) -> str:
+    if value not in protocol.BOT_LEVELS:
+        raise TableError(f"a bot level is one of {', '.join(protocol.BOT_LEVELS)}, not {value!r}")
+    return str(value)
+
+
+class Lobby:
+    """All tables of this host and the sessions looking at them."""
+
+    def __init__(
+        self,
+        store: AsyncStore,
+        bots: BotPool,
+        *,
+        seeds: Callable[[], int] | None = None,
+        bot_pause: float = 0.6,
+        max_tables_per_player: int = 3,
+        max_tables: int = 500,
+        lobby_tick: float = 2.0,
+    ) -> None:
+        self.store = store
+        self.bots = bots
+        self.tables: dict[str, Table] = {}
+        self.links: set[HostLink] = set()
+        self._online: Counter[str] = Counter()
+        self._seeds = seeds or (lambda: secrets.randbits(63))
+        self._bot_pause = bot_pause
+        self.max_tables_per_player = max_tables_per_player
+        self.max_tables = max_tables
+        self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
+        self._push_pending = False
+        self._tick: asyncio.TimerHandle | None = None
+
+    # -- sessions ----------------------------------------------------------
+
+    def connected(self, link: HostLink) -> None:
+        """A new session: welcome it, and seat it back at its game if it has one."""
+        self.links.add(link)
+        self._online[link.identity.name] += 1
+        link.deliver(
+            protocol.encode(protocol.WELCOME, name=link.identity.name, guest=link.identity.guest)
+        )
+        games = [
+            t
+            for t in self.tables.values()
+            if t.status is Status.PLAYING and t.seat_of(link.identity) is not None
+        ]
+        if games:  # the game where it is this player's turn, else the latest
+            games.sort(
+                key=lambda t: (
+                    t.state is not None and t.state.current_player == t.seat_of(link.identity)
+                )
+            )
+            self._place(link, games[-1], games[-1].seat_of(link.identity))
+        else:
+            self.send_lobby(link)
+        self.refresh(minor=True)  # who is online: a minor change
+
+    def disconnected(self, link: HostLink) -> None:
+        """A session dropped: a seat in a game is held; a seat at a waiting table is given
+        up once none of that player's sessions is there."""
+        self.links.discard(link)
+        self._online[link.identity.name] -= 1
+        if self._online[link.identity.name] <= 0:
+            del self._online[link.identity.name]
+        self._unplace(link)
+        self.refresh(minor=True)
+
+    def _place(self, link: HostLink, table: Table, seat: int | None) -> None:
+        if link.table is not None and (link.table is not table or link.seat != seat):
+            self._unplace(link)
+        link.table, link.seat = table, seat
+        table.attach(link, seat)
+
+    def _unplace(self, link: HostLink, left: bool = False, stand: bool = True) -> None:
+        """`link` no longer shows its table. A seat at a waiting table is given up when
+        the last of its player's sessions goes (a game's seat is held)."""
+        table, seat, link.table, link.seat = link.table, link.seat, None, None
+        if table is None:
+            return
+        table.detach(link, left)
+        if stand and seat is not None and table.status is Status.WAITING:
+            if not table.seats[seat].peers:
+                self._stand(table, link.identity)
+        self._forget_if_done(table)
+
+    def _forget_if_done(self, table: Table) -> None:
+        if table.status is Status.FINISHED and not table.peers:
+            self.tables.pop(table.id, None)
+
+    # -- the lobby list ----------------------------------------------------
+
+    def refresh(self, minor: bool = False) -> None:
+        """Push the lobby to every session in it, once, at the end of this loop turn; a
+        `minor` change (a game's turn, who is online) waits up to `lobby_tick` seconds, so
+        that busy games and arrivals do not redraw every lobby screen each time."""
+        loop = asyncio.get_running_loop()
+        if minor:
+            if not self._push_pending and self._tick is None:
+                self._tick = loop.call_later(self.lobby_tick, self.refresh)
+        elif not self._push_pending:
+            self._push_pending = True
+            loop.call_soon(self._push)
+
+    def _push(self) -> None:
+        self._push_pending = False
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+        listing = self._listing()
+        encoded: dict[tuple[str, ...], bytes] = {}  # most sessions share mine == ()
+        for link in list(self.links):
+            if link.table is None or link.table.status is Status.WAITING:
+                self.send_lobby(link, listing, encoded)
+
+    def stop(self) -> None:
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+
+    def _listing(self) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
+        tables = tuple(t.summary() for t in self.tables.values() if t.status is not Status.FINISHED)
+        return tables, tuple(sorted(self._online, key=str.casefold))
+
+    def send_lobby(
+        self,
+        link: HostLink,
+        listing: Any = None,
+        encoded: dict[tuple[str, ...], bytes] | None = None,
+    ) -> None:
+        """The lobby list to `link`, with the tables where its player holds a seat."""
+        tables, online = listing or self._listing()
+        mine = tuple(
+            t.id
+            for t in self.tables.values()
+            if t.status is not Status.FINISHED and t.seat_of(link.identity) is not None
+        )
+        data = None if encoded is None else encoded.get(mine)
+        if data is None:
+            data = protocol.encode(protocol.LOBBY, tables=tables, online=online, mine=mine)
+            if encoded is not None:
+                encoded[mine] = data
+        link.deliver(data)
+
+    def _table_changed(self, table: Table, minor: bool) -> None:
+        self._forget_if_done(table)
+        self.refresh(minor)
+
+    # -- commands ----------------------------------------------------------
+
+    async def handle(self, link: HostLink, data: bytes) -> None:
+        """One client message from `link`; every refusal is a notice to `link` alone."""
+        try:
+            msg = protocol.decode(data, protocol.CLIENT_TYPES)
+            await getattr(self, "_do_" + msg["t"])(link, msg)
+        except (TableError, SplendorError) as e:  # includes codec, protocol and move errors
+            link.deliver(protocol.notice(str(e)))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("session %s: error handling a message", link.identity.name)
+            link.deliver(protocol.notice("something went wrong with that request; it was logged"))
+
+    def _check_cap(self, identity: Identity) -> None:
+        held = [
+            t
+            for t in self.tables.values()
+            if t.status is not Status.FINISHED and t.seat_of(identity) is not None
+        ]
+        if len(held) >= self.max_tables_per_player:
+            ids = ", ".join(t.id for t in held)
+            raise TableError(
+                f"you already have a seat at {len(held)} tables ({ids}); leave one first"
+            )
+        if len(self.tables) >= self.max_tables:
+            raise TableError("the server has as many tables as it can hold; try again later")
+
+    def _new_table(self, link: HostLink, bots: list[str | None]) -> Table:
+        self._check_cap(link.identity)
+        table_id = secrets.token_hex(3)
+        while table_id in self.tables or self.store.store.game_exists(table_id):
+            table_id = secrets.token_hex(3)
+        seats = [Seat(identity=link.identity)] + [Seat(bot=b) for b in bots]
+        table = Table(
+            table_id,
+            link.identity,
+            seats,
+            self.store,
+            self.bots,
+            self._table_changed,
+            self._bot_pause,
+        )
+        self.tables[table_id] = table
+        self._place(link, table, 0)
+        return table
+
+    def _table(self, msg: dict[str, Any]) -> Table:
+        table = self.tables.get(str(msg.get("table")))
+        if table is None or table.status is Status.FINISHED:
+            raise TableError(f"there is no table {msg.get('table')!r}")
+        return table
+
+    async def _do_create(self, link: HostLink, msg: dict[str, Any]) -> None:
+        n = _int_field(msg, "seats", None, 2, 4)
+        bots = msg.get("bots") or (None,) * n
+        if not isinstance(bots, tuple | list) or len(bots) != n:
+            raise TableError(f"bots should list one level or none for each of the {n} seats")
+        if bots[0] is not None:
+            raise TableError("seat 0 is yours; it cannot be a bot")
+        self._new_table(link, [None if b is None else _level(b) for b in bots[1:]])
+        self.send_lobby(link)
+
+    async def _do_quick(self, link: HostLink, msg: dict[str, Any]) -> None:
+        n = _int_field(msg, "players", 2, 2, 4)
+        level = _level(msg.get("level", "medium"))
+        table = self._new_table(link, [level] * (n - 1))
+        await table.start(self._seeds())
+
+    async def _do_join(self, link: HostLink, msg: dict[str, Any]) -> None:
+        table = self._table(msg)
+        if table.seat_of(link.identity) is None:
+            if table.status is not Status.WAITING:
+                raise TableError(f"the game at table {table.id} is in progress; watch it instead")
+            self._check_cap(link.identity)
+        seat = table.sit(link.identity)
+        self._place(link, table, seat)
+        if table.status is Status.WAITING:
+            self.refresh()
+
+    async def _do_watch(self, link: HostLink, msg: dict[str, Any]) -> None:
+        table = self._table(msg)
+        if table.status is not Status.PLAYING:
+            raise TableError(f"table {table.id} has not started; join it instead")
+        seat = table.seat_of(link.identity)
+        if seat is not None:
+            table.sit(link.identity)
+        self._place(link, table, seat)
+
+    async def _do_start(self, link: HostLink, msg: dict[str, Any]) -> None:
+        table = link.table
+        if table is None or table.status is not Status.WAITING:
+            raise TableError("you are not at a table waiting to start")
+        if not same_player(table.host, link.identity):
+            raise TableError(f"only {table.host.name}, who hosts table {table.id}, can start it")
+        await table.start(self._seeds())
+
+    async def _do_leave(self, link: HostLink, msg: dict[str, Any]) -> None:
+        table = link.table
+        if table is None:
+            self.send_lobby(link)
+            return
+        seat = link.seat
+        if seat is None or table.status is Status.FINISHED:
+            self._unplace(link)
+        elif table.status is Status.WAITING:
+            self._stand(table, link.identity)
+        else:  # a game in progress: the seat is held for them; all their sessions go
+            for peer in list(table.seats[seat].peers):
+                self._unplace(peer, left=True)  # type: ignore[arg-type]
+                if peer is not link:
+                    self.send_lobby(peer)  # type: ignore[arg-type]
+            if all(s.left for s in table.humans):
+                await self._abandon(table)
+        self.send_lobby(link)
+        self.refresh()
+
+    def _stand(self, table: Table, identity: Identity) -> None:
+        """A player leaves a waiting table; the last one out closes it."""
+        seat = table.seat_of(identity)
+        if seat is None:
+            return
+        peers = list(table.seats[seat].peers)
+        for peer in peers:
+            self._unplace(peer, stand=False)  # type: ignore[arg-type]
+        try:
+            table.stand(identity)
+        except TableError:  # the game is starting as they leave: their seat is held
+            return
+        for peer in peers:
+            self.send_lobby(peer)  # type: ignore[arg-type]
+        if not table.humans:
+            table.close()
+        self.refresh()
+
+    async def _abandon(self, table: Table) -> None:
+        """Every human left a game: it ends without a result; watchers go to the lobby."""
+        await table.abandon()
+        for peer in list(table.peers):
+            self._unplace(peer)  # type: ignore[arg-type]
+            peer.deliver(protocol.notice(f"the game at table {table.id} was abandoned", "info"))
+            self.send_lobby(peer)  # type: ignore[arg-type]
+        self._forget_if_done(table)
+
+    async def _do_move(self, link: HostLink, msg: dict[str, Any]) -> None:
+        table, seat = link.table, link.seat
+        if table is None or seat is None or table.status is not Status.PLAYING:
+            raise TableError("you are not playing a game")
+        text = msg.get("move")
+        if not isinstance(text, str):
+            raise TableError("a move is notation text, like `take W U G`")
+        await table.play(seat, parse_move(text))
+
+    # -- start and stop ----------------------------------------------------
+
+    async def abandon_idle(self, after: float) -> None:
+        """Abandon every game no human has been connected to for `after` seconds, so
+        games nobody comes back to do not pile up (in memory and in every restart)."""
+        for table in list(self.tables.values()):
+            if table.status is Status.PLAYING and table.idle_for() > after:
+                log.info("game %s: no player for %.0f s", table.id, table.idle_for())
+                await self._abandon(table)
+
+    def resume(self, table: Table) -> None:
+        self.tables[table.id] = table
+
+    def make_resumed(self, record: Any) -> Table:
+        return Table.resume(record, self.store, self.bots, self._table_changed, self._bot_pause)

@@ -1,0 +1,59 @@
+"""Seats and the sessions at them, as a table sees them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from shared import protocol
+
+from .identity import Identity
+from .store import SeatRecord
+
+
+class Peer(Protocol):
+    """A session as a table sees it: who it is, and where its bytes go."""
+
+    identity: Identity
+
+    def deliver(self, data: bytes) -> None: ...
+
+
+def same_player(a: Identity, b: Identity) -> bool:
+    """Whether two identities are one player (names compare without case, like the store)."""
+    return a.guest == b.guest and a.key == b.key and a.name.casefold() == b.name.casefold()
+
+
+@dataclass(eq=False)
+class Seat:
+    """A seat: empty, a bot of a level, or a human with zero or more sessions."""
+
+    bot: str | None = None
+    identity: Identity | None = None
+    peers: set[Peer] = field(default_factory=set)
+    left: bool = False  # the player went back to the lobby during the game
+
+    @property
+    def empty(self) -> bool:
+        return self.bot is None and self.identity is None
+
+    @property
+    def connected(self) -> bool:
+        return self.bot is not None or (bool(self.peers) and not self.left)
+
+    def summary(self) -> dict[str, object]:
+        name = None if self.identity is None else self.identity.name
+        return protocol.seat_summary(name, self.bot, self.connected)
+
+    @classmethod
+    def from_record(cls, r: SeatRecord) -> Seat:
+        """A stored seat, held for its player (no session yet)."""
+        if r.bot is not None:
+            return cls(bot=r.bot)
+        return cls(identity=Identity(r.name or "?", r.guest, r.key))
+
+    def record(self) -> SeatRecord:
+        i = self.identity
+        if i is None:
+            return SeatRecord(bot=self.bot)
+        return SeatRecord(name=i.name, guest=i.guest, key=i.key)

@@ -1,0 +1,149 @@
+"""In-process clients for the game host: bytes both ways through the codec, as over SSH."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+from client.connection import Connection
+from server.host import GameHost
+from server.identity import Identity
+from shared import protocol
+from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, RETURN, TAKE, Move
+from shared.view import PlayerView
+
+TINY_BUDGETS = {"easy": 0.01, "medium": 0.01, "hard": 0.02}
+WAIT = 15.0  # seconds any single expected message may take, at most
+
+Message = dict[str, Any]
+
+
+def make_host(data_dir: Path, executor: Executor | None, **kw: Any) -> GameHost:
+    """A host for tests: tiny bot budgets, no bot pause, seeds 1000, 1001, ..."""
+    args: dict[str, Any] = {
+        "bot_budgets": TINY_BUDGETS,
+        "bot_pause": 0.0,
+        "lobby_tick": 0.05,
+        "bot_executor": executor,
+        "seeds": itertools.count(1000).__next__,
+    }
+    args.update(kw)
+    return GameHost(data_dir, **args)
+
+
+def identity(name: str, guest: bool = False) -> Identity:
+    return Identity(name, guest, None if guest else f"SHA256:{name}-key")
+
+
+class HostConnection(Connection):
+    """A client of an in-process host: keeps every byte string and decoded message."""
+
+    def __init__(self, host: GameHost, who: Identity) -> None:
+        super().__init__()
+        self.raw: list[bytes] = []
+        self.messages: list[Message] = []
+        self.cursor = 0  # `next` looks at messages from here on
+        self._arrived = asyncio.Event()
+        self.set_receiver(self._receive)
+        self.link = host.connect(who, self.deliver)
+
+    def _receive(self, data: bytes) -> None:
+        self.raw.append(data)
+        self.messages.append(protocol.decode(data, protocol.HOST_TYPES))
+        self._arrived.set()
+
+    def send(self, data: bytes) -> None:
+        self.link.send(data)
+
+    def close(self) -> None:
+        self.link.close()
+
+    def cmd(self, t: str, **fields: Any) -> None:
+        self.send(protocol.encode(t, **fields))
+
+    async def next(self, pred: Callable[[Message], bool] = lambda m: True) -> Message:
+        """The first message from the cursor on that satisfies `pred`; the cursor moves past it."""
+
+        async def wait() -> Message:
+            while True:
+                while self.cursor < len(self.messages):
+                    msg = self.messages[self.cursor]
+                    self.cursor += 1
+                    if pred(msg):
+                        return msg
+                self._arrived.clear()
+                await self._arrived.wait()
+
+        return await asyncio.wait_for(wait(), WAIT)
+
+    async def next_of(self, t: str, pred: Callable[[Message], bool] = lambda m: True) -> Message:
+        return await self.next(lambda m: m["t"] == t and pred(m))
+
+    def skip(self) -> None:
+        """Forget what has arrived so far."""
+        self.cursor = len(self.messages)
+
+    def since(self, mark: int) -> list[Message]:
+        return self.messages[mark:]
+
+    @property
+    def last_table(self) -> Message:
+        return next(m for m in reversed(self.messages) if m["t"] == "table")
+
+    @property
+    def view(self) -> PlayerView:
+        view: PlayerView = self.last_table["view"]
+        return view
+
+
+def pick(view: PlayerView) -> Move:
+    """A plain deterministic player: buy, else take, else return, else reserve, else pass."""
+    for kind in (BUY, TAKE, RETURN, RESERVE, RESERVE_DECK, PASS):
+        for m in view.legal_moves:
+            if m.kind == kind:
+                return m
+    raise AssertionError("no legal move in a view that asked for one")
+
+
+def my_turn(m: Message) -> bool:
+    return m["t"] == "table" and (m["view"].is_over or bool(m["view"].legal_moves))
+
+
+async def await_turn(conn: HostConnection) -> Message:
+    """The table message that asks this seat to decide (or shows the game over): the
+    latest one if it does already, else the next one that does."""
+    tables = [m for m in conn.messages if m["t"] == "table"]
+    if tables and my_turn(tables[-1]):
+        conn.skip()
+        return tables[-1]
+    return await conn.next(my_turn)
+
+
+async def play_move(conn: HostConnection, move: Move | str) -> Message:
+    """Send `move` and return the table message that shows it played."""
+
+    def moment(v: PlayerView) -> tuple[int, str, bool]:
+        return v.turn, v.phase, v.is_over
+
+    before = moment(conn.view)
+    conn.cmd("move", move=str(move))
+    msg = await conn.next(
+        lambda m: m["t"] == "notice" or (m["t"] == "table" and moment(m["view"]) != before)
+    )
+    assert msg["t"] == "table", msg
+    return msg
+
+
+async def play_to_end(conn: HostConnection, limit: int = 400) -> PlayerView:
+    """Play `pick` whenever it is this seat's decision until the game is over."""
+    for _ in range(limit):
+        msg = await await_turn(conn)
+        if msg["view"].is_over:
+            view: PlayerView = msg["view"]
+            return view
+        await play_move(conn, pick(msg["view"]))
+    raise AssertionError(f"the game did not end in {limit} decisions")

@@ -1,0 +1,206 @@
+"""Sessions and the lobby: reconnects, live updates, leaving, caps, and trouble kept to one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_end
+
+from server.host import GameHost
+from server.lobby import Lobby
+from server.table import Seat, Status, Table, TableError
+from shared.state import replay
+
+
+async def test_disconnect_and_reconnect_lands_back_at_the_current_state(host: GameHost) -> None:
+    alice = HostConnection(host, identity("alice"))
+    bob = HostConnection(host, identity("bob"))
+    alice.cmd("create", seats=3, bots=(None, None, "easy"))
+    table_id = (await bob.next_of("lobby", lambda m: len(m["tables"]) == 1))["tables"][0]["id"]
+    bob.cmd("join", table=table_id)
+    await alice.next_of(
+        "lobby", lambda m: m["mine"] == (table_id,) and m["tables"][0]["seats"][1]["name"] == "bob"
+    )
+    alice.cmd("start")
+    await bob.next_of("table")
+
+    for _ in range(4):  # both play a little, the bot too
+        for conn in (alice, bob):
+            if conn.view.legal_moves:
+                await play_move(conn, pick(conn.view))
+    alice.close()
+    dropped = await bob.next_of("table", lambda m: not m["seats"][0]["connected"])
+    assert dropped["seats"][0]["name"] == "alice"
+
+    while bob.view.current_player == 1 or bob.view.current_player == 2:  # play on while we can
+        if bob.view.legal_moves:
+            await play_move(bob, pick(bob.view))
+        else:
+            await bob.next_of("table")
+
+    again = HostConnection(host, identity("alice"))
+    assert (await again.next())["t"] == "welcome"
+    back = await again.next_of("table")
+    assert back["table"] == table_id and back["seat"] == 0
+    record = host.store.load_game(table_id)
+    assert record is not None
+    assert back["view"] == replay(3, record.seed, record.moves).view(0)  # exactly where it is
+    assert back["view"].turn == bob.view.turn and back["view"].bank == bob.view.bank
+    await bob.next_of("table", lambda m: m["seats"][0]["connected"])  # shown back to bob
+    assert back["view"].my_turn
+    await play_move(again, pick(back["view"]))
+
+
+async def test_the_lobby_is_live_for_everyone(host: GameHost) -> None:
+    watcher = HostConnection(host, identity("watcher"))
+    await watcher.next_of("lobby")
+    alice = HostConnection(host, identity("alice"))
+    assert (await watcher.next_of("lobby", lambda m: "alice" in m["online"]))["online"] == (
+        "alice",
+        "watcher",
+    )
+    alice.cmd("create", seats=2, bots=(None, "medium"))
+    listed = await watcher.next_of("lobby", lambda m: len(m["tables"]) == 1)
+    table = listed["tables"][0]
+    assert table["host"] == "alice" and table["status"] == "waiting"
+    assert [s["bot"] for s in table["seats"]] == [None, "medium"]
+    alice.cmd("start")
+    playing = await watcher.next_of("lobby", lambda m: first_table(m)["status"] == "playing")
+    assert playing["tables"][0]["turn"] == 1
+    alice.cmd("leave")  # the only human leaves a game against a bot: abandoned
+    await watcher.next_of("lobby", lambda m: m["tables"] == ())
+    record = host.store.load_game(table["id"])
+    assert record is not None and record.status == "abandoned"
+    alice.close()
+    await watcher.next_of("lobby", lambda m: m["online"] == ("watcher",))
+
+
+async def test_leaving_a_waiting_table_and_hosting_passes_on(host: GameHost) -> None:
+    alice = HostConnection(host, identity("alice"))
+    bob = HostConnection(host, identity("bob"))
+    alice.cmd("create", seats=2)
+    table_id = (await bob.next_of("lobby", lambda m: len(m["tables"]) == 1))["tables"][0]["id"]
+    bob.cmd("join", table=table_id)
+    bob.cmd("start")
+    assert "only alice" in (await bob.next_of("notice"))["text"]
+    alice.cmd("leave")
+    moved = await bob.next_of("lobby", lambda m: first_table(m)["host"] == "bob")
+    assert moved["tables"][0]["seats"][0]["name"] is None
+    bob.cmd("start")
+    assert "every seat" in (await bob.next_of("notice"))["text"]
+    bob.close()
+    await alice.next_of("lobby", lambda m: m["tables"] == ())  # the last one out closes it
+
+
+async def test_the_seat_is_held_after_leaving_a_game_and_can_be_taken_back(host: GameHost) -> None:
+    alice = HostConnection(host, identity("alice"))
+    bob = HostConnection(host, identity("bob"))
+    alice.cmd("create", seats=2)
+    table_id = (await bob.next_of("lobby", lambda m: len(m["tables"]) == 1))["tables"][0]["id"]
+    bob.cmd("join", table=table_id)
+    await alice.next_of("lobby", lambda m: first_table(m)["seats"][1].get("name") == "bob")
+    alice.cmd("start")
+    await alice.next_of("table")
+    alice.cmd("leave")
+    assert (await alice.next_of("lobby"))["mine"] == (table_id,)
+    await bob.next_of("table", lambda m: not m["seats"][0]["connected"])
+    carol = HostConnection(host, identity("carol"))
+    carol.cmd("join", table=table_id)
+    assert "watch it instead" in (await carol.next_of("notice"))["text"]
+    alice.cmd("join", table=table_id)
+    assert (await alice.next_of("table"))["seat"] == 0
+    await bob.next_of("table", lambda m: m["seats"][0]["connected"])
+
+
+async def test_a_cap_on_tables_per_player(host: GameHost) -> None:
+    host.lobby.max_tables_per_player = 2
+    alice = HostConnection(host, identity("alice"))
+    for _ in range(2):
+        alice.cmd("quick", players=2, level="easy")
+        await alice.next_of("table")
+    alice.cmd("create", seats=2)
+    assert "leave one first" in (await alice.next_of("notice"))["text"]
+
+
+async def test_bad_commands_are_notices(host: GameHost) -> None:
+    alice = HostConnection(host, identity("alice"))
+    for t, fields, words in [
+        ("create", {"seats": 5}, "2 to 4"),
+        ("create", {"seats": 2, "bots": ("easy", None)}, "seat 0"),
+        ("create", {"seats": 2, "bots": (None, "genius")}, "bot level"),
+        ("quick", {"players": True}, "players"),
+        ("join", {"table": "nope"}, "no table"),
+        ("watch", {"table": 3}, "no table"),
+        ("start", {}, "not at a table"),
+        ("move", {"move": "take W U G"}, "not playing"),
+    ]:
+        alice.cmd(t, **fields)
+        assert words in (await alice.next_of("notice"))["text"], t
+    assert not host.lobby.tables
+
+
+async def test_a_crash_handling_one_session_leaves_another_playing(
+    host: GameHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = Lobby._do_watch
+
+    async def broken(self: Lobby, link: object, msg: dict[str, object]) -> None:
+        if link.identity.name == "mallory":  # type: ignore[attr-defined]
+            raise RuntimeError("boom")
+        await original(self, link, msg)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Lobby, "_do_watch", broken)
+    bob = HostConnection(host, identity("bob"))
+    bob.cmd("quick", players=2, level="easy")
+    msg = await bob.next(my_turn)
+    mallory = HostConnection(host, identity("mallory"))
+    mallory.cmd("watch", table=msg["table"])
+    assert "went wrong" in (await mallory.next_of("notice"))["text"]
+
+    def explode(data: bytes) -> None:  # a transport that fails on every write
+        raise OSError("broken pipe")
+
+    host.connect(identity("trudy"), explode).send(b"junk")
+    final = await play_to_end(bob)
+    assert final.is_over
+
+
+async def test_games_nobody_comes_back_to_are_abandoned(host: GameHost) -> None:
+    alice = HostConnection(host, identity("alice"))
+    alice.cmd("quick", players=2, level="easy")
+    table_id = (await alice.next_of("table"))["table"]
+    await host.lobby.abandon_idle(60.0)  # alice is here: nothing happens
+    assert host.lobby.tables[table_id].status is Status.PLAYING
+    alice.close()
+    table = host.lobby.tables[table_id]
+    await host.lobby.abandon_idle(60.0)  # gone, but not for long
+    assert table.status is Status.PLAYING
+    table.seen -= 61.0
+    await host.lobby.abandon_idle(60.0)
+    assert table.status is Status.FINISHED and table_id not in host.lobby.tables
+    record = host.store.load_game(table_id)
+    assert record is not None and record.status == "abandoned"
+
+
+def first_table(m: dict[str, Any]) -> dict[str, Any]:
+    return m["tables"][0] if m["tables"] else {"status": None, "host": None, "seats": [{}, {}]}
+
+
+def test_lifecycle_transitions_are_guarded() -> None:
+    table = Table(
+        "t",
+        identity("a"),
+        [Seat(identity=identity("a")), Seat(bot="easy")],
+        store=None,
+        bots=None,
+        changed=lambda t, minor: None,
+    )  # type: ignore[arg-type]
+    assert table.status is Status.WAITING
+    with pytest.raises(TableError):
+        table._to(Status.WAITING)
+    table.close()
+    assert table.status is Status.FINISHED
+    for status in Status:
+        with pytest.raises(TableError):
+            table._to(status)
