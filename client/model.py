@@ -12,22 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.cards import COLOUR_NAMES, COLOURS, LETTERS, card
+from shared.explain import plural, why_not_now
 from shared.moves import (
-    BUY,
-    PASS,
-    RESERVE,
-    RESERVE_DECK,
-    RETURN,
-    TAKE,
     Move,
     Reserve,
     ReserveDeck,
     Take,
 )
 from shared.view import PlayerInfo, PlayerView
-
-TOKEN_LIMIT = 10  # R13
-MAX_RESERVED = 3  # R9
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +41,6 @@ def seats_from(summaries: Sequence[Mapping[str, Any]]) -> tuple[Seat, ...]:
             Seat(str(name), None if bot is None else str(bot), bool(s.get("connected", True)))
         )
     return tuple(seats)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def letters(counts: Sequence[int], sep: str = " ") -> str:
@@ -145,52 +133,7 @@ def why_not(view: PlayerView, move: Move, names: Sequence[str] = ()) -> str:
             else f"seat {view.current_player + 1}"
         )
         return f"it is {who}'s turn"
-    me = view.players[view.seat]
-    held = me.token_count
-    if view.phase == "return":
-        excess = held - TOKEN_LIMIT
-        if move.kind != RETURN:
-            return f"first return {plural(excess, 'token')} to come back to 10 (R13)"
-        counts = move.counts  # type: ignore[attr-defined]
-        if sum(counts) != excess:
-            return f"return exactly {plural(excess, 'token')} to come back to 10 (R13)"
-        for c in range(6):
-            if counts[c] > me.tokens[c]:
-                return f"you hold only {me.tokens[c]} {COLOUR_NAMES[c]}"
-        return "not a legal return"
-    if move.kind == RETURN:
-        return f"you hold {held} tokens: nothing to return (R13)"
-    if move.kind == PASS:
-        return "you may pass only when no other move is possible (R12)"
-    if move.kind == TAKE:
-        picked: list[int] = []
-        for c in move.colours:  # type: ignore[attr-defined]
-            if not can_extend(view, picked, c):
-                return why_not_pick(view, picked, c)
-            picked.append(c)
-        available = sum(1 for n in view.bank[:5] if n > 0)
-        if available >= 3:
-            return f"{available} colours are left: take 3 different (R7)"
-        return f"take one of each of the {available} colours left (R7)"
-    if move.kind in (RESERVE, RESERVE_DECK):
-        if len(me.reserved) >= MAX_RESERVED:
-            return f"you already hold {MAX_RESERVED} reserved cards (R9)"
-        if isinstance(move, ReserveDeck):
-            return f"the level {move.level} deck is empty (R11)"
-        return f"{move.card} is not face up on the table"  # type: ignore[attr-defined]
-    if move.kind == BUY:
-        cid = move.card  # type: ignore[attr-defined]
-        face_up = any(cid in row for row in view.board)
-        mine = any(r.card == cid for r in me.reserved)
-        if not (face_up or mine):
-            return f"{cid} is neither face up nor reserved by you"
-        short = shortfall(cid, me)
-        gold = me.tokens[5]
-        return (
-            f"{cid} needs {letters(short)} more than you have; "
-            f"your {plural(gold, 'gold')} can't cover {sum(short)} (R10)"
-        )
-    return "not legal now"
+    return why_not_now(view, move)
 
 
 def check(view: PlayerView, move: Move, names: Sequence[str] = ()) -> str | None:

@@ -12,9 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from shared.explain import plural
 from shared.view import PlayerView
-
-from ..model import plural
 
 WINNING_PRESTIGE = 15  # R15
 

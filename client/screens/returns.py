@@ -10,9 +10,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from shared.cards import COLOUR_NAMES, LETTERS
+from shared.explain import plural
 from shared.moves import Return
 
-from ..model import plural
 from ..widgets.palette import DIM, chip
 
 

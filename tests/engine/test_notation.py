@@ -137,7 +137,7 @@ def test_illegal_move_error_names_the_move_the_reason_the_turn_and_the_seat() ->
     ("move", "reason"),
     [
         ("buy 1-01", "1-01 is neither face up nor reserved by you"),
-        ("buy 1-12", "you are 4 tokens short and hold 0 gold (R10)"),
+        ("buy 1-12", "1-12 needs 1W 1G 1R 1K more than you have; your 0 gold can't cover 4 (R10)"),
         ("reserve 1-01", "1-01 is not face up on the table"),
         ("return W", "you hold 0 tokens: nothing to return (R13)"),
         ("pass", "you may pass only when no other move is possible (R12)"),
