@@ -1,0 +1,55 @@
+"""The bot interface: a view in, a legal move out, with a seeded random source and a budget.
+
+A bot never receives a `GameState`. It gets the `PlayerView` its seat would get
+(the same value a human in that seat is sent), a `random.Random` that the
+caller seeded, and a `Budget`. Whatever it cannot see it samples itself (see
+`shared.bots.determinize`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..moves import Move
+from ..view import PlayerView
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much thinking a bot may do for one move.
+
+    ``iterations`` is a count of search iterations: the same view, seed and
+    iteration count always give the same move. ``seconds`` is a wall-clock cap
+    for servers and benchmarks; a search stops at whichever comes first, so a
+    binding time cap makes the move depend on the machine's speed. Bots that do
+    not search (easy, medium) ignore both.
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is not None and (
+            not isinstance(self.iterations, int)
+            or isinstance(self.iterations, bool)
+            or self.iterations < 1
+        ):
+            raise ValueError(f"iterations must be a positive integer, not {self.iterations!r}")
+        if self.seconds is not None and (
+            not isinstance(self.seconds, int | float)
+            or isinstance(self.seconds, bool)
+            or not self.seconds > 0
+        ):
+            raise ValueError(f"seconds must be a positive number, not {self.seconds!r}")
+
+
+class Bot(Protocol):
+    """Anything that picks a move for the seat whose view it is given."""
+
+    level: str
+
+    def choose(self, view: PlayerView, rng: random.Random, budget: Budget) -> Move:
+        """One of ``view.legal_moves`` (the view must be of the seat to move)."""
+        ...

@@ -1,0 +1,71 @@
+"""The medium level: a one-ply heuristic player.
+
+It tries every legal move on a sampled position and keeps the one after which
+its standing (`heuristic.evaluate`) is best compared with the strongest other
+player: value of cards and bonuses, nobles in reach, gems toward affordable
+targets, and what the next player could buy at once (so it denies an obvious
+buy by reserving it when that is worth a turn).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..moves import RESERVE_DECK, Move
+from ..state import ACTION, RETURN_PHASE, GameState
+from ..view import PlayerView
+from .base import Budget
+from .determinize import Determinizer
+from .heuristic import DEFAULT, Weights, evaluate, is_pointless
+from .policy import progress_moves, smart_return, token_jam
+
+
+def after(state: GameState, deck_state: GameState, move: Move) -> GameState:
+    """The position once `move`'s turn is over: a take over 10 tokens is followed by a
+    sensible return (R13). Blind reserves need the state with decks."""
+    base = deck_state if move.kind == RESERVE_DECK else state
+    me = base.current_player
+    nxt = base.apply_unchecked(move)
+    if nxt.phase == RETURN_PHASE and nxt.current_player == me and not nxt.is_over:
+        nxt = nxt.apply_unchecked(smart_return(nxt))
+    return nxt
+
+
+def score_moves(
+    state: GameState, deck_state: GameState, moves: tuple[Move, ...], w: Weights = DEFAULT
+) -> list[float]:
+    """Each move's one-ply value for the player to move (see `after`)."""
+    me = state.current_player
+    return [evaluate(after(state, deck_state, m), me, w) for m in moves]
+
+
+def best_move(view: PlayerView, rng: random.Random, w: Weights = DEFAULT) -> Move:
+    """The move a one-ply search with weights `w` picks from this view."""
+    moves = view.legal_moves
+    if len(moves) == 1:
+        return moves[0]
+    det = Determinizer(view)
+    state = det.sample_without_decks(rng)
+    deck_state = det.sample(rng) if any(m.kind == RESERVE_DECK for m in moves) else state
+    # A blind reserve is a lottery the one-ply view can't price; try it only if forced.
+    # Never give back exactly the gems just taken (R13) when there is another way.
+    candidates = (
+        tuple(m for m in moves if m.kind != RESERVE_DECK and not is_pointless(state, m)) or moves
+    )
+    if view.phase == ACTION and token_jam(view):
+        candidates = progress_moves(view) or candidates
+    scores = score_moves(state, deck_state, candidates, w)
+    best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
+    return candidates[best]
+
+
+class MediumBot:
+    """One ply with the shared heuristic; ignores the budget."""
+
+    level = "medium"
+
+    def __init__(self, weights: Weights = DEFAULT) -> None:
+        self.weights = weights
+
+    def choose(self, view: PlayerView, rng: random.Random, budget: Budget) -> Move:
+        return best_move(view, rng, self.weights)

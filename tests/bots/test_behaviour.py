@@ -1,0 +1,124 @@
+"""Levels play sensibly: the return decision (R13), taking a win, easy buying (issue 3)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shared import codec
+from shared.bots import Budget, choose_move, make_bot
+from shared.cards import CARDS
+from shared.moves import BUY, RETURN, TAKE, Buy, parse_move
+from shared.state import RETURN_PHASE, GameState, new_game
+
+from .positions import random_positions
+
+LEVEL_BUDGETS = [("easy", None), ("medium", None), ("hard", Budget(iterations=40))]
+
+
+@pytest.fixture(scope="module")
+def return_positions() -> list[GameState]:
+    states = [s for n in (2, 3, 4) for s in random_positions(n, 60, seed=300 + n, returns=60)]
+    return [s for s in states if s.phase == RETURN_PHASE]
+
+
+@pytest.mark.parametrize(("level", "budget"), LEVEL_BUDGETS)
+def test_r13_no_return_gives_back_exactly_what_was_just_taken(
+    return_positions, level: str, budget: Budget | None
+) -> None:
+    checked = 0
+    for i, state in enumerate(return_positions):
+        seat = state.current_player
+        last = state.last_turns[seat]
+        assert last is not None
+        moves = state.legal_moves()
+        if last.action.kind != TAKE or len(moves) < 2:
+            continue
+        move = choose_move(state.view(seat), level, i, budget)
+        assert move.kind == RETURN
+        assert move.counts != last.action.counts, (level, str(last.action), str(move))  # type: ignore[attr-defined]
+        checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_r13_gold_is_kept_when_gems_can_go_back(return_positions, level: str) -> None:
+    checked = 0
+    for i, state in enumerate(return_positions):
+        tokens = state.tokens[state.current_player]
+        excess = sum(tokens) - 10
+        if tokens[5] == 0 or sum(tokens[:5]) < excess:
+            continue
+        move = choose_move(state.view(state.current_player), level, i)
+        assert move.counts[5] == 0, (level, tokens, str(move))  # type: ignore[attr-defined]
+        checked += 1
+    assert checked >= 10
+
+
+def _winning_buy_position() -> tuple[GameState, Buy]:
+    """Seat 0 plays last in the round (R15), has 13 prestige and can afford a face-up
+    2-prestige card; seat 1 has 14. Buying it wins (15 to 14); anything else hands
+    seat 1 another turn."""
+    state = codec.loads(codec.dumps(new_game(2, 8)))
+    on_board = {i for row in state.board for i in row}
+    target = next(i for i in on_board if CARDS[i].prestige == 2)
+    decks = [list(d) for d in state.decks]
+
+    def take_cards(points: int) -> list[int]:
+        chosen: list[int] = []
+        for level in (3, 2):  # big cards first, then fill in from level 2
+            for i in list(decks[level - 1]):
+                if sum(CARDS[c].prestige for c in chosen) + CARDS[i].prestige <= points:
+                    chosen.append(i)
+                    decks[level - 1].remove(i)
+        assert sum(CARDS[c].prestige for c in chosen) == points
+        return chosen
+
+    bought = (take_cards(13), take_cards(14))
+    state.bought = tuple(tuple(b) for b in bought)
+    state.card_prestige = (13, 14)
+    bonuses = [[0] * 5, [0] * 5]
+    for seat, cards in enumerate(bought):
+        for i in cards:
+            bonuses[seat][CARDS[i].colour] += 1
+    state.bonuses = tuple(tuple(b) for b in bonuses)  # type: ignore[assignment]
+    need = [max(0, n - bonuses[0][c]) for c, n in enumerate(CARDS[target].cost)]
+    state.tokens = ((*need, 0), (0, 0, 0, 0, 0, 0))  # type: ignore[assignment]
+    state.bank = tuple(b - t for b, t in zip(state.bank, state.tokens[0], strict=True))  # type: ignore[assignment]
+    state.decks = tuple(tuple(d) for d in decks)
+    state.current_player, state.starting_player = 0, 1
+    state.turn = 30
+    assert min(state.bank) >= 0
+    return state, Buy(CARDS[target].id)
+
+
+@pytest.mark.parametrize(("level", "budget"), LEVEL_BUDGETS[1:])
+def test_r15_medium_and_hard_take_a_winning_buy(level: str, budget: Budget | None) -> None:
+    state, win = _winning_buy_position()
+    assert win in state.legal_moves()
+    after = state.apply(win)
+    assert after.is_over and after.outcome().winners == (0,)  # type: ignore[union-attr]
+    for seed in range(3):
+        assert choose_move(state.view(0), level, seed, budget) == win
+
+
+def test_easy_buys_when_it_can_most_of_the_time() -> None:
+    bot = make_bot("easy")
+    buys = could = 0
+    for n in (2, 3, 4):
+        for i, state in enumerate(random_positions(n, 150, seed=500 + n)):
+            if state.phase == RETURN_PHASE or not any(m.kind == BUY for m in state.legal_moves()):
+                continue
+            could += 1
+            view = state.view(state.current_player)
+            buys += bot.choose(view, random.Random(i), Budget()).kind == BUY
+    assert could >= 50 and buys >= 0.7 * could
+
+
+def test_parse_of_a_bot_move_round_trips() -> None:
+    state = new_game(3, 3)
+    view = state.view(state.current_player)
+    for level, budget in LEVEL_BUDGETS:
+        move = choose_move(view, level, 7, budget)
+        assert parse_move(str(move)) is move
