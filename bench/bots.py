@@ -57,7 +57,10 @@ def play_game(args: tuple[int, int, tuple[str, str], tuple[Budget, Budget], int]
     seats = tuple((seat + index) % 2 for seat in range(num_players))
     if num_players % 2 == 1 and index % 2 == 1:  # odd tables: b gets the extra seat half the time
         seats = tuple(1 - s for s in seats)
-    seed = base_seed + index // 2 if num_players == 2 else base_seed + index
+    mirror = levels[0] == levels[1] and budgets[0] == budgets[1]
+    # Two-player games come in pairs on one deal with the seats swapped, unless both
+    # sides are the same bot (the pair would be one game twice).
+    seed = base_seed + index // 2 if num_players == 2 and not mirror else base_seed + index
     state = new_game(num_players, seed)
     rng = random.Random(seed)
     moves = [0, 0]

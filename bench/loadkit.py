@@ -1,0 +1,203 @@
+"""What `bench/load.py` is made of: the server process it measures from outside, and
+SSH clients whose PTY output feeds a pyte screen checked on every update."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+
+REPO = Path(__file__).resolve().parents[1]
+SIZE = (110, 36)
+KEY_TIMEOUT = 5.0  # a key whose effect never shows counts as this slow
+KINDS = {
+    ":": "colon (opens the move line)",
+    "\r": "enter (plays the move)",
+    "l": "cursor (bot's turn)",
+}
+Latencies = list[tuple[str, float]]
+CONFIG = """
+max_sessions = 2000
+max_sessions_per_address = 2000
+max_connections_per_address = 2000
+max_unauthenticated = 200
+keepalive_interval = 0.0
+gc_interval = 5.0
+"""
+CONFIG += os.environ.get("BENCH_CONFIG", "").replace(";", "\n")  # e.g. "gc_max_interval = 20"
+
+
+# BENCH_PROFILE=FILE: run the server under cProfile, its stats written to FILE at the end.
+PROFILE = (
+    ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] if "BENCH_PROFILE" in os.environ else []
+)
+
+
+class ServerProcess:
+    """`python -m server.cli` in a temporary data directory, watched through /proc."""
+
+    def __init__(self, tmp: Path, app: str = "game") -> None:
+        config = tmp / "server.toml"
+        config.write_text(CONFIG)
+        self.port_file = tmp / "port"
+        self.log = open(tmp / "server.log", "wb")  # noqa: SIM115
+        data = str(tmp / "data")
+        if app == "echo":
+            command = [
+                str(REPO / "bench" / "echo_server.py"),
+                data,
+                str(self.port_file),
+                str(config),
+            ]
+        else:
+            command = [
+                "-m",
+                "server.cli",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--data-dir",
+                data,
+                "--config",
+                str(config),
+                "--port-file",
+                str(self.port_file),
+                "--log-level",
+                "WARNING",
+            ]
+        if "BENCH_SERVER" in os.environ and app != "echo":  # a wrapper script standing in
+            command = [os.environ["BENCH_SERVER"], *command[2:]]
+        self.proc = subprocess.Popen(
+            [sys.executable, *PROFILE, *command], cwd=REPO, stdout=self.log, stderr=self.log
+        )
+        deadline = time.monotonic() + 60
+        while not self.port_file.exists():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the server did not start; see " + str(tmp / "server.log"))
+            time.sleep(0.05)
+        self.port = int(self.port_file.read_text())
+
+    def rss_mb(self) -> float:
+        status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+class Guest(asyncssh.SSHClient):
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, *args: Any) -> list[str]:
+        return []
+
+
+class Terminal(asyncssh.SSHClientSession[bytes]):
+    """A player's terminal: a pyte screen, and a test that is checked on every update."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(*SIZE)
+        self.stream = pyte.ByteStream(self.screen)
+        self.waiting: tuple[Callable[[], bool], asyncio.Future[float]] | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self.stream.feed(data)
+        if self.waiting is not None and self.waiting[0]():
+            test, done = self.waiting
+            self.waiting = None
+            if not done.done():
+                done.set_result(time.perf_counter())
+
+    def rows(self) -> list[str]:
+        return self.screen.display
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def until(self, test: Callable[[], bool], timeout: float = 30.0) -> float:
+        """The time at which `test` held (now if it already does)."""
+        if test():
+            return time.perf_counter()
+        done = asyncio.get_running_loop().create_future()
+        self.waiting = (test, done)
+        try:
+            return await asyncio.wait_for(done, timeout)
+        finally:
+            self.waiting = None
+
+    async def key(self, data: str, test: Callable[[], bool], latencies: Latencies | None) -> None:
+        """Press `data`; record how long until the screen passes `test`."""
+        assert self.chan is not None
+        sent = time.perf_counter()
+        done = asyncio.get_running_loop().create_future()
+        self.waiting = (test, done)
+        self.chan.write(data.encode())
+        try:
+            shown = await asyncio.wait_for(done, KEY_TIMEOUT)
+        except TimeoutError:
+            shown = sent + KEY_TIMEOUT
+        finally:
+            self.waiting = None
+        if latencies is not None:
+            latencies.append((KINDS.get(data, "letter"), shown - sent))
+
+
+async def connect(port: int, name: str) -> tuple[asyncssh.SSHClientConnection, Terminal]:
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=name,
+        known_hosts=None,
+        agent_path=None,
+        client_keys=[],
+        client_factory=Guest,
+        preferred_auth="keyboard-interactive",
+    )
+    chan, term = await conn.create_session(
+        Terminal, term_type="xterm-256color", term_size=SIZE, encoding=None
+    )
+    term.chan = chan
+    await term.until(lambda: "Splendor lobby" in term.text(), timeout=120)
+    return conn, term
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def lag_probe(lags: list[float]) -> None:
+    """This process's event-loop lag: how late a 10 ms sleep wakes (client-side delay
+    that inflates every latency measured here)."""
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append(time.perf_counter() - start - 0.01)
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime

@@ -1,0 +1,157 @@
+"""`splendor-server`: start the SSH game server (docs/self-hosting.md).
+
+    splendor-server [--host H] [--port P] [--data-dir DIR] [--config FILE]
+                    [--allow-guests | --no-guests] [--port-file FILE]
+
+Settings come from the defaults, then the TOML file, then these options.
+SIGTERM (or Ctrl+C) shuts down cleanly: no new connections, games saved,
+every session told and its app exited, terminals restored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from client.connection import Connection
+
+from .config import Config, ConfigError, load_config
+from .identity import Identity
+from .session import Sessions
+
+log = logging.getLogger("splendor")
+
+SHUTDOWN_MESSAGE = "The server is restarting; your game is saved. Reconnect in a minute."
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="splendor-server", description="Splendor over SSH.")
+    p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free)")
+    p.add_argument("--data-dir", help="host key and database directory (default ./data)")
+    p.add_argument("--config", help="a TOML file of settings (see docs/self-hosting.md)")
+    guests = p.add_mutually_exclusive_group()
+    guests.add_argument(
+        "--allow-guests",
+        dest="allow_guests",
+        action="store_const",
+        const=True,
+        help="let players without an SSH key in as guests (the default)",
+    )
+    guests.add_argument(
+        "--no-guests",
+        dest="allow_guests",
+        action="store_const",
+        const=False,
+        help="admit players with an SSH key only",
+    )
+    p.add_argument("--port-file", help="write the listening port to this file once ready")
+    p.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
+    return p.parse_args(argv)
+
+
+def make_app(connection: Connection, identity: Identity) -> Any:
+    """The client app for one session (imported late: the server starts without it)."""
+    from client.app import SplendorApp
+
+    return SplendorApp(connection)
+
+
+def tune_gc() -> None:
+    """Note 6: a full collection stalls every session (0.4-2.4 s with 50-100 of them).
+    Keep start-up objects out of every collection and make full collections rare;
+    `collect_garbage` runs them when the server is quiet."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(700, 10, 1_000_000)
+
+
+async def collect_garbage(sessions: Sessions, config: Config) -> None:
+    """Full collections when no key arrived for a moment and there is garbage to expect
+    (sessions ended, or `gc_interval` passed); at once when much waits (`gc_max_debt`
+    sessions ended, or `gc_max_interval` passed)."""
+    last = time.monotonic()
+    while True:
+        await asyncio.sleep(1.0)
+        now = time.monotonic()
+        quiet = now - sessions.last_input >= config.gc_idle_seconds
+        due = sessions.gc_debt > 0 or now - last >= config.gc_interval
+        overdue = now - last >= config.gc_max_interval
+        if (quiet and due) or overdue or sessions.gc_debt >= config.gc_max_debt:
+            started = time.perf_counter()
+            found = gc.collect()
+            ms = (time.perf_counter() - started) * 1000
+            log.debug("gc: %d objects after %d sessions, %.0f ms", found, sessions.gc_debt, ms)
+            sessions.gc_debt, last = 0, time.monotonic()
+
+
+def _write_port_file(path: str, port: int) -> None:
+    tmp = Path(path + ".tmp")
+    tmp.write_text(f"{port}\n")
+    os.replace(tmp, path)
+
+
+async def serve(config: Config, port_file: str | None = None) -> None:
+    """Run until SIGTERM or SIGINT, then shut down cleanly."""
+    from .host import GameHost
+    from .ssh import SSHService, load_host_key
+
+    data_dir = config.data_path
+    host_key = load_host_key(data_dir)
+    host = GameHost(data_dir)
+    await host.start()
+    service = SSHService(config, host, host.store, make_app, host_key)
+    try:
+        await service.start()
+    except OSError as e:
+        await host.stop()
+        where = f"{config.host}:{config.port}"
+        raise SystemExit(f"splendor-server: cannot listen on {where}: {e}") from None
+    if port_file:
+        _write_port_file(port_file, service.port)
+    tune_gc()
+    janitor = asyncio.get_running_loop().create_task(collect_garbage(service.sessions, config))
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("shutting down: %d sessions", len(service.sessions.live))
+    service.stop_listening()
+    await host.stop(SHUTDOWN_MESSAGE)  # games saved; every app told "bye"
+    await service.stop(SHUTDOWN_MESSAGE)  # apps exited and awaited, terminals restored
+    janitor.cancel()
+    log.info("stopped")
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(
+        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)  # one line per connection is ours
+    try:
+        config = load_config(
+            args.config,
+            host=args.host,
+            port=args.port,
+            data_dir=args.data_dir,
+            allow_guests=args.allow_guests,
+        )
+    except ConfigError as e:
+        raise SystemExit(f"splendor-server: {e}") from None
+    asyncio.run(serve(config, args.port_file))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,363 @@
+"""One SSH session = one client app, run in this process through `server.tui_driver`.
+
+`GameSession` is the asyncssh session handler: it takes the PTY request,
+refuses sessions that are not interactive, runs the app and bridges it to
+the game host through a `server.bridge.HostBridge`. `Sessions` holds every
+live session: the caps per identity and per address, the start-up
+semaphore, what the garbage collector's schedule needs, the shutdown path.
+A failure in one session ends that session alone, with a short apology to
+its player and a log entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import traceback
+from collections import Counter
+from typing import Any
+
+import asyncssh
+from textual.app import App
+
+from .bridge import AppFactory, Host, HostBridge
+from .config import Config
+from .identity import Identity
+from .tui_driver import RemoteTerminal, choose_colors, run_app
+
+log = logging.getLogger("splendor.ssh")
+
+STARTUP_WAIT = 10.0  # seconds an app start-up may hold its slot before the next one goes
+
+
+class Sessions:
+    """Every live session of one server, and what they share."""
+
+    def __init__(self, config: Config, host: Host, app_factory: AppFactory) -> None:
+        self.config = config
+        self.host = host
+        self.app_factory = app_factory
+        self.live: set[GameSession] = set()
+        self.closing = False
+        self.startup = asyncio.Semaphore(config.startup_concurrency)
+        self._per_identity: Counter[str] = Counter()
+        self._per_address: Counter[str] = Counter()
+        self.last_input = time.monotonic()
+        self.gc_debt = 0  # sessions ended since the last full collection
+
+    def open(self, identity: Identity, address: str, command_hint: str) -> GameSession:
+        """A new session for `identity`, or ChannelOpenError with the reason the player sees."""
+        c = self.config
+        if self.closing:
+            raise _refuse("the server is shutting down; try again in a minute")
+        if len(self.live) >= c.max_sessions:
+            raise _refuse("the server is full; try again later")
+        if self._per_identity[identity.name] >= c.max_sessions_per_identity:
+            raise _refuse(
+                f"{identity.name} already has {c.max_sessions_per_identity} sessions open"
+            )
+        if self._per_address[address] >= c.max_sessions_per_address:
+            raise _refuse(f"too many sessions from {address}")
+        session = GameSession(self, identity, address, command_hint)
+        self.live.add(session)
+        self._per_identity[identity.name] += 1
+        self._per_address[address] += 1
+        return session
+
+    def _ended(self, session: GameSession) -> None:
+        if session not in self.live:
+            return
+        self.live.discard(session)
+        for counter, key in (
+            (self._per_identity, session.identity.name),
+            (self._per_address, session.address),
+        ):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+        self.gc_debt += 1
+
+    async def shutdown(self, message: str) -> None:
+        """Tell every session `message`, exit every app and wait for them (SIGTERM)."""
+        self.closing = True
+        sessions = list(self.live)
+        for session in sessions:
+            session.end(message)
+        waits = [asyncio.ensure_future(s.wait_closed()) for s in sessions]
+        if waits:
+            _, pending = await asyncio.wait(waits, timeout=self.config.shutdown_grace)
+            if pending:
+                log.warning("%d sessions did not end within the shutdown grace", len(pending))
+
+
+def _refuse(reason: str) -> asyncssh.ChannelOpenError:
+    return asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, reason)
+
+
+class GameSession(asyncssh.SSHServerSession[bytes]):
+    """One interactive session: a PTY, a client app, a seat at the host."""
+
+    def __init__(self, sessions: Sessions, identity: Identity, address: str, hint: str) -> None:
+        self.sessions = sessions
+        self.identity = identity
+        self.address = address
+        self.hint = hint  # "ssh -p 2222 host": what a player types to come back
+        self.started = time.monotonic()
+        self.status: int | None = None  # exit status once ended
+        config = sessions.config
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._pty = False
+        self._command: str | None = None
+        self._term_type: str | None = None
+        self._size = config.clamp_size(80, 24)
+        self._terminal: RemoteTerminal | None = None
+        self._app: App[Any] | None = None
+        self._bridge: HostBridge | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._gone = False  # the channel is closed: nothing more can be written
+        self._ending = False  # end() was called: no app may start any more
+        self._end_message = ""
+        self._closed = asyncio.Event()
+        self._slow_timer: asyncio.TimerHandle | None = None
+        self._rate = config.input_bytes_per_second
+        self._burst = 4 * self._rate
+        self._tokens = float(self._burst)
+        self._refilled = time.monotonic()
+        self._dropped = 0
+
+    # -- asyncssh callbacks --------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        """Called when the session channel opens; sets the write-buffer limits (note 12)."""
+        self._chan = chan
+        c = self.sessions.config
+        chan.set_write_buffer_limits(high=c.write_buffer_high, low=c.write_buffer_low)
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
+    ) -> bool:
+        """Called on a PTY request; True accepts it. The size is clamped to sane bounds."""
+        self._pty = True
+        self._term_type = term_type
+        self._size = self.sessions.config.clamp_size(term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        """Called when the client asks for a shell: that is the game. True accepts."""
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        """Called for `ssh host cmd`. Accepted only to answer with one line and exit
+        status 1: the command is never run."""
+        self._command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        """Called for subsystems such as SFTP; False refuses every one."""
+        log.info("%s: subsystem %r refused", self.identity.name, subsystem)
+        return False
+
+    def break_received(self, msec: int) -> bool:
+        """Called on a break request; False: breaks are not supported."""
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        """Called when the client sends a signal; ignored (Ctrl+C is a key, note 15)."""
+
+    def session_started(self) -> None:
+        """Called once the channel is set up: refuse non-interactive sessions, else
+        start the app."""
+        assert self._chan is not None
+        if not self._pty or self._command is not None:
+            self._refuse_non_interactive()
+            return
+        chan = self._chan
+        color_system, no_color = choose_colors(self._term_type, chan.get_environment())
+        self._terminal = RemoteTerminal(
+            self._write,
+            self._size,
+            color_system=color_system,
+            no_color=no_color,
+            mouse=self.sessions.config.mouse,
+        )
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        """Called with the player's keystrokes; over the input cap they are dropped, and a
+        session that keeps flooding is ended."""
+        if self._terminal is None:
+            return
+        now = time.monotonic()
+        self.sessions.last_input = now
+        self._tokens = min(self._burst, self._tokens + (now - self._refilled) * self._rate)
+        self._refilled = now
+        if len(data) <= self._tokens:
+            self._tokens -= len(data)
+            self._terminal.feed(data)
+            return
+        self._dropped += len(data)
+        if self._dropped > self._burst:
+            log.warning("%s: input flood from %s, session ended", self.identity.name, self.address)
+            self.end("too much input; this session was closed", status=1)
+
+    def eof_received(self) -> bool:
+        """Called when the client closes its input: end the app. True keeps the
+        channel open until the app has left and restored the terminal."""
+        self.end()
+        return True
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        """Called on a window change: the app re-lays out at the clamped size."""
+        self._size = self.sessions.config.clamp_size(width, height)
+        if self._terminal is not None:
+            self._terminal.resize(*self._size)
+
+    def pause_writing(self) -> None:
+        """Called when the write buffer passed the high mark: the player's terminal
+        does not read. Cut off after `slow_reader_timeout` seconds of this."""
+        if self._slow_timer is None:
+            delay = self.sessions.config.slow_reader_timeout
+            self._slow_timer = asyncio.get_running_loop().call_later(delay, self._cut_off)
+
+    def resume_writing(self) -> None:
+        """Called when the write buffer drained below the low mark."""
+        if self._slow_timer is not None:
+            self._slow_timer.cancel()
+            self._slow_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Called when the channel closed (the player left or the connection dropped)."""
+        self._gone = True
+        if self._terminal is not None:
+            self._terminal.close()
+        self.end()
+        if self._task is None:
+            self._finished()
+
+    # -- running the app -------------------------------------------------------
+
+    async def _run(self) -> None:
+        """Start the app (one start-up at a time per semaphore slot), run it, report."""
+        sessions = self.sessions
+        terminal = self._terminal
+        assert terminal is not None
+        error: BaseException | None = None
+        try:
+            async with sessions.startup:
+                if self._gone or self._ending:
+                    return
+                self._bridge = bridge = HostBridge()
+                self._app = app = sessions.app_factory(bridge, self.identity)
+                bridge.attach_app(app)
+                bridge.attach_link(sessions.host.connect(self.identity, bridge.deliver))
+                app_task = asyncio.get_running_loop().create_task(run_app(app, terminal))
+                first = asyncio.ensure_future(terminal.first_frame.wait())
+                await asyncio.wait(
+                    {app_task, first}, timeout=STARTUP_WAIT, return_when=asyncio.FIRST_COMPLETED
+                )
+                first.cancel()
+            error = await app_task
+        except Exception as e:
+            error = e
+        finally:
+            self._after_app(error)
+
+    def _after_app(self, error: BaseException | None) -> None:
+        if self._bridge is not None:
+            self._bridge.close()
+        if self._terminal is not None:
+            self._terminal.restore()
+        status = self.status if self.status is not None else 0
+        if error is not None:
+            ref = secrets.token_hex(3)
+            # Formatted here: a log record holding the traceback would hold the app alive.
+            trace = "".join(traceback.format_exception(error)).rstrip()
+            log.error("%s: session crashed (ref %s)\n%s", self.identity.name, ref, trace)
+            error = None
+            self._end_message = (
+                f"Sorry: something went wrong on the server and this session had "
+                f"to close (ref {ref}). Your game is kept; come back with: "
+                f"{self.hint}"
+            )
+            status = 1
+        # An app may leave a parting line in `bye_text` (the client does on "bye").
+        bye = getattr(self._app, "bye_text", None)
+        if not self._end_message and isinstance(bye, str) and bye:
+            self._end_message = bye
+        if self._end_message:
+            self._write(f"\r\n{self._end_message}\r\n".encode())
+        self.status = status
+        self._app = None
+        self._terminal = None
+        if self._chan is not None and not self._gone:
+            try:
+                self._chan.exit(status)
+            except OSError:
+                pass
+        self._finished()
+
+    def _finished(self) -> None:
+        if self._slow_timer is not None:
+            self._slow_timer.cancel()
+            self._slow_timer = None
+        if not self._closed.is_set():
+            self.sessions._ended(self)
+            self._closed.set()
+            log.debug(
+                "%s: session ended after %.0f s",
+                self.identity.name,
+                time.monotonic() - self.started,
+            )
+
+    def end(self, message: str = "", status: int | None = None) -> None:
+        """Ask the app to exit; `message` is shown once the terminal is restored."""
+        self._ending = True
+        if message and not self._end_message:
+            self._end_message = message
+        if status is not None and self.status is None:
+            self.status = status
+        app = self._app
+        if app is not None:
+            app.exit()
+        elif self._task is None and self._chan is not None and not self._gone:
+            self._chan.close()
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+
+    def _refuse_non_interactive(self) -> None:
+        assert self._chan is not None
+        line = "this server needs an interactive terminal: " + self.hint.replace("ssh", "ssh -t", 1)
+        if self._command is not None:
+            log.info("%s: command refused: %r", self.identity.name, self._command[:80])
+        newline = "\r\n" if self._pty else "\n"
+        self._chan.write_stderr((line + newline).encode())
+        self.status = 1
+        self._chan.exit(1)
+
+    def _write(self, data: bytes) -> None:
+        chan = self._chan
+        if chan is None or self._gone:
+            return
+        try:
+            chan.write(data)
+        except OSError:
+            self._gone = True
+            self.end()
+            return
+        if chan.get_write_buffer_size() > 4 * self.sessions.config.write_buffer_high:
+            self._cut_off()
+
+    def _cut_off(self) -> None:
+        """The player's terminal stopped reading: drop the session (note 12)."""
+        if self._gone:
+            return
+        log.warning("%s: slow reader at %s cut off", self.identity.name, self.address)
+        self._gone = True
+        if self._terminal is not None:
+            self._terminal.close()
+        self.end()
+        if self._chan is not None:
+            self._chan.abort()

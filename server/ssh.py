@@ -1,0 +1,393 @@
+"""The SSH front door: who may come in, as whom, and nothing but interactive sessions.
+
+`PlayerAuth` (the asyncssh `SSHServer` subclass, one per connection) only
+authenticates: the SSH username is the player's name; the first public key
+that logs in with a name owns it; a keyless login (keyboard-interactive)
+plays as a guest under a marked name, when the server allows guests. The
+identity is bound only once authentication has succeeded, from the method
+that succeeded: a key that was merely offered (asyncssh asks
+`validate_public_key` before any signature) never makes anyone its owner.
+Everything is denied unless allowed: no exec, subsystem, forwarding of any
+kind, agent or X11. Sessions are `server.session`'s business.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any, Protocol
+
+import asyncssh
+
+from .bridge import AppFactory, Host
+from .config import Config
+from .identity import Identity
+from .session import GameSession, Sessions
+
+log = logging.getLogger("splendor.ssh")
+
+HOST_KEY_FILE = "ssh_host_ed25519_key"
+NAME_RE = re.compile(r"[a-z][a-z0-9_-]{1,15}")
+GUEST_PREFIX = "guest-"
+# Dropbear's client is dropped during key exchange unless this comes first (note 9);
+# OpenSSH still gets its own first choice. No SHA-1, no GSS.
+KEX_ALGS = [
+    "curve25519-sha256",
+    "curve25519-sha256@libssh.org",
+    "mlkem768x25519-sha256",
+    "curve448-sha512",
+    "ecdh-sha2-nistp521",
+    "ecdh-sha2-nistp384",
+    "ecdh-sha2-nistp256",
+    "diffie-hellman-group-exchange-sha256",
+    "diffie-hellman-group16-sha512",
+    "diffie-hellman-group18-sha512",
+    "diffie-hellman-group14-sha256",
+]
+
+
+class Names(Protocol):
+    """Who owns which name (`server.store.Store`)."""
+
+    def name_owner(self, name: str) -> str | None: ...
+    def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
+
+
+def check_name(username: str) -> str:
+    """The player name for an SSH username, or ValueError saying what a name may be."""
+    name = username.lower()
+    if not NAME_RE.fullmatch(name) or name.startswith(GUEST_PREFIX.rstrip("-")):
+        raise ValueError(
+            f"{username[:40]!r} can't be a player name here: use 2 to 16 letters, digits, "
+            "'-' or '_', starting with a letter (not 'guest'), as in: ssh ann@host"
+        )
+    return name
+
+
+class Gate:
+    """Connection counts shared by every connection of one listener."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.connections: set[PlayerAuth] = set()
+        self.unauthenticated = 0
+        self.per_address: Counter[str] = Counter()
+        self.guests: Counter[str] = Counter()  # guest names in use right now
+
+    def admit(self, conn: PlayerAuth) -> str:
+        """'' if `conn` may proceed, else why not."""
+        c = self.config
+        if self.unauthenticated >= c.max_unauthenticated:
+            return "too many logins in progress"
+        if self.per_address[conn.address] >= c.max_connections_per_address:
+            return f"too many connections from {conn.address}"
+        self.connections.add(conn)
+        self.unauthenticated += 1
+        self.per_address[conn.address] += 1
+        return ""
+
+    def guest_name(self, name: str) -> str:
+        """A marked guest name, distinct from every guest online now."""
+        base = GUEST_PREFIX + name
+        candidate, n = base, 1
+        while self.guests[candidate]:
+            n += 1
+            candidate = f"{base}{n}"
+        self.guests[candidate] += 1
+        return candidate
+
+    def release(self, conn: PlayerAuth) -> None:
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        if conn.identity is None:
+            self.unauthenticated -= 1
+        elif conn.identity.guest:
+            self.guests[conn.identity.name] -= 1
+            if self.guests[conn.identity.name] <= 0:
+                del self.guests[conn.identity.name]
+        self.per_address[conn.address] -= 1
+        if self.per_address[conn.address] <= 0:
+            del self.per_address[conn.address]
+
+
+class PlayerAuth(asyncssh.SSHServer):
+    """One connection's authentication (and only that; sessions go to `Sessions`)."""
+
+    def __init__(self, gate: Gate, names: Names, sessions: Sessions) -> None:
+        self.gate = gate
+        self.names = names
+        self.sessions = sessions
+        self.config = gate.config
+        self.identity: Identity | None = None
+        self.address = "?"
+        self.hint = "ssh HOST"  # what a player types to come back here
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._name = ""
+        self._key: str | None = None  # fingerprint of the key in the latest accepted check
+        self._key_refused = False  # a key was refused because another key owns the name
+        self._guest = False  # keyboard-interactive succeeded: this login is a guest
+        self._attempts = 0
+        self._ssh, self._host = "ssh ", "HOST"
+        self._bound = asyncio.Event()  # set once auth_completed has decided the identity
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Called when a TCP connection arrives; over a cap it is closed at once."""
+        self._conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.address = str(peer[0])
+        sock = conn.get_extra_info("sockname") or ("localhost", self.config.port)
+        host = self.config.public_host or str(sock[0])
+        port = int(sock[1])
+        self._ssh = "ssh " + (f"-p {port} " if port != 22 else "")
+        self._host = host
+        self.hint = self._ssh + host
+        refusal = self.gate.admit(self)
+        if refusal:
+            log.warning("connection from %s refused: %s", self.address, refusal)
+            conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Called when the connection closes, cleanly or not."""
+        self.gate.release(self)
+
+    def begin_auth(self, username: str) -> bool:
+        """Called when a client starts logging in as `username` (again on a new name).
+        True: authentication is required (always). An invalid name is refused with
+        a message the client shows."""
+        try:
+            self._name = check_name(username)
+        except ValueError as e:
+            log.info("login from %s refused: bad name %r", self.address, username[:40])
+            raise asyncssh.PermissionDenied(str(e)) from None
+        self._key, self._key_refused, self._guest = None, False, False
+        return True
+
+    def password_auth_supported(self) -> bool:
+        """Passwords are never used. False."""
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        """Host-based logins are never used. False."""
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        """Keys are how players own their names. True."""
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Called for every key the client offers, first without a signature (a query)
+        and again with one. True: this key may log in as the name (it owns it or
+        nobody does); asyncssh then checks the signature itself. Nothing is bound
+        here: the key of the latest accepted check is remembered for
+        `auth_completed`, which only follows a good signature of that same key."""
+        self._attempts += 1
+        if self._attempts > self.config.max_auth_attempts:
+            raise asyncssh.PermissionDenied("too many authentication attempts")
+        fingerprint = key.get_fingerprint("sha256")
+        owner = self.names.name_owner(self._name)
+        if owner is None or owner == fingerprint:
+            self._key = fingerprint
+            return True
+        self._key = None
+        self._key_refused = True
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        """Keyboard-interactive is the guest door, and the route for refusal messages. True."""
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        """Called when the client tries keyboard-interactive (after its keys failed or
+        when it has none). True logs in a guest with no prompt; otherwise the
+        connection ends with the reason, which the client prints."""
+        if self._key_refused:
+            log.info(
+                "login %s from %s refused: name owned by another key", self._name, self.address
+            )
+            raise asyncssh.PermissionDenied(
+                f"the name {self._name!r} belongs to another player's SSH key. Connect with "
+                f"that key, or pick another name: {self._ssh}NAME@{self._host}"
+            )
+        if not self.config.allow_guests:
+            raise asyncssh.PermissionDenied(
+                "this server admits players with an SSH key only: make one with "
+                "'ssh-keygen -t ed25519', then connect again"
+            )
+        self._guest = True
+        return True
+
+    def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+        """No challenge is ever sent, so no response is valid. False."""
+        return False
+
+    async def auth_completed(self) -> None:
+        """Called once authentication succeeded: bind the identity from the method
+        that succeeded (guest, or the signed key, which claims the name)."""
+        try:
+            await self._bind()
+        finally:
+            self._bound.set()  # sessions requested meanwhile may go on (or be refused)
+
+    async def _bind(self) -> None:
+        conn = self._conn
+        assert conn is not None
+        if not self._guest and self._key is None:  # unreachable: no other method is on
+            conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "login refused")
+            return
+        if not self._guest:
+            loop = asyncio.get_running_loop()
+            claimed = await loop.run_in_executor(None, self.names.claim_name, self._name, self._key)
+            if not claimed:  # another key claimed the name a moment ago
+                conn.disconnect(
+                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                    f"the name {self._name!r} belongs to another player's SSH key",
+                )
+                return
+        if self not in self.gate.connections:  # the connection went away meanwhile
+            return
+        if self._guest:
+            identity = Identity(self.gate.guest_name(self._name), True, None)
+            how = "guest"
+        else:
+            identity = Identity(self._name, False, self._key)
+            how = f"key {self._key}"
+        self.gate.unauthenticated -= 1
+        self.identity = identity
+        log.info("connect %s (%s) from %s", identity.name, how, self.address)
+
+    async def session_requested(self) -> GameSession | bool:
+        """Called when the client opens a session channel (possibly while
+        `auth_completed` is still claiming the name: it waits for that). A game
+        session, False, or a ChannelOpenError whose reason the client prints (caps)."""
+        try:
+            await asyncio.wait_for(self._bound.wait(), self.config.login_timeout)
+        except TimeoutError:
+            return False
+        if self.identity is None:
+            return False
+        return self.sessions.open(self.identity, self.address, self.hint)
+
+    def connection_requested(
+        self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
+    ) -> bool:
+        """Port forwarding from the client (ssh -L, -D): always refused."""
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "port forwarding is disabled"
+        )
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        """Port forwarding to the client (ssh -R): always refused (False)."""
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        """UNIX socket forwarding: always refused."""
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "forwarding is disabled"
+        )
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        """Remote UNIX socket forwarding: always refused (False)."""
+        return False
+
+
+def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
+    """The server's Ed25519 host key from `data_dir`, made on first start (mode 600)."""
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = data_dir / HOST_KEY_FILE
+    if path.exists():
+        if path.stat().st_mode & 0o077:
+            log.warning("%s is readable by other users; chmod 600 it", path)
+        return asyncssh.read_private_key(str(path))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(key.export_private_key())
+    path.with_name(HOST_KEY_FILE + ".pub").write_bytes(key.export_public_key())
+    log.info("new host key %s in %s", key.get_fingerprint("sha256"), path)
+    return key
+
+
+class SSHService:
+    """The listening server: `start`, `port`, `stop` (the SIGTERM path)."""
+
+    def __init__(
+        self,
+        config: Config,
+        host: Host,
+        names: Names,
+        app_factory: AppFactory,
+        host_key: asyncssh.SSHKey,
+    ) -> None:
+        self.config = config
+        self.gate = Gate(config)
+        self.sessions = Sessions(config, host, app_factory)
+        self.names = names
+        self.host_key = host_key
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._port: int | None = None
+
+    def _make_auth(self) -> PlayerAuth:
+        return PlayerAuth(self.gate, self.names, self.sessions)
+
+    async def start(self) -> None:
+        c = self.config
+        self._acceptor = await asyncssh.listen(
+            c.host,
+            c.port,
+            server_factory=self._make_auth,
+            server_host_keys=[self.host_key],
+            server_version="Splendor",
+            encoding=None,  # bytes reach Textual's parser untouched (note 1)
+            line_editor=False,
+            allow_pty=True,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            gss_host=None,
+            host_based_auth=False,
+            password_auth=False,
+            kbdint_auth=True,
+            public_key_auth=True,
+            kex_algs=KEX_ALGS,
+            login_timeout=c.login_timeout,
+            keepalive_interval=c.keepalive_interval,
+            keepalive_count_max=c.keepalive_count_max,
+            reuse_address=True,
+        )
+        self._port = int(self._acceptor.get_port())
+        log.info(
+            "listening on %s port %d, host key %s, guests %s",
+            c.host,
+            self.port,
+            self.host_key.get_fingerprint("sha256"),
+            "allowed" if c.allow_guests else "refused",
+        )
+
+    @property
+    def port(self) -> int:
+        """The port it listens on (also after `stop`)."""
+        assert self._port is not None, "not started"
+        return self._port
+
+    def stop_listening(self) -> None:
+        """No new connections from now on; the live ones go on."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+        self.sessions.closing = True
+
+    async def stop(self, message: str) -> None:
+        """Stop listening, tell every session `message` and end it (each app exited and
+        awaited, its terminal restored), then close every connection."""
+        self.stop_listening()
+        await self.sessions.shutdown(message)
+        for auth in list(self.gate.connections):
+            if auth._conn is not None:
+                auth._conn.close()
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()
+            self._acceptor = None

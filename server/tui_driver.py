@@ -1,0 +1,389 @@
+"""A Textual driver that runs one app over one SSH channel, inside the server process.
+
+This is the only module that touches Textual internals, and it is written
+against textual==8.2.8 (pinned in pyproject.toml). What it relies on, each
+for a pitfall in ../shared/SSH_TEXTUAL_NOTES.md:
+
+- the `Driver` interface (write/flush/start/stop/disable_input/close and
+  `_size`), `Driver.process_message` for mouse bookkeeping;
+- `XTermParser` and its `_parse_extended_key`, whose process-wide
+  `lru_cache` would keep every finished session's parser (and its app)
+  alive: `_SessionParser` calls the uncached function instead (note 4);
+- `Parser._timeout_time` and `tick()`, to deliver a lone Escape (note 2);
+- `textual.app.redirect_stdout/redirect_stderr`, which swap the process-wide
+  `sys.stdout` while an app runs: replaced by a null context (note 5);
+- `App.console`, `App._filters`, `App.no_color`, `App.error_console`,
+  `App.use_command_palette` and `App._exception`, set per session so that
+  colours come from the player's terminal, never the server's environment
+  (note 8), no command palette writes files (note 10), and a crash is
+  reported to the session instead of the server's stderr.
+
+The transport side sees only `RemoteTerminal` (bytes in, bytes out, a size)
+and `run_app`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from codecs import getincrementaldecoder
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import textual.app as _textual_app
+from rich.console import Console
+from textual import events
+from textual._time import get_time
+from textual._xterm_parser import XTermParser
+from textual.app import App
+from textual.driver import Driver
+from textual.filter import Monochrome, NoColor
+from textual.geometry import Size
+from textual.message import Message
+
+log = logging.getLogger("splendor.ssh")
+
+# Textual's own escape delay, plus a little so the parser's deadline has passed.
+ESCAPE_MARGIN = 0.005
+PENDING_INPUT_LIMIT = 64 * 1024  # bytes typed before the app is ready, kept for it
+
+START_SEQUENCE = (
+    "\x1b[?1049h"  # alternate screen
+    "\x1b[?25l"  # cursor off
+    "\x1b[?1004h"  # focus in/out reports
+    "\x1b[?2004h"  # bracketed paste
+    "\x1b[?7l"  # no autowrap: the last column never scrolls the screen
+)
+# Clicks only (press, release, wheel) in SGR coordinates; never 1002/1003 motion reports,
+# which re-render on every hover (note 14). The kitty keyboard protocol is never enabled.
+MOUSE_CLICKS_ON = "\x1b[?1000h\x1b[?1006h"
+SYNC_OUTPUT_QUERY = "\x1b[?2026$p"  # terminals that answer get flicker-free frames
+RESTORE_SEQUENCE = (
+    "\x1b[0m"  # SGR reset
+    "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"  # every mouse mode off
+    "\x1b[?2004l"  # bracketed paste off
+    "\x1b[?1004l"  # focus reports off
+    "\x1b[?7h"  # autowrap on
+    "\x1b[?1049l"  # main screen
+    "\x1b[?25h"  # cursor on
+    "\x1b[0m"
+)
+
+
+# Note 5: never swap the process-wide sys.stdout/sys.stderr for one session's app.
+def _no_redirect(_target: object) -> contextlib.AbstractContextManager[None]:
+    return contextlib.nullcontext()
+
+
+setattr(_textual_app, "redirect_stdout", _no_redirect)  # noqa: B010 (not exported)
+setattr(_textual_app, "redirect_stderr", _no_redirect)  # noqa: B010
+
+_parse_extended_key_uncached = XTermParser._parse_extended_key.__wrapped__
+
+
+class _NullFile:
+    """A file-like that drops what it is given (for consoles that must not print)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+class _SessionParser(XTermParser):
+    """Textual's xterm parser without the process-wide cache that leaks apps (note 4)."""
+
+    def __init__(self) -> None:
+        super().__init__(debug=False)  # debug would open ./keys.log on the server
+
+    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
+        result: list[events.Key] | None = _parse_extended_key_uncached(self, sequence)
+        return result
+
+
+def choose_colors(term_type: str | None, env: Mapping[str, str]) -> tuple[str | None, bool]:
+    """(Rich colour system, no_color) for a session, from its PTY request and its
+    channel environment only: 256 colours by default, truecolor when the client
+    sends COLORTERM=truecolor (or 24bit), none with NO_COLOR (or TERM=dumb)."""
+    term = (term_type or "").lower()
+    if env.get("NO_COLOR") or term == "dumb":
+        return "standard", True
+    if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return "truecolor", False
+    if term == "linux" or term.endswith("-16color"):
+        return "standard", False
+    return "256", False
+
+
+class RemoteTerminal:
+    """One player's terminal, as the transport hands it to the driver.
+
+    The transport calls `feed` with the bytes the player typed, `resize` on a
+    window change and `close` when the channel is gone; the driver calls the
+    `write` callable given here once per frame.
+    """
+
+    def __init__(
+        self,
+        write: Callable[[bytes], None],
+        size: tuple[int, int],
+        *,
+        color_system: str | None = "256",
+        no_color: bool = False,
+        mouse: bool = True,
+    ) -> None:
+        self._write = write
+        self.size = size
+        self.color_system = color_system
+        self.no_color = no_color
+        self.mouse = mouse
+        self.first_frame = asyncio.Event()  # set when the app's first screen went out
+        self.entered = False  # the app switched the terminal to its screen...
+        self.restored = False  # ...and switched it back
+        self.closed = False
+        self.frames = 0
+        self.bytes_out = 0
+        self._driver: SSHDriver | None = None
+        self._pending: list[bytes] = []
+        self._pending_len = 0
+
+    def feed(self, data: bytes) -> None:
+        """Bytes the player typed; kept (up to a limit) until the app can take them."""
+        if self.closed:
+            return
+        if self._driver is not None:
+            self._driver.feed(data)
+        elif self._pending_len + len(data) <= PENDING_INPUT_LIMIT:
+            self._pending.append(data)
+            self._pending_len += len(data)
+
+    def resize(self, width: int, height: int) -> None:
+        """The player's window changed size (already clamped by the transport)."""
+        self.size = (width, height)
+        if self._driver is not None:
+            self._driver.resize(width, height)
+
+    def close(self) -> None:
+        """The channel is gone: drop output and input from now on."""
+        self.closed = True
+        self._pending.clear()
+        self._driver = None
+
+    def send(self, data: bytes) -> None:
+        if not self.closed and data:
+            self.bytes_out += len(data)
+            self._write(data)
+
+    def restore(self) -> None:
+        """Leave the app's screen if the app could not (it crashed inside Textual)."""
+        if self.entered and not self.restored:
+            self.send(RESTORE_SEQUENCE.encode())
+            self.restored = True
+
+    def _attach(self, driver: SSHDriver | None) -> None:
+        self._driver = driver
+        if driver is not None:
+            pending, self._pending, self._pending_len = self._pending, [], 0
+            for data in pending:
+                driver.feed(data)
+
+
+class SSHDriver(Driver):
+    """Textual's view of a `RemoteTerminal`: input parsed on the event loop (no
+    threads), output buffered and sent as one channel write per frame."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        terminal: RemoteTerminal,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=False, mouse=mouse and terminal.mouse, size=terminal.size)
+        self._terminal = terminal
+        self._buffer: list[str] = []
+        self._flush_handle: asyncio.Handle | None = None
+        self._tick_handle: asyncio.TimerHandle | None = None
+        self._parser: _SessionParser | None = None
+        self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
+        self._started = False
+
+    @property
+    def can_suspend(self) -> bool:
+        return False  # Ctrl+Z is a key here, never a signal (note 15)
+
+    # -- output ------------------------------------------------------------
+
+    def write(self, data: str) -> None:
+        """Buffer output; `flush` (once per frame) or the end of this loop turn sends it."""
+        self._buffer.append(data)
+        if self._flush_handle is None:
+            self._flush_handle = self._loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send what was written since the last flush as one channel write (note 3)."""
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        if not self._buffer:
+            return
+        text = "".join(self._buffer)
+        self._buffer.clear()
+        self._terminal.send(text.encode("utf-8", "replace"))
+        if self._started:
+            self._terminal.frames += 1
+            self._terminal.first_frame.set()
+
+    # -- application mode --------------------------------------------------
+
+    def start_application_mode(self) -> None:
+        terminal = self._terminal
+        self._parser = _SessionParser()
+        self.write(START_SEQUENCE)
+        if self._mouse:
+            self.write(MOUSE_CLICKS_ON)
+        self.write(SYNC_OUTPUT_QUERY)
+        self.flush()
+        terminal.entered = True
+        self._started = True
+        width, height = terminal.size
+        self._app.post_message(events.Resize(Size(width, height), Size(width, height)))
+        terminal._attach(self)
+
+    def disable_input(self) -> None:
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+        self._parser = None
+        if self._terminal._driver is self:
+            self._terminal._attach(None)
+
+    def stop_application_mode(self) -> None:
+        self.disable_input()
+        self.write(RESTORE_SEQUENCE)
+        self.flush()
+        self._terminal.restored = True
+
+    def close(self) -> None:
+        self.flush()
+        self.disable_input()
+
+    # -- input -------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        """Bytes from the player, parsed into Textual events for this app."""
+        parser = self._parser
+        if parser is None:
+            return
+        text = self._decode(data)
+        if text:  # an empty string would tell the parser the input has ended
+            try:
+                self._dispatch(parser.feed(text))
+            except Exception:
+                log.warning("unparseable terminal input dropped", exc_info=True)
+                self._parser = _SessionParser()
+        self._schedule_tick()
+
+    def _dispatch(self, messages: Iterable[Message]) -> None:
+        for message in messages:
+            self.process_message(message)
+
+    def _schedule_tick(self) -> None:
+        """A lone Escape is only known once no byte follows it in time (note 2)."""
+        parser = self._parser
+        if parser is None or self._tick_handle is not None:
+            return
+        deadline = parser._timeout_time
+        if deadline is not None:
+            delay = max(0.0, deadline - get_time()) + ESCAPE_MARGIN
+            self._tick_handle = self._loop.call_later(delay, self._tick)
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        parser = self._parser
+        if parser is not None:
+            self._dispatch(parser.tick())
+            self._schedule_tick()
+
+    def send_message(self, message: Message) -> None:
+        """Post straight to the app: we are on its event loop, not in a thread."""
+        self._app.post_message(message)
+
+    def resize(self, width: int, height: int) -> None:
+        self._size = (width, height)
+        size = Size(width, height)
+        self._app.post_message(events.Resize(size, size))
+
+    # -- refused -----------------------------------------------------------
+
+    def open_url(self, url: str, new_tab: bool = True) -> None:
+        """Never open a browser on the server."""
+        log.info("open_url refused for a remote session: %s", url)
+
+    def deliver_binary(
+        self,
+        binary: IO[bytes] | IO[str],
+        *,
+        delivery_key: str,
+        save_path: Path,
+        open_method: Literal["browser", "download"] = "download",
+        encoding: str | None = None,
+        mime_type: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """Refused: a remote player must never make the server write a file (note 10)."""
+        with contextlib.suppress(Exception):
+            binary.close()
+        error = PermissionError("files are not delivered over SSH")
+        self._app.post_message(events.DeliveryFailed(key=delivery_key, exception=error, name=name))
+
+
+def _prepare(app: App[Any], terminal: RemoteTerminal) -> None:
+    """Point `app` at `terminal`, with this session's colours and nothing that writes files."""
+    app.driver_class = functools.partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
+    app.use_command_palette = False
+    app.console = Console(
+        color_system=terminal.color_system,  # type: ignore[arg-type]
+        file=_NullFile(),  # type: ignore[arg-type]
+        markup=True,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+        _environ={},
+        force_terminal=True,
+        safe_box=False,
+        soft_wrap=False,
+    )
+    app.error_console = Console(file=_NullFile(), markup=False, highlight=False)  # type: ignore[arg-type]
+    app.no_color = terminal.no_color
+    filters = [f for f in app._filters if not isinstance(f, NoColor | Monochrome)]
+    if terminal.no_color:
+        filters.append(NoColor())
+    app._filters = filters
+
+
+async def run_app(app: App[Any], terminal: RemoteTerminal) -> BaseException | None:
+    """Run `app` on `terminal` until it exits; the exception that ended it, if any.
+
+    The app's own unhandled errors end only this app (Textual catches them); the
+    caller reports them to its player and logs them.
+    """
+    _prepare(app, terminal)
+    try:
+        await app.run_async(mouse=terminal.mouse, size=terminal.size)
+    except Exception as error:
+        return error
+    finally:
+        terminal.restore()
+        terminal._attach(None)
+    crash: BaseException | None = app._exception
+    return crash

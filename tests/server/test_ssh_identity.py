@@ -1,0 +1,186 @@
+"""Who a connection becomes: names, keys, guests, and the classic bypass."""
+
+from __future__ import annotations
+
+import asyncssh
+import pytest
+from sshkit import Player, connect, running_server
+
+from server.ssh import PlayerAuth
+
+
+class PublicOnlyKey(asyncssh.SSHKeyPair):
+    """A key pair with someone else's public key and no private key: it can be
+    offered (the server answers the query) but cannot sign."""
+
+    def __init__(self, key: asyncssh.SSHKey) -> None:
+        super().__init__(
+            key.algorithm,
+            key.algorithm,
+            key.sig_algorithms,
+            key.sig_algorithms,
+            key.public_data,
+            None,
+        )
+
+    def sign(self, data: bytes) -> bytes:
+        raise ValueError("no private key here")
+
+
+def fingerprint(key: asyncssh.SSHKey) -> str:
+    return key.get_fingerprint("sha256")
+
+
+async def claim(server, name: str, key: asyncssh.SSHKey) -> None:
+    """`name` logs in once with `key`, which makes the key its owner."""
+    player = await Player.login(server.port, name, key)
+    await player.wait_for(f"hello {name} guest=False")
+    await player.close()
+    assert server.store.name_owner(name) == fingerprint(key)
+
+
+async def test_the_first_key_owns_the_name(server, new_key):
+    await claim(server, "ann", new_key)
+    again = await Player.login(server.port, "ann", new_key)  # the owner comes back
+    await again.wait_for("hello ann guest=False")
+    assert server.host.links[-1].identity.key == fingerprint(new_key)
+    await again.close()
+
+
+async def test_another_key_with_an_owned_name_is_refused_with_a_clear_message(server, new_key):
+    await claim(server, "ann", new_key)
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    with pytest.raises(asyncssh.PermissionDenied) as refused:
+        await connect(server.port, "ann", other)
+    assert "the name 'ann' belongs to another player's SSH key" in refused.value.reason
+    assert f"pick another name: ssh -p {server.port} NAME@127.0.0.1" in refused.value.reason
+    assert server.store.name_owner("ann") == fingerprint(new_key)
+    with pytest.raises(asyncssh.PermissionDenied):  # a client that only tries keys
+        await connect(server.port, "ann", other, guest=False)
+
+
+async def test_offering_the_victims_public_key_then_logging_in_as_guest_is_a_guest(
+    server, new_key, monkeypatch
+):
+    """The classic bypass: the server accepts the key *query* for the victim's key;
+    the client cannot sign, falls back to keyboard-interactive, and must end up a
+    guest, never the victim."""
+    victim = new_key
+    await claim(server, "vic", victim)
+    answers: list[tuple[str, bool]] = []
+    check = PlayerAuth.validate_public_key
+
+    def spy(self: PlayerAuth, username: str, key: asyncssh.SSHKey) -> bool:
+        answers.append((fingerprint(key), ok := check(self, username, key)))
+        return ok
+
+    monkeypatch.setattr(PlayerAuth, "validate_public_key", spy)
+    conn = await connect(server.port, "vic", PublicOnlyKey(victim))
+    assert answers == [(fingerprint(victim), True)]  # the query was answered "yes"
+    player = await Player.open(conn)
+    screen = await player.wait_for("hello")
+    assert "hello guest-vic guest=True" in screen
+    identity = server.host.links[-1].identity
+    assert (identity.name, identity.guest, identity.key) == ("guest-vic", True, None)
+    assert server.store.name_owner("vic") == fingerprint(victim)
+    await player.close()
+
+
+async def test_the_bypass_without_guests_is_refused(tmp_path, new_key):
+    async with running_server(tmp_path, allow_guests=False) as server:
+        await claim(server, "vic", new_key)
+        with pytest.raises(asyncssh.PermissionDenied) as refused:
+            await connect(server.port, "vic", PublicOnlyKey(new_key))
+        assert "SSH key only" in refused.value.reason
+
+
+async def test_an_offered_key_never_claims_a_free_name(server, new_key):
+    conn = await connect(server.port, "newbie", PublicOnlyKey(new_key))
+    player = await Player.open(conn)
+    await player.wait_for("hello guest-newbie guest=True")
+    assert server.store.name_owner("newbie") is None
+    await player.close()
+
+
+async def test_offered_then_own_key_binds_the_signed_key(server, new_key):
+    victim = asyncssh.generate_private_key("ssh-ed25519")
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        server.port,
+        username="zed",
+        known_hosts=None,
+        agent_path=None,
+        client_keys=[PublicOnlyKey(victim), new_key],
+        preferred_auth="publickey",
+    )
+    player = await Player.open(conn)
+    await player.wait_for("hello zed guest=False")
+    assert server.store.name_owner("zed") == fingerprint(new_key)
+    assert server.host.links[-1].identity.key == fingerprint(new_key)
+    await player.close()
+
+
+async def test_offered_victim_key_then_own_key_cannot_take_an_owned_name(server, new_key):
+    await claim(server, "vic", new_key)
+    mine = asyncssh.generate_private_key("ssh-ed25519")
+    with pytest.raises(asyncssh.PermissionDenied):
+        await asyncssh.connect(
+            "127.0.0.1",
+            server.port,
+            username="vic",
+            known_hosts=None,
+            agent_path=None,
+            client_keys=[PublicOnlyKey(new_key), mine],
+            preferred_auth="publickey",
+        )
+    assert server.store.name_owner("vic") == fingerprint(new_key)
+
+
+async def test_guests_get_a_marked_name_that_claims_nothing(server):
+    ann = await Player.login(server.port, "ann")
+    ann2 = await Player.login(server.port, "ann")  # a different keyless "ann"
+    assert "hello guest-ann guest=True" in await ann.wait_for("hello")
+    assert "hello guest-ann2 guest=True" in await ann2.wait_for("hello")
+    assert server.store.name_owner("ann") is None
+    await ann.close()
+    await ann2.close()
+
+
+async def test_guests_refused_when_the_server_says_so(tmp_path):
+    async with running_server(tmp_path, allow_guests=False) as server:
+        with pytest.raises(asyncssh.PermissionDenied) as refused:
+            await connect(server.port, "ann")
+        assert "ssh-keygen -t ed25519" in refused.value.reason
+
+
+@pytest.mark.parametrize(
+    "name", ["a", "x" * 17, "ann smith", "ann!", "9lives", "guest-ann", "guest", "ünï", "-ann"]
+)
+async def test_bad_names_are_refused_with_the_rule(server, new_key, name):
+    with pytest.raises(asyncssh.PermissionDenied) as refused:
+        await connect(server.port, name, new_key)
+    assert "can't be a player name here" in refused.value.reason
+
+
+async def test_names_are_case_insensitive(server, new_key):
+    player = await Player.login(server.port, "Ann", new_key)
+    await player.wait_for("hello ann guest=False")
+    await player.close()
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(server.port, "ANN", other)
+
+
+async def test_too_many_key_attempts_end_the_login(server, new_key):
+    await claim(server, "ann", new_key)
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(12)]
+    with pytest.raises(asyncssh.PermissionDenied) as refused:
+        await asyncssh.connect(
+            "127.0.0.1",
+            server.port,
+            username="ann",
+            known_hosts=None,
+            agent_path=None,
+            client_keys=keys,
+        )
+    assert "too many authentication attempts" in refused.value.reason

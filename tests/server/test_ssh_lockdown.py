@@ -1,0 +1,131 @@
+"""Deny by default: every channel type and request but an interactive session is
+refused, and the caps hold."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncssh
+import pytest
+from asyncssh.packet import Boolean, String, UInt32
+from sshkit import Player, connect, running_server
+
+from server.ssh import KEX_ALGS
+
+
+async def test_exec_is_refused_with_one_line_and_status_1(server, new_key):
+    conn = await connect(server.port, "ann", new_key)
+    for term_type in (None, "xterm"):
+        result = await conn.run("cat /etc/passwd", term_type=term_type, encoding=None)
+        assert result.exit_status == 1
+        line = f"this server needs an interactive terminal: ssh -t -p {server.port} 127.0.0.1"
+        assert line.encode() in (result.stderr or b"") + (result.stdout or b"")
+        assert b"root:" not in (result.stdout or b"")
+    assert server.host.links == []  # no app ever ran
+    conn.close()
+
+
+async def test_sftp_and_other_subsystems_are_refused(server, new_key):
+    conn = await connect(server.port, "ann", new_key)
+    with pytest.raises((asyncssh.SFTPError, asyncssh.ChannelOpenError)):
+        await conn.start_sftp_client()
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.create_session(asyncssh.SSHClientSession, subsystem="anything")
+    conn.close()
+
+
+async def test_port_forwarding_is_refused_both_ways(server, new_key):
+    conn = await connect(server.port, "ann", new_key)
+    with pytest.raises(asyncssh.ChannelOpenError) as refused:  # ssh -L / -D
+        await conn.open_connection("127.0.0.1", server.port)
+    assert "port forwarding is disabled" in refused.value.reason
+    with pytest.raises(asyncssh.ChannelListenError):  # ssh -R
+        await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 9)
+    with pytest.raises(asyncssh.ChannelOpenError):  # UNIX sockets, either way
+        await conn.open_unix_connection("/run/anything.sock")
+    with pytest.raises(asyncssh.ChannelListenError):
+        await conn.forward_remote_path("/tmp/splendor-test.sock", "/tmp/x.sock")
+    with pytest.raises(asyncssh.ChannelOpenError):  # tun/tap
+        await conn.open_tun()
+    conn.close()
+
+
+async def test_agent_and_x11_forwarding_are_refused(server, new_key):
+    player = await Player.login(server.port, "ann", new_key)
+    await player.wait_for("hello ann")
+    chan = player.chan
+    assert not await chan._make_request(b"auth-agent-req@openssh.com")
+    cookie = String(b"MIT-MAGIC-COOKIE-1"), String(b"00" * 16), UInt32(0)
+    assert not await chan._make_request(b"x11-req", Boolean(False), *cookie)
+    (session,) = server.service.sessions.live
+    assert session._chan.get_agent_path() is None
+    assert session._chan.get_x11_display() is None
+    player.press("k")  # the session itself goes on
+    await player.wait_for("keys: k")
+    await player.close()
+
+
+async def test_sessions_per_identity_are_capped(tmp_path, new_key):
+    async with running_server(tmp_path, max_sessions_per_identity=2) as server:
+        conn = await connect(server.port, "ann", new_key)
+        players = [await Player.open(conn), await Player.open(conn)]
+        with pytest.raises(asyncssh.ChannelOpenError) as refused:
+            await Player.open(conn)
+        assert "ann already has 2 sessions open" in refused.value.reason
+        players[0].press("q")
+        await players[0].closed()
+        await server.settle(lambda: len(server.service.sessions.live) == 1)
+        third = await Player.open(conn)  # a freed slot is free again
+        await third.wait_for("hello ann")
+        conn.close()
+
+
+async def test_sessions_per_address_are_capped(tmp_path, new_key):
+    async with running_server(tmp_path, max_sessions_per_address=2) as server:
+        a = await Player.login(server.port, "ann", new_key)
+        b = await Player.login(server.port, "bob", new_key)
+        with pytest.raises(asyncssh.ChannelOpenError) as refused:
+            await Player.login(server.port, "cat", new_key)
+        assert "too many sessions from 127.0.0.1" in refused.value.reason
+        await a.close()
+        await b.close()
+
+
+async def test_unauthenticated_connections_are_capped(tmp_path, new_key):
+    async with running_server(tmp_path, max_unauthenticated=2) as server:
+        idle = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(2)]
+        await server.settle(lambda: server.service.gate.unauthenticated == 2)
+        with pytest.raises((asyncssh.Error, OSError)):
+            await connect(server.port, "ann", new_key)
+        for _, writer in idle:
+            writer.close()
+        await server.settle(lambda: server.service.gate.unauthenticated == 0)
+        player = await Player.login(server.port, "ann", new_key)  # room again
+        await player.wait_for("hello ann")
+        await player.close()
+
+
+async def test_connections_per_address_are_capped(tmp_path, new_key):
+    async with running_server(tmp_path, max_connections_per_address=2) as server:
+        conns = [await connect(server.port, n, new_key) for n in ("ann", "bob")]
+        with pytest.raises((asyncssh.Error, OSError)):
+            await connect(server.port, "cat", new_key)
+        for conn in conns:
+            conn.close()
+
+
+async def test_a_silent_login_times_out(tmp_path):
+    async with running_server(tmp_path, login_timeout=0.3) as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"SSH-2.0-silent\r\n")
+        data = await asyncio.wait_for(reader.read(), 5.0)  # the server hangs up
+        assert data.startswith(b"SSH-2.0-Splendor")
+        writer.close()
+        await server.settle(lambda: server.service.gate.unauthenticated == 0)
+
+
+async def test_key_exchange_offers_curve25519_first(server, new_key):
+    assert KEX_ALGS[0] == "curve25519-sha256"
+    assert not any(alg.endswith("sha1") or alg.startswith("gss") for alg in KEX_ALGS)
+    conn = await connect(server.port, "ann", new_key, kex_algs=["curve25519-sha256"])
+    conn.close()

@@ -1,0 +1,217 @@
+"""`splendor-server` as its own process: killed with SIGKILL and restarted, it resumes
+the game; and the OpenSSH client, driven inside tmux, plays it end to end."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+from gamekit import SIZE, login, quick_game, status, turn_shown
+
+REPO = Path(__file__).resolve().parents[2]
+START_WAIT = 30.0  # seconds for the server process to listen (bot workers start too)
+
+
+class ServerProcess:
+    """`python -m server.cli` on 127.0.0.1, port 0; the port comes from --port-file."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port_file = data_dir.parent / "port"
+        self.log = data_dir.parent / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> int:
+        self.port_file.unlink(missing_ok=True)
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    "0",
+                    "--data-dir",
+                    str(self.data_dir),
+                    "--port-file",
+                    str(self.port_file),
+                ],
+                cwd=REPO,
+                stdout=log,
+                stderr=log,
+            )
+        deadline = time.monotonic() + START_WAIT
+        while not self.port_file.exists():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("the server did not start:\n" + self.log.read_text())
+            time.sleep(0.05)
+        return int(self.port_file.read_text())
+
+    def kill(self, sig: int = signal.SIGKILL) -> int:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+        return self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.kill(signal.SIGTERM)
+
+
+@pytest.fixture
+def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path / "data")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def bank(screen: str) -> dict[str, int]:
+    """The bank's counts from the table screen."""
+    line = next(ln for ln in screen.splitlines() if ln.startswith("Bank"))
+    return {c: int(n) for c, n in re.findall(r"([WUGRK\*])\s+(\d+)", line)}
+
+
+def three_colours(screen: str) -> str:
+    have = [c for c, n in bank(screen).items() if c != "*" and n > 0]
+    return "take " + " ".join(have[:3])
+
+
+async def type_move(player, move: str) -> None:
+    player.press(":")
+    await player.wait_for("a move: take W U G")
+    player.press(move + "\r")
+
+
+async def test_a_game_survives_sigkill_and_restart(server_process):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    port = await asyncio.to_thread(server_process.start)
+    player = await login(port, "ann", key)
+    host_key = player.conn.get_server_host_key().get_fingerprint()
+    await quick_game(player, "easy")  # the seed decides who starts: ann or the bot
+    screen = await player.wait_for(lambda t: "your turn" in status(t))
+    first = turn_shown(screen)
+    await type_move(player, "take W U G")
+    screen = await player.wait_for(lambda t: "your turn" in status(t) and turn_shown(t) > first)
+    turn = turn_shown(screen)
+    moves_before = [ln for ln in screen.splitlines() if "took" in ln]
+
+    assert await asyncio.to_thread(server_process.kill) == -signal.SIGKILL
+    await player.closed()
+
+    port = await asyncio.to_thread(server_process.start)
+    again = await login(port, "ann", key)
+    assert again.conn.get_server_host_key().get_fingerprint() == host_key  # same host key
+    screen = await again.wait_for(lambda t: f"turn {turn} · your turn" in status(t))
+    assert [ln for ln in screen.splitlines() if "took" in ln] == moves_before
+    assert "ann took W U G" in screen
+    await type_move(again, three_colours(screen))  # and the game goes on
+    await again.wait_for(lambda t: turn_shown(t) > turn)
+    await again.close()
+    assert await asyncio.to_thread(server_process.kill, signal.SIGTERM) == 0
+    log = server_process.log.read_text()
+    assert "game resumed" in log and "stopped" in log
+
+
+# -- OpenSSH in tmux -----------------------------------------------------------------------
+
+TMUX_WAIT = 20.0
+
+
+class Tmux:
+    """A private tmux server (its own socket) with one pane per player."""
+
+    def __init__(self, name: str) -> None:
+        self.socket = name
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout
+
+    def open(self, pane: str, command: str) -> None:
+        width, height = SIZE
+        self.run("new-session", "-d", "-s", pane, "-x", str(width), "-y", str(height), command)
+
+    def screen(self, pane: str) -> str:
+        return self.run("capture-pane", "-p", "-t", pane)
+
+    def keys(self, pane: str, *keys: str) -> None:
+        self.run("send-keys", "-t", pane, *keys)
+
+    async def wait_for(self, pane: str, text: str, timeout: float = TMUX_WAIT) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen(pane)
+            if text in screen:
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never saw {text!r} in tmux; the pane:\n{screen}")
+            await asyncio.sleep(0.1)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+def ssh_command(port: int, key: Path, name: str) -> str:
+    return (
+        f"ssh -F /dev/null -p {port} -i {key} -o IdentitiesOnly=yes "
+        "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "
+        f"{name}@127.0.0.1; echo EXIT=$?; sleep 60"
+    )
+
+
+@pytest.mark.skipif(
+    not (shutil.which("tmux") and shutil.which("ssh")),
+    reason="needs tmux and the OpenSSH client (.ci/run installs them)",
+)
+async def test_openssh_in_tmux_plays_and_leaves_a_clean_terminal(server_process, tmp_path):
+    keys = []
+    for name in ("ann", "mallory"):
+        path = tmp_path / f"{name}_ed25519"
+        asyncssh.generate_private_key("ssh-ed25519").write_private_key(str(path))
+        os.chmod(path, 0o600)
+        keys.append(path)
+    port = await asyncio.to_thread(server_process.start)
+    tmux = Tmux(f"splendor-test-{os.getpid()}")
+    try:
+        tmux.open("ann", ssh_command(port, keys[0], "ann"))
+        await tmux.wait_for("ann", "Splendor lobby — you are ann")
+        tmux.keys("ann", "g")
+        await tmux.wait_for("ann", "Quick game against bots")
+        tmux.keys("ann", "Down", "Left")
+        await tmux.wait_for("ann", "easy")
+        tmux.keys("ann", "Enter")
+        await tmux.wait_for("ann", "your turn")  # ann's, or after the bot's first move
+        tmux.keys("ann", ":")
+        await tmux.wait_for("ann", "a move: take W U G")
+        tmux.keys("ann", "take w u g", "Enter")
+        await tmux.wait_for("ann", "ann took W U G")
+        await tmux.wait_for("ann", "Easy bot 2 took")
+        tmux.keys("ann", "q")  # quit asks first during a game
+        await tmux.wait_for("ann", "Leave this game and quit?")
+        tmux.keys("ann", "y")
+        screen = await tmux.wait_for("ann", "EXIT=0")
+        assert "Splendor" not in screen  # back on the main screen: the app's is gone
+
+        tmux.open("mallory", ssh_command(port, keys[1], "ann"))  # another key, same name
+        screen = await tmux.wait_for("mallory", "EXIT=255")
+        assert "belongs to another player's SSH key" in screen.replace("\n", "")
+    finally:
+        tmux.close()
