@@ -1,4 +1,4 @@
-"""`splendor-server`: start the SSH game server (docs/self-hosting.md).
+"""`splendor-server`: start the SSH game server (README.md, "Run a server: the details").
 
     splendor-server [--host H] [--port P] [--data-dir DIR] [--config FILE]
                     [--allow-guests | --no-guests] [--port-file FILE]
@@ -37,7 +37,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free)")
     p.add_argument("--data-dir", help="host key and database directory (default ./data)")
-    p.add_argument("--config", help="a TOML file of settings (see docs/self-hosting.md)")
+    p.add_argument("--config", help="a TOML file of settings (see the README)")
     guests = p.add_mutually_exclusive_group()
     guests.add_argument(
         "--allow-guests",

@@ -3,7 +3,7 @@
 Every setting has a safe default, so a club can start the server with no
 file at all. The TOML file holds the same names as `Config`'s fields, at
 the top level; an unknown name or a value of the wrong type is an error at
-start-up, never a silent default (docs/self-hosting.md lists them all).
+start-up, never a silent default (README.md, "Run a server: the details" lists them all).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Config:
-    """Everything the transport needs to know; see docs/self-hosting.md for each setting."""
+    """Everything the transport needs to know; each setting is in the README."""
 
     host: str = "0.0.0.0"
     port: int = DEFAULT_PORT
