@@ -37,6 +37,7 @@ from loadkit import (
     Terminal,
     connect,
     lag_probe,
+    machine_busy,
     own_cpu,
     percentile,
 )
@@ -85,7 +86,7 @@ async def returns(term: Terminal, latencies: Latencies) -> None:
 
 
 async def _dialog(term: Terminal) -> str:
-    await term.until(lambda: "tokens (R13)" in term.text())
+    await term.until(lambda: "(R13)" in term.text())
     return term.text()
 
 
@@ -153,11 +154,11 @@ async def player(
             before = status(term)
             await pace()
             await term.key("\r", lambda b=before: status(term) != b, latencies)
-        else:  # the bot's turn: move the cursor
-            info = term.rows()[-3]
+        else:  # the bot's turn: move the cursor; the line under the board describes its card
+            info = term.rows()[-2]
             await pace()
             await term.key(
-                "l", lambda b=info: term.rows()[-3] != b or "your turn" in status(term), latencies
+                "l", lambda b=info: term.rows()[-2] != b or "your turn" in status(term), latencies
             )
     conn.close()
     return pressed
@@ -225,10 +226,12 @@ async def play_phase(n: int, rate: float, duration: float, app: str = "game") ->
             lags: list[float] = []
             probe = asyncio.create_task(lag_probe(lags))
             cpu0, wall0, me0 = server.cpu_seconds(), time.monotonic(), own_cpu()
+            machine0 = machine_busy()
             await asyncio.sleep(duration)
             keys = len(latencies)
             cpu, wall = server.cpu_seconds() - cpu0, time.monotonic() - wall0
             me = own_cpu() - me0
+            machine = machine_busy() - machine0
             sample = list(latencies)
             rss = server.rss_mb()
             stop.set()
@@ -259,6 +262,10 @@ async def play_phase(n: int, rate: float, duration: float, app: str = "game") ->
     print(
         f"  server CPU {cpu / wall * 100:.0f}% of one core "
         f"({cpu / max(1, keys) * 1000:.1f} ms per key); this client's CPU {me / wall * 100:.0f}%"
+    )
+    print(
+        f"  the whole machine: {machine / wall * 100:.0f}% of one core busy (bot workers and "
+        f"other processes: {(machine - cpu - me) / wall * 100:.0f}%)"
     )
     print(f"  server memory {base:.0f} MB at start, {rss:.0f} MB with {n} games")
     lag = [v * 1000 for v in lags]

@@ -201,3 +201,11 @@ async def lag_probe(lags: list[float]) -> None:
 def own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def machine_busy() -> float:
+    """CPU seconds all processes of this machine have used (from /proc/stat)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    ticks = [int(f) for f in fields]
+    busy = sum(ticks) - ticks[3] - ticks[4]  # minus idle and iowait
+    return busy / os.sysconf("SC_CLK_TCK")

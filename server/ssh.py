@@ -234,14 +234,14 @@ class PlayerAuth(asyncssh.SSHServer):
             self._bound.set()  # sessions requested meanwhile may go on (or be refused)
 
     async def _bind(self) -> None:
-        conn = self._conn
+        conn, key = self._conn, self._key
         assert conn is not None
-        if not self._guest and self._key is None:  # unreachable: no other method is on
-            conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "login refused")
-            return
         if not self._guest:
+            if key is None:  # unreachable: no other login method is enabled
+                conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "login refused")
+                return
             loop = asyncio.get_running_loop()
-            claimed = await loop.run_in_executor(None, self.names.claim_name, self._name, self._key)
+            claimed = await loop.run_in_executor(None, self.names.claim_name, self._name, key)
             if not claimed:  # another key claimed the name a moment ago
                 conn.disconnect(
                     asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
@@ -254,8 +254,8 @@ class PlayerAuth(asyncssh.SSHServer):
             identity = Identity(self.gate.guest_name(self._name), True, None)
             how = "guest"
         else:
-            identity = Identity(self._name, False, self._key)
-            how = f"key {self._key}"
+            identity = Identity(self._name, False, key)
+            how = f"key {key}"
         self.gate.unauthenticated -= 1
         self.identity = identity
         log.info("connect %s (%s) from %s", identity.name, how, self.address)

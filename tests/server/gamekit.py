@@ -168,7 +168,7 @@ async def type_move(player: Player, view: PlayerView, move: Move | str) -> None:
     command line (":", the notation, Enter)."""
     text = str(move)
     if view.phase == "return":
-        await player.wait_for("tokens (R13)")
+        await player.wait_for("(R13)")
         letters = text.split()[1:]
         player.press("".join("o" if c == "*" else c.lower() for c in letters))
         player.press(KEYS["enter"])

@@ -31,6 +31,10 @@ async def test_first_screen_a_key_and_host_messages(server, new_key):
     player.press("s")  # app -> host -> app, through the bridge
     await player.wait_for("echo ping")
     assert server.host.links[0].sent == [b"ping"]
+    raw = bytes(player.term.raw)
+    assert b"\x1b[?1000h" in raw and b"\x1b[?1006h" in raw  # mouse: clicks, SGR coordinates
+    assert b"\x1b[?1002h" not in raw and b"\x1b[?1003h" not in raw  # never motion reports
+    assert b"\x1b[>" not in raw  # the kitty keyboard protocol is never asked for
     await player.close()
 
 
