@@ -17,7 +17,7 @@ import msgpack
 from .cards import CARD_BY_ID, CARDS, NOBLE_BY_ID, NOBLES
 from .errors import SplendorError
 from .moves import Move, parse_move
-from .state import ACTION, RETURN_PHASE, GameState, Outcome, TurnSummary
+from .state import ACTION, RETURN_PHASE, GameState, Outcome, TurnSummary, assemble
 from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
 
 FORMAT_VERSION = 1
@@ -237,38 +237,38 @@ def _outcome(x: object) -> Outcome:
 
 def _state(d: dict[str, Any]) -> GameState:
     n = _int(d["players"], "players", 2, 4)
-    s = object.__new__(GameState)
-    s.num_players = n
-    s.seed = _int(d["seed"], "seed")
-    s.bank = _ints(d["bank"], "bank", 6)  # type: ignore[assignment]
-    s.tokens = tuple(_ints(t, "tokens", 6) for t in _seq(d["tokens"], "tokens", n))  # type: ignore[misc]
-    s.bonuses = tuple(_ints(b, "bonuses", 5) for b in _seq(d["bonuses"], "bonuses", n))  # type: ignore[misc]
-    s.card_prestige = _ints(d["card_prestige"], "card_prestige", n)
-    s.bought = tuple(_card_indexes(b, "bought") for b in _seq(d["bought"], "bought", n))
-    s.reserved = tuple(
+    f: dict[str, Any] = {}
+    f["num_players"] = n
+    f["seed"] = _int(d["seed"], "seed")
+    f["bank"] = _ints(d["bank"], "bank", 6)
+    f["tokens"] = tuple(_ints(t, "tokens", 6) for t in _seq(d["tokens"], "tokens", n))
+    f["bonuses"] = tuple(_ints(b, "bonuses", 5) for b in _seq(d["bonuses"], "bonuses", n))
+    f["card_prestige"] = _ints(d["card_prestige"], "card_prestige", n)
+    f["bought"] = tuple(_card_indexes(b, "bought") for b in _seq(d["bought"], "bought", n))
+    f["reserved"] = tuple(
         tuple(
             (_card_index(_seq(r, "reserved", 2)[0]), _bool(r[1], "blind"))
             for r in _seq(rs, "reserved")
         )
         for rs in _seq(d["reserved"], "reserved", n)
     )
-    s.player_nobles = tuple(
+    f["player_nobles"] = tuple(
         tuple(NOBLE_BY_ID[_noble_id(x)].index for x in _seq(ns, "nobles"))
         for ns in _seq(d["player_nobles"], "player_nobles", n)
     )
-    s.board = tuple(
+    f["board"] = tuple(
         tuple(-1 if c is None else _card_index(c) for c in _seq(row, "board row", 4))
         for row in _seq(d["board"], "board", 3)
     )
-    s.decks = tuple(_card_indexes(deck, "deck") for deck in _seq(d["decks"], "decks", 3))
-    s.nobles = tuple(NOBLE_BY_ID[_noble_id(x)].index for x in _seq(d["nobles"], "nobles"))
-    s.current_player = _int(d["current"], "current", 0, n - 1)
-    s.starting_player = _int(d["start"], "start", 0, n - 1)
-    s.phase = _phase(d["phase"])
-    s.turn = _int(d["turn"], "turn", 1)
-    s.final_round = _bool(d["final_round"], "final_round")
-    s.passes = _int(d["passes"], "passes", 0, n)
-    s.is_over = _bool(d["over"], "over")
+    f["decks"] = tuple(_card_indexes(deck, "deck") for deck in _seq(d["decks"], "decks", 3))
+    f["nobles"] = tuple(NOBLE_BY_ID[_noble_id(x)].index for x in _seq(d["nobles"], "nobles"))
+    f["current_player"] = _int(d["current"], "current", 0, n - 1)
+    f["starting_player"] = _int(d["start"], "start", 0, n - 1)
+    f["phase"] = _phase(d["phase"])
+    f["turn"] = _int(d["turn"], "turn", 1)
+    f["final_round"] = _bool(d["final_round"], "final_round")
+    f["passes"] = _int(d["passes"], "passes", 0, n)
+    f["is_over"] = _bool(d["over"], "over")
     last: list[TurnSummary | None] = []
     for t in _seq(d["last"], "last", n):
         if t is None:
@@ -283,8 +283,8 @@ def _state(d: dict[str, Any]) -> GameState:
                 _bool(gold, "took_gold"),
             )
         )
-    s.last_turns = tuple(last)
-    s._legal = None
+    f["last_turns"] = tuple(last)
+    s = assemble(**f)
     _check_consistent(s)
     return s
 

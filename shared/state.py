@@ -416,6 +416,56 @@ def _replace_at(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[typ
     return tup[:i] + (value,) + tup[i + 1 :]
 
 
+def assemble(
+    *,
+    num_players: int,
+    seed: int,
+    bank: Six,
+    tokens: tuple[Six, ...],
+    bonuses: tuple[Five, ...],
+    card_prestige: tuple[int, ...],
+    bought: tuple[tuple[int, ...], ...],
+    reserved: tuple[tuple[tuple[int, bool], ...], ...],
+    player_nobles: tuple[tuple[int, ...], ...],
+    board: tuple[tuple[int, ...], ...],
+    decks: tuple[tuple[int, ...], ...],
+    nobles: tuple[int, ...],
+    current_player: int,
+    starting_player: int,
+    phase: str,
+    turn: int,
+    final_round: bool,
+    passes: int,
+    is_over: bool,
+    last_turns: tuple[TurnSummary | None, ...],
+) -> GameState:
+    """A state from every one of its fields, for the deal, the codec and bots'
+    determinization. It checks no rule: callers build only reachable states."""
+    s = object.__new__(GameState)
+    s.num_players = num_players
+    s.seed = seed
+    s.bank = bank
+    s.tokens = tokens
+    s.bonuses = bonuses
+    s.card_prestige = card_prestige
+    s.bought = bought
+    s.reserved = reserved
+    s.player_nobles = player_nobles
+    s.board = board
+    s.decks = decks
+    s.nobles = nobles
+    s.current_player = current_player
+    s.starting_player = starting_player
+    s.phase = phase
+    s.turn = turn
+    s.final_round = final_round
+    s.passes = passes
+    s.is_over = is_over
+    s.last_turns = last_turns
+    s._legal = None
+    return s
+
+
 def new_game(num_players: int, seed: int) -> GameState:
     """A new game (R2, R5, R6): all chance drawn from `seed` (see `shared.rng`)."""
     if num_players not in GEMS_BY_PLAYERS:
@@ -432,29 +482,28 @@ def new_game(num_players: int, seed: int) -> GameState:
     rng.shuffle(nobles)
     start = rng.below(num_players)
     gems = GEMS_BY_PLAYERS[num_players]
-    s = object.__new__(GameState)
-    s.num_players = num_players
-    s.seed = seed
-    s.bank = (gems, gems, gems, gems, gems, GOLD_TOKENS)
-    s.tokens = ((0, 0, 0, 0, 0, 0),) * num_players
-    s.bonuses = ((0, 0, 0, 0, 0),) * num_players
-    s.card_prestige = (0,) * num_players
-    s.bought = ((),) * num_players
-    s.reserved = ((),) * num_players
-    s.player_nobles = ((),) * num_players
-    s.board = tuple(tuple(d[:4]) for d in decks)
-    s.decks = tuple(tuple(d[4:]) for d in decks)
-    s.nobles = tuple(nobles[: num_players + 1])
-    s.current_player = start
-    s.starting_player = start
-    s.phase = ACTION
-    s.turn = 1
-    s.final_round = False
-    s.passes = 0
-    s.is_over = False
-    s.last_turns = (None,) * num_players
-    s._legal = None
-    return s
+    return assemble(
+        num_players=num_players,
+        seed=seed,
+        bank=(gems, gems, gems, gems, gems, GOLD_TOKENS),
+        tokens=((0, 0, 0, 0, 0, 0),) * num_players,
+        bonuses=((0, 0, 0, 0, 0),) * num_players,
+        card_prestige=(0,) * num_players,
+        bought=((),) * num_players,
+        reserved=((),) * num_players,
+        player_nobles=((),) * num_players,
+        board=tuple(tuple(d[:4]) for d in decks),
+        decks=tuple(tuple(d[4:]) for d in decks),
+        nobles=tuple(nobles[: num_players + 1]),
+        current_player=start,
+        starting_player=start,
+        phase=ACTION,
+        turn=1,
+        final_round=False,
+        passes=0,
+        is_over=False,
+        last_turns=(None,) * num_players,
+    )
 
 
 def replay(num_players: int, seed: int, moves: list[str] | tuple[str, ...]) -> GameState:
@@ -467,4 +516,13 @@ def replay(num_players: int, seed: int, moves: list[str] | tuple[str, ...]) -> G
     return state
 
 
-__all__ = ["ACTION", "RETURN_PHASE", "GameState", "Outcome", "TurnSummary", "new_game", "replay"]
+__all__ = [
+    "ACTION",
+    "RETURN_PHASE",
+    "GameState",
+    "Outcome",
+    "TurnSummary",
+    "assemble",
+    "new_game",
+    "replay",
+]

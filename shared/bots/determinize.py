@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from ..cards import CARD_BY_ID, LEVEL_CARDS, NOBLE_BY_ID
 from ..moves import PASS
-from ..state import ACTION, Five, GameState, Six, TurnSummary
+from ..state import ACTION, Five, GameState, Six, TurnSummary, assemble
 from ..view import PlayerView
 
 
@@ -161,28 +161,26 @@ def _build(
     reserved: tuple[tuple[tuple[int, bool], ...], ...],
     decks: tuple[tuple[int, ...], ...],
 ) -> GameState:
-    # Built field by field, as `shared.codec` does; a test checks that the
-    # result's view for the seat equals the view it came from.
-    s = object.__new__(GameState)
-    s.num_players = view.num_players
-    s.seed = 0  # the deal's seed is hidden; the engine never reads it after the deal
-    s.bank = fixed.bank
-    s.tokens = fixed.tokens
-    s.bonuses = fixed.bonuses
-    s.card_prestige = fixed.card_prestige
-    s.bought = fixed.bought
-    s.reserved = reserved
-    s.player_nobles = fixed.player_nobles
-    s.board = fixed.board
-    s.decks = decks
-    s.nobles = fixed.nobles
-    s.current_player = view.current_player
-    s.starting_player = view.starting_player
-    s.phase = view.phase
-    s.turn = view.turn
-    s.final_round = view.final_round
-    s.passes = fixed.passes
-    s.is_over = view.is_over
-    s.last_turns = fixed.last_turns
-    s._legal = None
-    return s
+    # A test checks that the result's view for the seat equals the view it came from.
+    return assemble(
+        num_players=view.num_players,
+        seed=0,  # the deal's seed is hidden; the engine never reads it after the deal
+        bank=fixed.bank,
+        tokens=fixed.tokens,
+        bonuses=fixed.bonuses,
+        card_prestige=fixed.card_prestige,
+        bought=fixed.bought,
+        reserved=reserved,
+        player_nobles=fixed.player_nobles,
+        board=fixed.board,
+        decks=decks,
+        nobles=fixed.nobles,
+        current_player=view.current_player,
+        starting_player=view.starting_player,
+        phase=view.phase,
+        turn=view.turn,
+        final_round=view.final_round,
+        passes=fixed.passes,
+        is_over=view.is_over,
+        last_turns=fixed.last_turns,
+    )
