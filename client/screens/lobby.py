@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from ..app import SplendorApp
 
 Table = Mapping[str, Any]
+COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 34), ("Turn", 5))
+COLUMN_KEYS = tuple(label.lower() for label, _ in COLUMNS)
 
 
 def seat_label(seat: Mapping[str, Any]) -> str:
@@ -75,6 +77,9 @@ class LobbyScreen(Screen[None]):
     def __init__(self, lobby: Mapping[str, Any]) -> None:
         super().__init__()
         self.lobby = lobby
+        self._shown: tuple[str, str, Mapping[str, Any]] | None = None  # what show() drew
+        self._rows: list[tuple[str, tuple[str, ...]]] = []  # the tables list as shown
+        self._statics: dict[str, str | Text] = {}  # each Static's content as shown
 
     @property
     def splendor(self) -> SplendorApp:
@@ -97,45 +102,71 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#tables", DataTable)
-        for label, width in (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 34), ("Turn", 5)):
+        for label, width in COLUMNS:
             table.add_column(label, key=label.lower(), width=width)
         table.focus()
         self.show(self.lobby)
 
     def show(self, lobby: Mapping[str, Any]) -> None:
-        """Render a "lobby" message."""
+        """Render a "lobby" message; widgets are touched only where something changed."""
         self.lobby = lobby
         me = self.splendor.player_name
         guest = " (guest)" if self.splendor.guest else ""
-        self.query_one("#lobby-title", Static).update(
-            f"[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}"
+        key = (me, guest, lobby)
+        if key == self._shown:
+            return  # the same lobby again: nothing to redraw
+        self._shown = key
+        self._update_static(
+            "#lobby-title", f"[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}"
         )
         tables: Sequence[Table] = lobby.get("tables", ())
-        widget = self.query_one("#tables", DataTable)
-        selected = self.selected_id()
-        widget.clear()
+        rows: list[tuple[str, tuple[str, ...]]] = []
         for t in tables:
             status = str(t.get("status", ""))
             seats = ", ".join(seat_label(s) for s in t["seats"])
             turn = str(t.get("turn") or "") if status == "playing" else ""
             if status == "playing" and holds_seat(lobby, t, me):
                 status = "your game"
-            widget.add_row(
-                str(t["id"]), str(t.get("host", "")), status, seats, turn, key=str(t["id"])
-            )
-        if selected is not None and selected in [str(t["id"]) for t in tables]:
-            widget.move_cursor(row=widget.get_row_index(selected))
+            rows.append((str(t["id"]), (str(t["id"]), str(t.get("host", "")), status, seats, turn)))
+        self._show_rows(rows)
         online = lobby.get("online", ())
         text = Text("\n".join(online) if online else "nobody", style="" if online else DIM)
-        self.query_one("#online", Static).update(text)
+        self._update_static("#online", text)
         self._show_mine(my_table(lobby, me))
 
+    def _show_rows(self, rows: list[tuple[str, tuple[str, ...]]]) -> None:
+        """The tables list: cells updated in place when the same tables are listed in the
+        same order; cleared and refilled (keeping the selection) only when that changes."""
+        if rows == self._rows:
+            return
+        widget = self.query_one("#tables", DataTable)
+        old, self._rows = self._rows, rows
+        if [k for k, _ in old] == [k for k, _ in rows]:
+            for (row_key, cells), (_, before) in zip(rows, old, strict=True):
+                for column, value, was in zip(COLUMN_KEYS, cells, before, strict=True):
+                    if value != was:
+                        widget.update_cell(row_key, column, value)
+            return
+        selected = self.selected_id()
+        widget.clear()
+        for row_key, cells in rows:
+            widget.add_row(*cells, key=row_key)
+        if selected is not None and selected in [k for k, _ in rows]:
+            widget.move_cursor(row=widget.get_row_index(selected))
+
+    def _update_static(self, selector: str, content: str | Text) -> None:
+        """`Static.update` only when the content differs from what the widget shows."""
+        if self._statics.get(selector) == content:
+            return
+        self._statics[selector] = content
+        self.query_one(selector, Static).update(content)
+
     def _show_mine(self, table: Table | None) -> None:
-        panel = self.query_one("#my-table", Static)
         if table is None:
-            panel.update(
+            self._update_static(
+                "#my-table",
                 "[#8a8f98]You are not at a table. [b]c[/b] creates one, [b]j[/b] joins the "
-                "selected one, [b]g[/b] plays at once against bots.[/]"
+                "selected one, [b]g[/b] plays at once against bots.[/]",
             )
             return
         me = self.splendor.player_name
@@ -145,8 +176,9 @@ class LobbyScreen(Screen[None]):
         )
         host = table.get("host")
         action = "[b]s[/b] starts the game" if host == me else f"waiting for {host} to start"
-        panel.update(
-            f"[b]Your table {table['id']}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves"
+        self._update_static(
+            "#my-table",
+            f"[b]Your table {table['id']}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves",
         )
 
     def selected_id(self) -> str | None:

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return
 from shared.protocol import MOVE
@@ -23,6 +23,7 @@ from shared.view import PlayerView
 from .. import faces, model
 from ..describe import ended_turns, turn_text
 from ..model import Seat
+from ..widgets.footer import QuietFooter
 from ..widgets.panels import MoveLog, NobleBar, PlayerPanel, PromptLine, StatusLine
 from ..widgets.tiles import DECK, CardTile, TokenTile
 from .results import AfterGame, ResultsScreen
@@ -98,8 +99,10 @@ class TableView(Screen[None]):
             for _ in range(4):
                 yield PlayerPanel()
         yield PromptLine(id="prompt")
-        yield Input(id="command", placeholder="a move: take W U G, buy 1-07, reserve deck 2 …")
-        yield Footer(compact=True)
+        command = Input(id="command", placeholder="a move: take W U G, buy 1-07, reserve deck 2 …")
+        command.cursor_blink = False  # a blinking cursor redraws twice a second per player
+        yield command
+        yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
         rows: list[list[Widget]] = [
@@ -108,6 +111,12 @@ class TableView(Screen[None]):
         rows.append(list(self.query_one("#bank").query(TokenTile)))
         rows.append(list(self.query_one("#mine").query(CardTile)))
         self.grid = rows
+        self.status_line = self.query_one(StatusLine)
+        self.noble_bar = self.query_one(NobleBar)
+        self.mine_row = self.query_one("#mine")
+        self.panels = list(self.query(PlayerPanel))
+        self.move_log = self.query_one(MoveLog)
+        self.prompt_line = self.query_one(PromptLine)
         self.query_one("#command", Input).display = False
         if self.view is not None:
             self._redraw()
@@ -184,24 +193,25 @@ class TableView(Screen[None]):
     def _redraw(self) -> None:
         view = self.view
         assert view is not None
-        self.query_one(StatusLine).update(faces.status_text(view, self.seats))
-        self.query_one(StatusLine).set_class(view.my_turn, "-mine")
-        self.query_one(StatusLine).set_class(view.final_round and not view.is_over, "-final")
-        nobles = self.query_one(NobleBar)
-        nobles.nobles = view.nobles
+        self.status_line.show(
+            faces.status_text(view, self.seats),
+            mine=view.my_turn,
+            final=view.final_round and not view.is_over,
+        )
+        self.noble_bar.nobles = view.nobles
         for tiles, row in zip(self.grid[:3], faces.board_faces(view, self.previous), strict=True):
             for tile, face in zip(tiles, row, strict=True):
                 cast(CardTile, tile).face = face
         self._bank()
         for tile, face in zip(self.grid[faces.MINE_ROW], faces.mine_faces(view), strict=True):
             cast(CardTile, tile).face = face
-        self.query_one("#mine").display = view.seat is not None
-        panels = list(self.query(PlayerPanel))
+        _set_display(self.mine_row, view.seat is not None)
+        panels = self.panels
         for i, panel in enumerate(panels):
-            panel.display = i < view.num_players
+            _set_display(panel, i < view.num_players)
         for panel, pface in zip(panels, faces.player_faces(view, self.seats), strict=False):
             panel.face = pface
-        log = self.query_one(MoveLog)
+        log = self.move_log
         log.lines = tuple(self.log_lines)
         log.fresh = len(self.log_lines) - self.fresh_from
         self._cursor()
@@ -215,12 +225,14 @@ class TableView(Screen[None]):
             cast(TokenTile, tile).face = face
 
     def _cursor(self) -> None:
+        # Only the tile the cursor left and the one it entered change (reactive: no-op otherwise).
+        r0, c0 = self.cursor
         for r, row in enumerate(self.grid):
             for c, tile in enumerate(row):
-                cast(CardTile | TokenTile, tile).under_cursor = (r, c) == self.cursor
+                cast(CardTile | TokenTile, tile).under_cursor = r == r0 and c == c0
 
     def _prompt(self) -> None:
-        prompt = self.query_one(PromptLine)
+        prompt = self.prompt_line
         view = self.view
         if view is None:
             return
@@ -275,3 +287,9 @@ class TableView(Screen[None]):
 
     def _reset_choice(self) -> None:
         self.taking, self.picked, self.pending = False, [], None
+
+
+def _set_display(widget: Widget, shown: bool) -> None:
+    """Show or hide `widget`, touching its styles only when that changes (no layout otherwise)."""
+    if widget.display != shown:
+        widget.display = shown

@@ -48,8 +48,10 @@ class PlayerPanel(Widget):
     face: reactive[PlayerFace | None] = reactive(None, layout=False)
 
     def watch_face(self, face: PlayerFace | None) -> None:
-        self.set_class(bool(face and face.current), "-current")
-        self.set_class(bool(face and face.last_mover), "-last")
+        # One batched class change: a single style update, and none when nothing changed.
+        self.update_classes(
+            {"-current": bool(face and face.current), "-last": bool(face and face.last_mover)}
+        )
 
     def render(self) -> Text:
         face = self.face
@@ -188,6 +190,15 @@ class MoveLog(Widget):
 class StatusLine(Static):
     """The top line: turn, round, whose turn it is, the final-round flag."""
 
+    _shown: Text | None = None
+
+    def show(self, text: Text, mine: bool, final: bool) -> None:
+        """Show `text` and the line's colour; does nothing when nothing changed."""
+        self.update_classes({"-mine": mine, "-final": final})
+        if text != self._shown:
+            self._shown = text
+            self.update(text, layout=False)  # one line of fixed size: no layout needed
+
     DEFAULT_CSS = """
     StatusLine { height: 1; width: 1fr; background: $panel; padding: 0 1; }
     StatusLine.-mine { background: #1f3d2b; }
@@ -204,8 +215,12 @@ class PromptLine(Static):
     PromptLine.-ask { background: #3d3a1d; color: #fff2b0; text-style: bold; }
     """
 
+    _said: tuple[str | Text, str] | None = None
+
     def say(self, text: str | Text, kind: str = "") -> None:
         """Show `text`; kind is "" (information), "ask" (waiting for Enter) or "error"."""
-        self.set_class(kind == "error", "-error")
-        self.set_class(kind == "ask", "-ask")
-        self.update(text)
+        if self._said == (text, kind):
+            return  # the same line again: no restyle, no repaint
+        self._said = (text, kind)
+        self.update_classes({"-error": kind == "error", "-ask": kind == "ask"})
+        self.update(text, layout=False)  # one line of fixed size: no layout needed

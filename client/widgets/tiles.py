@@ -64,10 +64,15 @@ class CardTile(Widget):
         self.set_class(value, "-cursor")
 
     def watch_face(self, face: CardFace) -> None:
-        self.set_class(face.kind == DECK, "-deck")
-        self.set_class(face.kind == EMPTY, "-empty")
-        self.set_class(face.affordable, "-affordable")
-        self.set_class(face.fresh, "-fresh")
+        # One batched class change: a single style update, and none when nothing changed.
+        self.update_classes(
+            {
+                "-deck": face.kind == DECK,
+                "-empty": face.kind == EMPTY,
+                "-affordable": face.affordable,
+                "-fresh": face.fresh,
+            }
+        )
 
     def render(self) -> Text:
         face = self.face
