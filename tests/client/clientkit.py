@@ -168,6 +168,15 @@ def fewer_than_three(state: GameState) -> bool:
 SNAPSHOTS = __import__("pathlib").Path(__file__).parent / "__snapshots__"
 
 
+def will_return(state: GameState) -> bool:
+    """Seat 0 to act with 9 or more tokens and a take of 3: its next take goes over 10 (R13)."""
+    return (
+        state.phase == "action"
+        and sum(state.tokens[0]) >= 9
+        and any(m.kind == TAKE and len(set(m.colours)) == 3 for m in state.legal_moves())  # type: ignore[attr-defined]
+    )
+
+
 def check_snapshot(app: SplendorApp, name: str) -> None:
     """Compare the screen with the stored snapshot: the text first (a readable diff), then
     the SVG (colours and styles). SNAPSHOT_UPDATE=1 rewrites the stored files."""

@@ -17,6 +17,7 @@ from clientkit import (
     square_of,
     table,
     wait_for,
+    will_return,
 )
 
 from client.app import SplendorApp
@@ -152,17 +153,6 @@ async def test_r10_buy_a_reserved_card_pressing_b_twice() -> None:
         await pilot.press("b", "b")
         await wait_for(pilot, lambda: len(host.moves) >= 1)
         assert host.moves[0] == f"buy {cid}"
-
-
-def will_return(state: GameState) -> bool:
-    return (
-        state.phase == "action"
-        and sum(state.tokens[0]) >= 9
-        and any(
-            m.kind == 0 and len(set(m.colours)) == 3
-            for m in state.legal_moves()  # type: ignore[attr-defined]
-        )
-    )
 
 
 async def test_r13_return_tokens_in_the_dialog() -> None:

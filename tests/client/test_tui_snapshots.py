@@ -14,6 +14,7 @@ from clientkit import (
     play_to_end,
     sensible,
     wait_for,
+    will_return,
 )
 
 from client.screens.help import HelpScreen
@@ -25,17 +26,6 @@ from shared.state import GameState
 def mid_game(state: GameState) -> bool:
     return (
         4 * 4 <= state.turn <= 4 * 10 and len(state.reserved[0]) >= 1 and sum(state.tokens[0]) >= 4
-    )
-
-
-def will_return(state: GameState) -> bool:
-    return (
-        state.phase == "action"
-        and sum(state.tokens[0]) >= 9
-        and any(
-            m.kind == 0 and len(set(m.colours)) == 3
-            for m in state.legal_moves()  # type: ignore[attr-defined]
-        )
     )
 
 
