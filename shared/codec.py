@@ -5,7 +5,8 @@ message (a dict with str keys whose values are msgpack-able data, tuples for
 sequences, and any of the former); ``loads(dumps(x)) == x``. Every encoding is
 ``[FORMAT_VERSION, tag, payload]``. Cards and nobles travel as their ids
 (``"1-07"``, ``"N3"``) and moves as notation, so saved games stay readable.
-Anything else ``loads`` is given raises `CodecError`, never another type.
+Anything else ``loads`` is given raises `CodecError`, never another type; the
+checks of decoded values live in `shared.decode`.
 """
 
 from __future__ import annotations
@@ -14,20 +15,19 @@ from typing import Any
 
 import msgpack
 
-from .cards import CARD_BY_ID, CARDS, NOBLE_BY_ID, NOBLES
-from .errors import SplendorError
-from .moves import Move, parse_move
-from .state import ACTION, RETURN_PHASE, GameState, Outcome, TurnSummary, assemble
-from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
+from .cards import CARDS, NOBLES
+from .decode import as_dict, as_seq, malformed, move_from, outcome_from, state_from, view_from
+from .errors import CodecError
+from .moves import Move
+from .state import GameState, Outcome
+from .view import PlayerView
 
 FORMAT_VERSION = 1
 MAX_BYTES = 1 << 20  # nothing we send or save comes near 1 MiB
 
 _EXT_VIEW, _EXT_MOVE, _EXT_STATE, _EXT_OUTCOME = 1, 2, 3, 4
 
-
-class CodecError(SplendorError):
-    """Bytes that are not a valid encoding of ours; the message says what is wrong."""
+__all__ = ["FORMAT_VERSION", "MAX_BYTES", "CodecError", "dumps", "loads"]
 
 
 # -- encoding ----------------------------------------------------------------
@@ -146,231 +146,6 @@ def dumps(obj: GameState | PlayerView | Move | Outcome | dict[str, Any]) -> byte
 # -- decoding ----------------------------------------------------------------
 
 
-def _fail(what: str) -> CodecError:
-    return CodecError(f"malformed data: {what}")
-
-
-def _int(x: object, what: str, lo: int = 0, hi: int = 1 << 64) -> int:
-    if not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi:
-        raise _fail(f"{what} should be an integer in {lo}..{hi}")
-    return x
-
-
-def _bool(x: object, what: str) -> bool:
-    if not isinstance(x, bool):
-        raise _fail(f"{what} should be true or false")
-    return x
-
-
-def _seq(x: object, what: str, n: int | None = None) -> tuple[Any, ...]:
-    if not isinstance(x, tuple) or (n is not None and len(x) != n):
-        raise _fail(f"{what} should be a list" + (f" of {n}" if n is not None else ""))
-    return x
-
-
-def _ints(x: object, what: str, n: int | None = None) -> tuple[int, ...]:
-    seq = _seq(x, what, n)
-    if not all(type(v) is int and 0 <= v <= 1000 for v in seq):  # bool is not an int here
-        raise _fail(f"{what} should be integers in 0..1000")
-    return seq
-
-
-def _dict(x: object, what: str) -> dict[str, Any]:
-    if not isinstance(x, dict):
-        raise _fail(f"{what} should be a map")
-    return x
-
-
-def _card_index(x: object) -> int:
-    if not isinstance(x, str) or x not in CARD_BY_ID:
-        raise _fail(f"{x!r} is not a card id")
-    return CARD_BY_ID[x].index
-
-
-_INDEX_BY_ID = {c.id: c.index for c in CARDS}
-
-
-def _card_indexes(x: object, what: str) -> tuple[int, ...]:
-    """A list of card ids as indexes: one dict look-up each (decks are long)."""
-    ids = _seq(x, what)
-    try:
-        return tuple(map(_INDEX_BY_ID.__getitem__, ids))
-    except (KeyError, TypeError):
-        return tuple(_card_index(c) for c in ids)  # raises, naming the bad id
-
-
-def _card_id(x: object) -> str:
-    if not isinstance(x, str) or x not in CARD_BY_ID:
-        raise _fail(f"{x!r} is not a card id")
-    return x
-
-
-def _noble_id(x: object) -> str:
-    if not isinstance(x, str) or x not in NOBLE_BY_ID:
-        raise _fail(f"{x!r} is not a noble id")
-    return x
-
-
-def _move_of(x: object) -> Move:
-    if not isinstance(x, str):
-        raise _fail("a move should be notation text")
-    try:
-        return parse_move(x)
-    except SplendorError as e:
-        raise _fail(str(e)) from e
-
-
-def _opt_move(x: object) -> Move | None:
-    return None if x is None else _move_of(x)
-
-
-def _phase(x: object) -> str:
-    if x not in (ACTION, RETURN_PHASE):
-        raise _fail(f"unknown phase {x!r}")
-    return str(x)
-
-
-def _outcome(x: object) -> Outcome:
-    scores, ranks = _seq(x, "outcome", 2)
-    return Outcome(scores=_ints(scores, "scores"), ranks=_ints(ranks, "ranks"))
-
-
-def _state(d: dict[str, Any]) -> GameState:
-    n = _int(d["players"], "players", 2, 4)
-    f: dict[str, Any] = {}
-    f["num_players"] = n
-    f["seed"] = _int(d["seed"], "seed")
-    f["bank"] = _ints(d["bank"], "bank", 6)
-    f["tokens"] = tuple(_ints(t, "tokens", 6) for t in _seq(d["tokens"], "tokens", n))
-    f["bonuses"] = tuple(_ints(b, "bonuses", 5) for b in _seq(d["bonuses"], "bonuses", n))
-    f["card_prestige"] = _ints(d["card_prestige"], "card_prestige", n)
-    f["bought"] = tuple(_card_indexes(b, "bought") for b in _seq(d["bought"], "bought", n))
-    f["reserved"] = tuple(
-        tuple(
-            (_card_index(_seq(r, "reserved", 2)[0]), _bool(r[1], "blind"))
-            for r in _seq(rs, "reserved")
-        )
-        for rs in _seq(d["reserved"], "reserved", n)
-    )
-    f["player_nobles"] = tuple(
-        tuple(NOBLE_BY_ID[_noble_id(x)].index for x in _seq(ns, "nobles"))
-        for ns in _seq(d["player_nobles"], "player_nobles", n)
-    )
-    f["board"] = tuple(
-        tuple(-1 if c is None else _card_index(c) for c in _seq(row, "board row", 4))
-        for row in _seq(d["board"], "board", 3)
-    )
-    f["decks"] = tuple(_card_indexes(deck, "deck") for deck in _seq(d["decks"], "decks", 3))
-    f["nobles"] = tuple(NOBLE_BY_ID[_noble_id(x)].index for x in _seq(d["nobles"], "nobles"))
-    f["current_player"] = _int(d["current"], "current", 0, n - 1)
-    f["starting_player"] = _int(d["start"], "start", 0, n - 1)
-    f["phase"] = _phase(d["phase"])
-    f["turn"] = _int(d["turn"], "turn", 1)
-    f["final_round"] = _bool(d["final_round"], "final_round")
-    f["passes"] = _int(d["passes"], "passes", 0, n)
-    f["is_over"] = _bool(d["over"], "over")
-    last: list[TurnSummary | None] = []
-    for t in _seq(d["last"], "last", n):
-        if t is None:
-            last.append(None)
-            continue
-        action, returned, noble, gold = _seq(t, "last turn", 4)
-        last.append(
-            TurnSummary(
-                _move_of(action),
-                _opt_move(returned),
-                None if noble is None else NOBLE_BY_ID[_noble_id(noble)].index,
-                _bool(gold, "took_gold"),
-            )
-        )
-    f["last_turns"] = tuple(last)
-    s = assemble(**f)
-    _check_consistent(s)
-    return s
-
-
-def _check_consistent(s: GameState) -> None:
-    """Refuse a state that no game can reach in ways that would break the engine later."""
-    from .state import GEMS_BY_PLAYERS, GOLD_TOKENS, TOKEN_LIMIT
-
-    places = [i for row in s.board for i in row if i >= 0]
-    places += [i for d in s.decks for i in d]
-    places += [i for r in s.reserved for i, _ in r]
-    places += [i for b in s.bought for i in b]
-    if sorted(places) != list(range(len(CARDS))):
-        raise _fail("every card must be in exactly one place")
-    nobles = list(s.nobles) + [i for n in s.player_nobles for i in n]
-    if len(set(nobles)) != len(nobles):
-        raise _fail("a noble is in two places")
-    gems = GEMS_BY_PLAYERS[s.num_players]
-    for c in range(6):
-        total = s.bank[c] + sum(t[c] for t in s.tokens)
-        if total != (GOLD_TOKENS if c == 5 else gems):
-            raise _fail("tokens are not conserved")
-    if any(len(r) > 3 for r in s.reserved):
-        raise _fail("more than 3 reserved cards")
-    held = sum(s.tokens[s.current_player])
-    if s.phase == RETURN_PHASE and not TOKEN_LIMIT < held <= TOKEN_LIMIT + 3:
-        raise _fail("a return phase needs 11 to 13 tokens")
-
-
-def _view(d: dict[str, Any]) -> PlayerView:
-    n = _int(d["players_n"], "players", 2, 4)
-    seat = d["seat"]
-    if seat is not None:
-        _int(seat, "seat", 0, n - 1)
-    players = []
-    for p in _seq(d["players"], "players", n):
-        p = _dict(p, "player")
-        last = p["last"]
-        players.append(
-            PlayerInfo(
-                seat=_int(p["seat"], "seat", 0, n - 1),
-                tokens=_ints(p["tokens"], "tokens", 6),
-                bonuses=_ints(p["bonuses"], "bonuses", 5),
-                prestige=_int(p["prestige"], "prestige", 0, 1000),
-                bought=tuple(_card_id(c) for c in _seq(p["bought"], "bought")),
-                nobles=tuple(_noble_id(x) for x in _seq(p["nobles"], "nobles")),
-                reserved=tuple(
-                    ReservedCard(
-                        level=_int(_seq(r, "reserved", 3)[0], "level", 1, 3),
-                        card=None if r[1] is None else _card_id(r[1]),
-                        blind=_bool(r[2], "blind"),
-                    )
-                    for r in _seq(p["reserved"], "reserved")
-                ),
-                last_turn=None
-                if last is None
-                else LastTurn(
-                    action=_move_of(_seq(last, "last turn", 4)[0]),
-                    returned=_opt_move(last[1]),
-                    noble=None if last[2] is None else _noble_id(last[2]),
-                    took_gold=_bool(last[3], "took_gold"),
-                ),
-            )
-        )
-    return PlayerView(
-        seat=seat,
-        num_players=n,
-        bank=_ints(d["bank"], "bank", 6),
-        board=tuple(
-            tuple(None if c is None else _card_id(c) for c in _seq(row, "board row", 4))
-            for row in _seq(d["board"], "board", 3)
-        ),
-        deck_sizes=_ints(d["decks"], "decks", 3),
-        nobles=tuple(_noble_id(x) for x in _seq(d["nobles"], "nobles")),
-        players=tuple(players),
-        current_player=_int(d["current"], "current", 0, n - 1),
-        starting_player=_int(d["start"], "start", 0, n - 1),
-        phase=_phase(d["phase"]),
-        turn=_int(d["turn"], "turn", 1),
-        final_round=_bool(d["final_round"], "final_round"),
-        is_over=_bool(d["over"], "over"),
-        outcome=None if d["outcome"] is None else _outcome(d["outcome"]),
-        legal_moves=tuple(_move_of(m) for m in _seq(d["legal"], "legal moves")),
-    )
-
-
 def _unpackb(data: bytes) -> Any:
     return msgpack.unpackb(
         data,
@@ -383,14 +158,14 @@ def _unpackb(data: bytes) -> Any:
 
 def _ext_hook(code: int, data: bytes) -> object:
     if code == _EXT_VIEW:
-        return _view(_dict(_unpackb(data), "view"))
+        return view_from(as_dict(_unpackb(data), "view"))
     if code == _EXT_MOVE:
-        return _move_of(data.decode())
+        return move_from(data.decode())
     if code == _EXT_STATE:
-        return _state(_dict(_unpackb(data), "state"))
+        return state_from(as_dict(_unpackb(data), "state"))
     if code == _EXT_OUTCOME:
-        return _outcome(_unpackb(data))
-    raise _fail(f"unknown extension type {code}")
+        return outcome_from(_unpackb(data))
+    raise malformed(f"unknown extension type {code}")
 
 
 def loads(data: bytes) -> Any:
@@ -403,20 +178,20 @@ def loads(data: bytes) -> Any:
         raise CodecError("no data")
     try:
         top = _unpackb(bytes(data))
-        version, tag, payload = _seq(top, "top level", 3)
+        version, tag, payload = as_seq(top, "top level", 3)
         if type(version) is not int or version != FORMAT_VERSION:
             raise CodecError(f"format version {version!r}; this build reads {FORMAT_VERSION}")
         if tag == "state":
-            return _state(_dict(payload, "state"))
+            return state_from(as_dict(payload, "state"))
         if tag == "view":
-            return _view(_dict(payload, "view"))
+            return view_from(as_dict(payload, "view"))
         if tag == "move":
-            return _move_of(payload)
+            return move_from(payload)
         if tag == "outcome":
-            return _outcome(payload)
+            return outcome_from(payload)
         if tag == "msg":
-            return _dict(payload, "message")
-        raise _fail(f"unknown tag {tag!r}")
+            return as_dict(payload, "message")
+        raise malformed(f"unknown tag {tag!r}")
     except CodecError:
         raise
     except msgpack.ExtraData as e:

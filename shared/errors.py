@@ -11,3 +11,7 @@ class InvalidMoveError(SplendorError):
 
 class IllegalMoveError(SplendorError):
     """A well-formed move that is not allowed in this position; the message says why."""
+
+
+class CodecError(SplendorError):
+    """Bytes that are not a valid encoding of ours; the message says what is wrong."""
