@@ -6,6 +6,7 @@ client keeps the log by noticing which turns ended between two views.
 
 from __future__ import annotations
 
+from shared.cards import LETTERS
 from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, TAKE, Move
 from shared.view import LastTurn, PlayerView
 
@@ -14,7 +15,7 @@ def _tokens(move: Move) -> str:
     colours = move.colours if move.kind == TAKE else move.tokens  # type: ignore[attr-defined]
     if len(colours) == 2 and colours[0] == colours[1] and move.kind == TAKE:
         return f"2 {'WUGRK*'[colours[0]]}"
-    return " ".join("WUGRK*"[c] for c in colours)
+    return " ".join(LETTERS[c] for c in colours)
 
 
 def action_text(move: Move, took_gold: bool = False) -> str:

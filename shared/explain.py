@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING
 
 from .cards import COLOUR_NAMES, COLOURS, card
 from .moves import BUY, PASS, RESERVE, RESERVE_DECK, RETURN, TAKE, Move
+from .state import MAX_RESERVED, RETURN_PHASE, TOKEN_LIMIT
 
 if TYPE_CHECKING:
     from .state import GameState
     from .view import PlayerView
 
-TOKEN_LIMIT = 10  # R13
-MAX_RESERVED = 3  # R9
 
 
 def plural(n: int, word: str) -> str:
@@ -35,7 +34,7 @@ def why_not_now(view: PlayerView, move: Move) -> str:
     me = view.players[view.current_player]
     tokens = me.tokens
     held = sum(tokens)
-    if view.phase == "return":
+    if view.phase == RETURN_PHASE:
         excess = held - TOKEN_LIMIT
         if move.kind != RETURN:
             return f"first return {plural(excess, 'token')} to come back to 10 (R13)"

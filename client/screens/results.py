@@ -13,9 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from shared.explain import plural
+from shared.state import WINNING_PRESTIGE
 from shared.view import PlayerView
-
-WINNING_PRESTIGE = 15  # R15
 
 
 class AfterGame(Enum):

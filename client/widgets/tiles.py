@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from shared.cards import COLOUR_NAMES, card
+from shared.cards import COLOUR_NAMES, LETTERS, card
 
 from .palette import BAD, CHIP, DIM, GOOD, INK, chip, cost_text, fit
 
@@ -138,7 +138,7 @@ class CardTile(Widget):
             else:
                 needs, sep = Text("-", style=BAD), ""
             for i, piece in enumerate(pieces):
-                colour = "WUGRK*".find(piece[-1])
+                colour = LETTERS.find(piece[-1])
                 needs.append(sep if i else "")
                 needs.append(piece, style=INK[colour] if colour >= 0 else BAD)
         else:
