@@ -97,7 +97,7 @@ async def quick_game(term: Terminal) -> None:
     term.chan.write(b"\x1b[B\x1b[D")  # to "Bots", then medium -> easy
     await term.until(lambda: re.search(r"Bots\s+◀\s+easy", term.text()) is not None)
     term.chan.write(b"\r")
-    await term.until(lambda: "turn 1 ·" in status(term))
+    await term.until(lambda: re.search(r"turn \d+ ·", status(term)) is not None)
 
 
 async def player(

@@ -45,6 +45,7 @@ from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
+from .widgets.board import MEDIUM_AT, TALL_AT, WIDE_AT
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +65,8 @@ class SplendorApp(App[None]):
     CSS_PATH = "splendor.tcss"
     TITLE = "Splendor"
     ENABLE_COMMAND_PALETTE = False  # its screenshot command writes files on the server
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-medium"), (38, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (MEDIUM_AT, "-medium"), (TALL_AT, "-tall")]
     BINDINGS = [
         Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
         Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True),

@@ -35,7 +35,7 @@ def card_face(view: PlayerView, card_id: str, fresh: bool = False) -> CardFace:
     )
 
 
-def board_faces(view: PlayerView, previous: PlayerView | None) -> list[list[CardFace]]:
+def board_faces(view: PlayerView, previous: PlayerView | None) -> tuple[tuple[CardFace, ...], ...]:
     """Per board row: the deck, then the four slots."""
     before = set() if previous is None else {c for row in previous.board for c in row}
     rows = []
@@ -46,15 +46,15 @@ def board_faces(view: PlayerView, previous: PlayerView | None) -> list[list[Card
                 row.append(CardFace(EMPTY, label="empty"))
             else:
                 row.append(card_face(view, cid, fresh=previous is not None and cid not in before))
-        rows.append(row)
-    return rows
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
-def bank_faces(view: PlayerView, picked: Sequence[int]) -> list[PileFace]:
-    return [PileFace(c, view.bank[c], picked.count(c)) for c in range(6)]
+def bank_faces(view: PlayerView, picked: Sequence[int]) -> tuple[PileFace, ...]:
+    return tuple(PileFace(c, view.bank[c], picked.count(c)) for c in range(6))
 
 
-def mine_faces(view: PlayerView) -> list[CardFace]:
+def mine_faces(view: PlayerView) -> tuple[CardFace, ...]:
     """The viewer's three reserve slots."""
     me = view.me
     faces = []
@@ -65,7 +65,7 @@ def mine_faces(view: PlayerView) -> list[CardFace]:
             r = me.reserved[i]
             assert r.card is not None
             faces.append(card_face(view, r.card))
-    return faces
+    return tuple(faces)
 
 
 def player_faces(view: PlayerView, seats: Sequence[Seat]) -> list[PlayerFace]:

@@ -6,17 +6,18 @@ otherwise the prompt line says why. `TableView` (table_view.py) draws the table.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any
 
+from textual import events
 from textual.binding import Binding
-from textual.widgets import Input
 
 from shared.errors import SplendorError
 from shared.moves import Buy, Move, Reserve, ReserveDeck, parse_move
 from shared.view import PlayerView
 
 from .. import faces, model
-from ..widgets.tiles import DECK, CardTile
+from ..widgets.tiles import DECK, CardFace
 from .table_view import GEMS, TableView
 
 
@@ -101,7 +102,7 @@ class TableScreen(TableView):
             return
         self.taking, self.picked, self.message = False, [], None
         self.pending = move
-        self._bank()
+        self._board()
         self._prompt()
 
     def _target(self) -> tuple[str, Any]:
@@ -109,7 +110,8 @@ class TableScreen(TableView):
         r, c = self.cursor
         if r == faces.BANK_ROW:
             return "gem", c
-        face = cast(CardTile, self.grid[r][c]).face
+        face = self.square(r, c)
+        assert isinstance(face, CardFace)
         if face.kind == DECK:
             return "deck", face.level
         if face.card is not None:
@@ -118,17 +120,16 @@ class TableScreen(TableView):
 
     def action_cursor(self, dr: int, dc: int) -> None:
         r, c = self.cursor
-        rows = len(self.grid)
+        lengths = faces.ROW_LENGTHS
         if dr:
-            r = (r + dr) % rows
-            if r == faces.MINE_ROW and self.view is not None and self.view.seat is None:
-                r = (r + dr) % rows
-        lengths = [len(row) for row in self.grid]
+            r = (r + dr) % len(lengths)
+            if r == faces.MINE_ROW and self.mine is None:
+                r = (r + dr) % len(lengths)
         c = min(c, lengths[r] - 1) if dr else (c + dc) % lengths[r]
         self.cursor = (r, c)
         if self.message and self.message[1] == "error":
             self.message = None
-        self._cursor()
+        self._board()
         self._prompt()
 
     def action_buy(self) -> None:
@@ -171,14 +172,14 @@ class TableScreen(TableView):
             self._refuse(model.why_not_pick(view, self.picked, colour))
             return
         self.picked.append(colour)
-        self._bank()
+        self._board()
         self._prompt()
 
     def action_unpick(self) -> None:
         if self.picked:
             self.picked.pop()
             self.message = None
-            self._bank()
+            self._board()
             self._prompt()
 
     def action_confirm(self) -> None:
@@ -217,14 +218,10 @@ class TableScreen(TableView):
             self._refuse(reason)
 
     def action_cancel(self) -> None:
-        command = self.query_one("#command", Input)
-        if command.display:
-            command.display = False
-            self.message = None
-        elif self.pending is not None or self.taking:
+        if self.pending is not None or self.taking:
             self._reset_choice()
             self.message = None
-            self._bank()
+            self._board()
         elif self.seat is None or (self.view is not None and self.view.is_over):
             self.splendor.leave_table()
             return
@@ -236,17 +233,41 @@ class TableScreen(TableView):
         self._offer(parse_move("pass"))
 
     def action_command(self) -> None:
-        command = self.query_one("#command", Input)
-        command.value = ""
-        command.display = True
-        command.focus()
+        self._edit(("", 0))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def _edit(self, line: tuple[str, int] | None) -> None:
+        self.command = line
+        self.prompt_line.edit(line)
+
+    def on_key(self, event: events.Key) -> None:
+        """While the move line is open every key edits it; the table's keys wait.
+
+        ":" opens the line here too, not only through its binding: keys typed quickly
+        (or pasted) reach this handler in order, before any binding runs, so the keys
+        after ":" must already find the line open."""
+        if self.command is None:
+            if event.key == "colon":
+                event.stop()
+                event.prevent_default()
+                self.action_command()
+            return
         event.stop()
-        command = event.input
-        text = event.value.strip()
-        command.display = False
-        self.set_focus(None)
+        event.prevent_default()
+        text, caret = self.command
+        key = event.key
+        if key == "enter":
+            self._edit(None)
+            self._submit(text.strip())
+        elif key == "escape":
+            self._edit(None)
+            self.message = None
+            self._prompt()
+        elif key in EDITING:
+            self._edit(EDITING[key](text, caret))
+        elif event.is_printable and event.character and len(text) < COMMAND_LIMIT:
+            self._edit((text[:caret] + event.character + text[caret:], caret + 1))
+
+    def _submit(self, text: str) -> None:
         if not text:
             return
         try:
@@ -262,3 +283,19 @@ class TableScreen(TableView):
             self._refuse(f"`{move}`: {reason}")
         else:
             self._send(move)
+
+
+COMMAND_LIMIT = 60  # characters on the move line: any move is far shorter
+# Editing keys on the move line: (text, caret) -> (text, caret).
+EDITING: dict[str, Callable[[str, int], tuple[str, int]]] = {
+    "backspace": lambda t, i: (t[: i - 1] + t[i:], i - 1) if i else (t, i),
+    "delete": lambda t, i: (t[:i] + t[i + 1 :], i),
+    "left": lambda t, i: (t, max(0, i - 1)),
+    "right": lambda t, i: (t, min(len(t), i + 1)),
+    "home": lambda t, i: (t, 0),
+    "ctrl+a": lambda t, i: (t, 0),
+    "end": lambda t, i: (t, len(t)),
+    "ctrl+e": lambda t, i: (t, len(t)),
+    "ctrl+u": lambda t, i: (t[i:], 0),
+    "ctrl+k": lambda t, i: (t[:i], i),
+}

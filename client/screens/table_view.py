@@ -11,10 +11,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Input, Static
 
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return
 from shared.protocol import MOVE
@@ -23,9 +21,10 @@ from shared.view import PlayerView
 from .. import faces, model
 from ..describe import ended_turns, turn_text
 from ..model import Seat
+from ..widgets.board import Board, BoardFace
 from ..widgets.footer import QuietFooter
-from ..widgets.panels import MoveLog, NobleBar, PlayerPanel, PromptLine, StatusLine
-from ..widgets.tiles import DECK, CardTile, TokenTile
+from ..widgets.panels import MoveLog, PlayerStrip, PromptLine, StatusLine
+from ..widgets.tiles import DECK, CardFace, PileFace
 from .results import AfterGame, ResultsScreen
 from .returns import ReturnTokens
 
@@ -58,7 +57,10 @@ class TableView(Screen[None]):
         self.asked_return_at: int | None = None
         self.results_shown = False
         self.previous: PlayerView | None = None
-        self.grid: list[list[Widget]] = []
+        self.rows: tuple[tuple[CardFace, ...], ...] = ()
+        self.piles: tuple[PileFace, ...] = ()
+        self.mine: tuple[CardFace, ...] | None = None
+        self.command: tuple[str, int] | None = None  # the move line being typed, and its caret
 
     @property
     def splendor(self) -> SplendorApp:
@@ -77,47 +79,18 @@ class TableView(Screen[None]):
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
         with Horizontal(id="table-main"):
-            with Vertical(id="board"):
-                yield NobleBar(id="nobles")
-                for level in faces.LEVEL_ROWS:
-                    with Horizontal(classes="card-row level-row", id=f"level{level}"):
-                        yield CardTile(classes="tile")
-                        for _ in range(4):
-                            yield CardTile(classes="tile")
-                with Horizontal(classes="bank-row", id="bank"):
-                    yield Static("Bank", classes="row-label")
-                    for _ in range(6):
-                        yield TokenTile(classes="tile")
-                with Horizontal(classes="card-row", id="mine"):
-                    yield Static("Your\nhand", classes="row-label")
-                    for _ in range(3):
-                        yield CardTile(classes="tile")
-            with Vertical(id="side"):
-                yield Static("Moves", classes="section-title")
-                yield MoveLog(id="log")
-        with Horizontal(id="player-strip"):
-            for _ in range(4):
-                yield PlayerPanel()
+            yield Board(id="board")
+            yield MoveLog(id="side")
+        yield PlayerStrip(id="player-strip")
         yield PromptLine(id="prompt")
-        command = Input(id="command", placeholder="a move: take W U G, buy 1-07, reserve deck 2 …")
-        command.cursor_blink = False  # a blinking cursor redraws twice a second per player
-        yield command
         yield QuietFooter(compact=True)
 
     def on_mount(self) -> None:
-        rows: list[list[Widget]] = [
-            list(self.query_one(f"#level{level}").query(CardTile)) for level in faces.LEVEL_ROWS
-        ]
-        rows.append(list(self.query_one("#bank").query(TokenTile)))
-        rows.append(list(self.query_one("#mine").query(CardTile)))
-        self.grid = rows
         self.status_line = self.query_one(StatusLine)
-        self.noble_bar = self.query_one(NobleBar)
-        self.mine_row = self.query_one("#mine")
-        self.panels = list(self.query(PlayerPanel))
+        self.board = self.query_one(Board)
+        self.players = self.query_one(PlayerStrip)
         self.move_log = self.query_one(MoveLog)
         self.prompt_line = self.query_one(PromptLine)
-        self.query_one("#command", Input).display = False
         if self.view is not None:
             self._redraw()
 
@@ -198,38 +171,29 @@ class TableView(Screen[None]):
             mine=view.my_turn,
             final=view.final_round and not view.is_over,
         )
-        self.noble_bar.nobles = view.nobles
-        for tiles, row in zip(self.grid[:3], faces.board_faces(view, self.previous), strict=True):
-            for tile, face in zip(tiles, row, strict=True):
-                cast(CardTile, tile).face = face
-        self._bank()
-        for tile, face in zip(self.grid[faces.MINE_ROW], faces.mine_faces(view), strict=True):
-            cast(CardTile, tile).face = face
-        _set_display(self.mine_row, view.seat is not None)
-        panels = self.panels
-        for i, panel in enumerate(panels):
-            _set_display(panel, i < view.num_players)
-        for panel, pface in zip(panels, faces.player_faces(view, self.seats), strict=False):
-            panel.face = pface
-        log = self.move_log
-        log.lines = tuple(self.log_lines)
-        log.fresh = len(self.log_lines) - self.fresh_from
-        self._cursor()
+        self.rows = faces.board_faces(view, self.previous)
+        self.mine = faces.mine_faces(view) if view.seat is not None else None
+        self.players.show(tuple(faces.player_faces(view, self.seats)))
+        self.move_log.show(tuple(self.log_lines), len(self.log_lines) - self.fresh_from)
+        self._board()
         self._prompt()
 
-    def _bank(self) -> None:
-        assert self.view is not None
-        for tile, face in zip(
-            self.grid[faces.BANK_ROW], faces.bank_faces(self.view, self.picked), strict=True
-        ):
-            cast(TokenTile, tile).face = face
+    def _board(self) -> None:
+        """Draw the board: cards, bank (with the gems picked so far), reserves, cursor."""
+        view = self.view
+        assert view is not None
+        self.piles = faces.bank_faces(view, self.picked)
+        face = BoardFace(self.rows, self.piles, self.mine, view.nobles)
+        self.board.show(face, self.cursor)
 
-    def _cursor(self) -> None:
-        # Only the tile the cursor left and the one it entered change (reactive: no-op otherwise).
-        r0, c0 = self.cursor
-        for r, row in enumerate(self.grid):
-            for c, tile in enumerate(row):
-                cast(CardTile | TokenTile, tile).under_cursor = r == r0 and c == c0
+    def square(self, r: int, c: int) -> CardFace | PileFace:
+        """What is on the board at cursor square (r, c)."""
+        if r == faces.BANK_ROW:
+            return self.piles[c]
+        if r == faces.MINE_ROW:
+            assert self.mine is not None
+            return self.mine[c]
+        return self.rows[r][c]
 
     def _prompt(self) -> None:
         prompt = self.prompt_line
@@ -265,7 +229,8 @@ class TableView(Screen[None]):
             name = ("white", "blue", "green", "red", "black", "gold")[c]
             held = "" if view.me is None else f"; you hold {view.me.tokens[c]}"
             return f"{name} ({'WUGRK*'[c]}): {view.bank[c]} in the bank{held}"
-        face = cast(CardTile, self.grid[r][c]).face
+        face = self.square(r, c)
+        assert isinstance(face, CardFace)
         if face.kind == DECK:
             return f"level {face.level} deck: {face.count} cards · r reserves its top card blind"
         if face.card is None:
@@ -282,14 +247,8 @@ class TableView(Screen[None]):
         self._reset_choice()
         self.message = (f"sent: {move}", "")
         if self.is_mounted:
-            self._bank()
+            self._board()
             self._prompt()
 
     def _reset_choice(self) -> None:
         self.taking, self.picked, self.pending = False, [], None
-
-
-def _set_display(widget: Widget, shown: bool) -> None:
-    """Show or hide `widget`, touching its styles only when that changes (no layout otherwise)."""
-    if widget.display != shown:
-        widget.display = shown

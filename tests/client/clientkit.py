@@ -154,7 +154,7 @@ def screen_text(app: SplendorApp) -> str:
 def prompt(app: SplendorApp) -> str:
     from client.widgets.panels import PromptLine
 
-    return str(table(app).query_one(PromptLine).render())
+    return table(app).query_one(PromptLine).plain
 
 
 def fewer_than_three(state: GameState) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clientkit import screen_text, wait_for
+from clientkit import prompt, screen_text, wait_for
 
 from client.app import SplendorApp
 from client.connection import Connection
@@ -120,7 +120,7 @@ async def test_a_table_message_opens_the_table_and_leaving_returns_to_the_lobby(
         text = screen_text(app)
         assert "(watching)" in text and "Cy" in text and "Hard bot 2" in text
         await pilot.press("b")
-        assert "watching" in str(app.screen.query_one("#prompt").render())
+        assert "watching" in prompt(app)
         await pilot.press("escape")  # nothing to cancel: a spectator goes back to the lobby
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         assert conn.sent[-1] == {"t": "leave"}

@@ -111,10 +111,12 @@ async def test_a_game_survives_sigkill_and_restart(server_process):
     screen = await player.wait_for(lambda t: "your turn" in status(t))
     first = turn_shown(screen)
     await type_move(player, "take W U G")
-    screen = await player.wait_for(lambda t: "your turn" in status(t) and turn_shown(t) > first)
+    # The bank and both players' gem, crd and last: rows, once the whole frame has come.
+    screen = await player.wait_for(
+        lambda t: "your turn" in status(t) and turn_shown(t) > first and len(game_state(t)) == 4
+    )
     turn = turn_shown(screen)
     before = game_state(screen)
-    assert len(before) == 4, screen  # the bank; both players' gem, crd and last: rows
 
     assert await asyncio.to_thread(server_process.kill) == -signal.SIGKILL
     await player.closed()
@@ -122,8 +124,11 @@ async def test_a_game_survives_sigkill_and_restart(server_process):
     port = await asyncio.to_thread(server_process.start)
     again = await login(port, "ann", key)
     assert again.conn.get_server_host_key().get_fingerprint() == host_key  # same host key
-    screen = await again.wait_for(lambda t: f"turn {turn} · your turn" in status(t))
-    assert game_state(screen) == before
+    # The same turn and the same bank and players (a frame may arrive in several packets:
+    # the screen is read once it has settled on that state, or the wait fails).
+    screen = await again.wait_for(
+        lambda t: f"turn {turn} · your turn" in status(t) and game_state(t) == before
+    )
     await type_move(again, three_colours(screen))  # and the game goes on
     await again.wait_for(lambda t: turn_shown(t) > turn)
     await again.close()
