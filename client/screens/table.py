@@ -45,7 +45,11 @@ class TableScreen(TableView):
             "escape", "cancel", "Cancel", tooltip="Cancel the choice (watching: back to the lobby)"
         ),
         Binding(
-            "colon", "command", "Move", tooltip="Type a move: take W U G, buy 1-07, reserve deck 2"
+            "colon",
+            "command",
+            "Move",
+            tooltip="Type a move (take W U G, buy 1-07, reserve deck 2): Enter plays it, "
+            "Esc closes the line; ← → Home End Backspace Ctrl+U edit",
         ),
         Binding("W,w", _pick("W"), show=False, tooltip="Pick a white gem (W)"),
         Binding("U,u", _pick("U"), show=False, tooltip="Pick a blue gem (U)"),

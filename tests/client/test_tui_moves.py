@@ -191,6 +191,22 @@ async def test_colon_types_a_move_in_notation() -> None:
         assert host.moves[0] == "take U G R"
 
 
+async def test_the_move_line_edits_and_keeps_every_key_it_is_typed() -> None:
+    app, host = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await load(pilot, app, host, find_position(2, first_turn))
+        await pilot.press("colon", *"tke gu", *["left"] * 5, "a", "end", "r")
+        assert prompt(app) == "take gur"
+        assert " take gur " in screen_text(app)  # drawn on the prompt line
+        await pilot.press("escape")
+        assert host.moves == [] and "take gur" not in screen_text(app)
+        await pilot.press("colon", "q", "question_mark")  # letters, not Quit and Help
+        assert prompt(app) == "q?" and isinstance(app.screen, type(table(app)))
+        await pilot.press("ctrl+u", *"take gux", "backspace", "r", "enter")
+        await wait_for(pilot, lambda: len(host.moves) >= 1)
+        assert host.moves[0] == "take U G R"
+
+
 async def test_illegal_attempts_say_why() -> None:
     app, host = make_app()
     async with app.run_test(size=SIZE) as pilot:

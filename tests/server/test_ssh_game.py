@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncssh
 from gamekit import (
     KEYS,
+    decision,
     game_server,
     login,
+    moment,
+    pick,
     play_to_end,
     play_turn,
     quick_game,
@@ -136,3 +139,22 @@ async def test_reconnecting_mid_game_lands_back_at_the_table(tmp_path, bot_execu
         tables = [m for m in record.messages if m["t"] == protocol.TABLE]
         assert tables[0]["table"] == table_id(game.tap.records["ann"][0])
         await again.close()
+
+
+async def test_a_move_typed_in_one_burst_after_colon_is_played(tmp_path, bot_executor):
+    """":", the move and Enter in one packet (typed fast, or pasted): the keys after ":"
+    go to the move line, not to the table's own keys (t, k, r...)."""
+    async with game_server(tmp_path, bot_executor) as game:
+        player = await login(game.port, "ann")
+        await quick_game(player, "easy")
+        record = game.tap.latest("guest-ann")
+        view = (await record.wait(decision))["view"]
+        await player.wait_for(lambda t: f"turn {view.turn} · your turn" in status(t))
+        played = len(game.host.store.moves(table_id(record)))
+        move = pick(view)
+        player.press(":" + str(move) + "\r")
+        await record.wait(
+            lambda m: m["t"] == protocol.TABLE and moment(m["view"]) != moment(view)
+        )
+        assert game.host.store.moves(table_id(record))[played] == str(move)
+        await player.wait_for(lambda t: turn_shown(t) > view.turn)
