@@ -26,8 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.bots import LEVELS, Budget, choose_move_bytes, encode_request  # noqa: E402
+from shared.deal import new_game  # noqa: E402
 from shared.moves import parse_move  # noqa: E402
-from shared.state import new_game  # noqa: E402
 
 MAX_ROUNDS = 200  # a game still running then is stopped and counted as stalled
 

@@ -20,8 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.cards import CARDS  # noqa: E402
+from shared.deal import new_game  # noqa: E402
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, Take  # noqa: E402
-from shared.state import GameState, new_game  # noqa: E402
+from shared.state import GameState  # noqa: E402
 
 MAX_PLIES = 1000  # a cap so that a stuck greedy game still ends
 

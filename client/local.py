@@ -18,6 +18,7 @@ from typing import Any
 
 from shared.bots import choose_move
 from shared.cards import card
+from shared.deal import new_game
 from shared.errors import SplendorError
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.protocol import (
@@ -38,7 +39,7 @@ from shared.protocol import (
     seat_summary,
     table_message,
 )
-from shared.state import GameState, new_game
+from shared.state import GameState
 from shared.view import PlayerView
 
 from .connection import Connection

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from shared.codec import CodecError, loads
+from shared.deal import new_game
 from shared.moves import parse_move
-from shared.state import GameState, new_game
+from shared.state import GameState
 
 log = logging.getLogger("splendor")
 

@@ -19,8 +19,9 @@ from enum import Enum
 
 from shared import protocol
 from shared.codec import dumps
+from shared.deal import new_game
 from shared.moves import Move
-from shared.state import GameState, new_game
+from shared.state import GameState
 
 from .bots import BotPool, bot_seed
 from .identity import Identity

@@ -6,9 +6,10 @@
 """
 
 from .cards import CARD_BY_ID, CARDS, COLOURS, LETTERS, NOBLE_BY_ID, NOBLES, Card, Noble, card
+from .deal import new_game, replay
 from .errors import IllegalMoveError, InvalidMoveError, SplendorError
 from .moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move
-from .state import ACTION, RETURN_PHASE, GameState, Outcome, new_game, replay
+from .state import ACTION, RETURN_PHASE, GameState, Outcome
 from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
 
 __all__ = [

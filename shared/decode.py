@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import CARD_BY_ID, CARDS, NOBLE_BY_ID
+from .deal import assemble
 from .errors import CodecError, SplendorError
 from .moves import Move, parse_move
-from .state import ACTION, RETURN_PHASE, GameState, Outcome, TurnSummary, assemble
+from .state import ACTION, RETURN_PHASE, GameState, Outcome, TurnSummary
 from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
 
 

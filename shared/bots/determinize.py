@@ -17,8 +17,9 @@ import random
 from typing import NamedTuple
 
 from ..cards import CARD_BY_ID, LEVEL_CARDS, NOBLE_BY_ID
+from ..deal import assemble
 from ..moves import PASS
-from ..state import ACTION, Five, GameState, Six, TurnSummary, assemble
+from ..state import ACTION, Five, GameState, Six, TurnSummary
 from ..view import PlayerView
 
 

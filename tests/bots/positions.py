@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from shared.deal import new_game
 from shared.moves import BUY, RESERVE_DECK, RETURN
-from shared.state import RETURN_PHASE, GameState, new_game
+from shared.state import RETURN_PHASE, GameState
 
 
 def random_positions(num_players: int, count: int, seed: int, returns: int = 0) -> list[GameState]:

@@ -9,8 +9,9 @@ import pytest
 from shared import codec
 from shared.bots import Budget, choose_move, make_bot
 from shared.cards import CARDS
+from shared.deal import new_game
 from shared.moves import BUY, RETURN, TAKE, Buy, parse_move
-from shared.state import RETURN_PHASE, GameState, new_game
+from shared.state import RETURN_PHASE, GameState
 
 from .positions import random_positions
 

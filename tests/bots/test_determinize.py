@@ -9,8 +9,8 @@ import pytest
 
 from shared.bots import Determinizer, InconsistentViewError, determinize, passes_in_a_row
 from shared.cards import CARDS
+from shared.deal import new_game
 from shared.moves import PASS_MOVE
-from shared.state import new_game
 
 from .positions import random_positions
 

@@ -17,8 +17,9 @@ import pytest
 from shared import codec
 from shared.bots import BotRequestError, choose_move, choose_move_bytes, encode_request
 from shared.cards import CARDS
+from shared.deal import new_game
 from shared.moves import BUY, RESERVE_DECK
-from shared.state import GameState, new_game
+from shared.state import GameState
 
 LEVEL_BUDGETS = [("easy", None), ("medium", None), ("hard", 60)]
 

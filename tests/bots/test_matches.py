@@ -7,7 +7,8 @@ import random
 import pytest
 
 from shared.bots import Budget, make_bot
-from shared.state import GameState, new_game
+from shared.deal import new_game
+from shared.state import GameState
 
 MAX_PLIES = 2000
 

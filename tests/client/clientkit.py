@@ -14,8 +14,9 @@ from client.app import SplendorApp
 from client.faces import BANK_ROW, LEVEL_ROWS, MINE_ROW
 from client.local import LocalHost, fallback_move
 from client.screens.table import TableScreen
+from shared.deal import new_game
 from shared.moves import TAKE, Move
-from shared.state import GameState, new_game
+from shared.state import GameState
 
 HUMAN = 0
 

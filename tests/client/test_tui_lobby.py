@@ -12,6 +12,7 @@ from client.screens.lobby import LobbyScreen
 from client.screens.lobby_dialogs import CreateTableDialog, QuickGameDialog
 from client.screens.table import TableScreen
 from shared.codec import loads
+from shared.deal import new_game
 from shared.protocol import (
     LOBBY,
     WELCOME,
@@ -20,7 +21,6 @@ from shared.protocol import (
     table_message,
     table_summary,
 )
-from shared.state import new_game
 
 
 class FakeConnection(Connection):

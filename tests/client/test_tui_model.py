@@ -6,8 +6,8 @@ from clientkit import fewer_than_three, find_position
 
 from client import describe, model
 from client.screens.results import end_note, tie_notes
+from shared.deal import new_game, replay
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take, parse_move
-from shared.state import new_game, replay
 from shared.view import LastTurn, PlayerView
 
 

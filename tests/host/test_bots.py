@@ -12,8 +12,8 @@ import pytest
 from server import bots as bots_module
 from server.bots import BotPool, bot_request, fallback_choose_move_bytes, run_bot
 from shared.bots import choose_move
+from shared.deal import new_game
 from shared.moves import parse_move
-from shared.state import new_game
 
 
 def _positions(n: int = 40) -> list[Any]:

@@ -9,8 +9,8 @@ from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_
 
 from server.host import GameHost
 from shared import protocol
+from shared.deal import replay
 from shared.moves import parse_move
-from shared.state import replay
 
 
 async def test_full_game_against_a_bot(host: GameHost, caplog: pytest.LogCaptureFixture) -> None:

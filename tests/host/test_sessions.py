@@ -10,7 +10,7 @@ from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_
 from server.host import GameHost
 from server.lobby import Lobby
 from server.table import Seat, Status, Table, TableError
-from shared.state import replay
+from shared.deal import replay
 
 
 async def test_disconnect_and_reconnect_lands_back_at_the_current_state(host: GameHost) -> None:

@@ -15,8 +15,8 @@ from hostkit import HostConnection, await_turn, identity, make_host, pick, play_
 from server.store import GameRecord, SeatRecord, Store
 from server.table import Table
 from shared.codec import dumps
+from shared.deal import new_game, replay
 from shared.moves import parse_move
-from shared.state import new_game, replay
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent

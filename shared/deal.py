@@ -1,0 +1,114 @@
+"""The deal (R2, R5, R6) and the one constructor of a `GameState` from its fields.
+
+`new_game` draws all chance from the seed (`shared.rng`), so a game is its seed
+and its moves (`replay`). `assemble` is what the deal, the codec and the bots'
+determinization build states with.
+"""
+
+from __future__ import annotations
+
+from .cards import LEVEL_CARDS, NOBLES
+from .moves import parse_move
+from .rng import SplitMix64
+from .state import ACTION, GEMS_BY_PLAYERS, GOLD_TOKENS, Five, GameState, Six, TurnSummary
+
+
+def assemble(
+    *,
+    num_players: int,
+    seed: int,
+    bank: Six,
+    tokens: tuple[Six, ...],
+    bonuses: tuple[Five, ...],
+    card_prestige: tuple[int, ...],
+    bought: tuple[tuple[int, ...], ...],
+    reserved: tuple[tuple[tuple[int, bool], ...], ...],
+    player_nobles: tuple[tuple[int, ...], ...],
+    board: tuple[tuple[int, ...], ...],
+    decks: tuple[tuple[int, ...], ...],
+    nobles: tuple[int, ...],
+    current_player: int,
+    starting_player: int,
+    phase: str,
+    turn: int,
+    final_round: bool,
+    passes: int,
+    is_over: bool,
+    last_turns: tuple[TurnSummary | None, ...],
+) -> GameState:
+    """A state from every one of its fields, for the deal, the codec and bots'
+    determinization. It checks no rule: callers build only reachable states."""
+    s = object.__new__(GameState)
+    s.num_players = num_players
+    s.seed = seed
+    s.bank = bank
+    s.tokens = tokens
+    s.bonuses = bonuses
+    s.card_prestige = card_prestige
+    s.bought = bought
+    s.reserved = reserved
+    s.player_nobles = player_nobles
+    s.board = board
+    s.decks = decks
+    s.nobles = nobles
+    s.current_player = current_player
+    s.starting_player = starting_player
+    s.phase = phase
+    s.turn = turn
+    s.final_round = final_round
+    s.passes = passes
+    s.is_over = is_over
+    s.last_turns = last_turns
+    s._legal = None
+    return s
+
+
+def new_game(num_players: int, seed: int) -> GameState:
+    """A new game (R2, R5, R6): all chance drawn from `seed` (see `shared.rng`)."""
+    if num_players not in GEMS_BY_PLAYERS:
+        raise ValueError(f"Splendor is for 2 to 4 players, not {num_players}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+        raise ValueError(f"a seed is an integer from 0 to 2**64-1, not {seed!r}")
+    rng = SplitMix64(seed)
+    decks: list[list[int]] = []
+    for level_cards in LEVEL_CARDS:  # R5
+        deck = list(level_cards)
+        rng.shuffle(deck)
+        decks.append(deck)
+    nobles = list(range(len(NOBLES)))  # R6
+    rng.shuffle(nobles)
+    start = rng.below(num_players)
+    gems = GEMS_BY_PLAYERS[num_players]
+    return assemble(
+        num_players=num_players,
+        seed=seed,
+        bank=(gems, gems, gems, gems, gems, GOLD_TOKENS),
+        tokens=((0, 0, 0, 0, 0, 0),) * num_players,
+        bonuses=((0, 0, 0, 0, 0),) * num_players,
+        card_prestige=(0,) * num_players,
+        bought=((),) * num_players,
+        reserved=((),) * num_players,
+        player_nobles=((),) * num_players,
+        board=tuple(tuple(d[:4]) for d in decks),
+        decks=tuple(tuple(d[4:]) for d in decks),
+        nobles=tuple(nobles[: num_players + 1]),
+        current_player=start,
+        starting_player=start,
+        phase=ACTION,
+        turn=1,
+        final_round=False,
+        passes=0,
+        is_over=False,
+        last_turns=(None,) * num_players,
+    )
+
+
+def replay(num_players: int, seed: int, moves: list[str] | tuple[str, ...]) -> GameState:
+    """The state after playing these notation moves from a new game (checked)."""
+    state = new_game(num_players, seed)
+    for text in moves:
+        state = state.apply(parse_move(text))
+    return state
+
+
+__all__ = ["assemble", "new_game", "replay"]
