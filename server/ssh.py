@@ -25,7 +25,7 @@ import asyncssh
 
 from .bridge import AppFactory, Host
 from .config import Config
-from .identity import Identity
+from .identity import Identity, guest_key
 from .session import GameSession, Sessions
 
 log = logging.getLogger("splendor.ssh")
@@ -251,7 +251,7 @@ class PlayerAuth(asyncssh.SSHServer):
         if self not in self.gate.connections:  # the connection went away meanwhile
             return
         if self._guest:
-            identity = Identity(self.gate.guest_name(self._name), True, None)
+            identity = Identity(self.gate.guest_name(self._name), True, guest_key(self.address))
             how = "guest"
         else:
             identity = Identity(self._name, False, key)

@@ -8,6 +8,7 @@ import pytest
 from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_end
 
 from server.host import GameHost
+from server.identity import Identity, guest_key
 from server.lobby import Lobby
 from server.table import Seat, Status, Table, TableError
 from shared.deal import replay
@@ -111,6 +112,23 @@ async def test_the_seat_is_held_after_leaving_a_game_and_can_be_taken_back(host:
     alice.cmd("join", table=table_id)
     assert (await alice.next_of("table"))["seat"] == 0
     await bob.next_of("table", lambda m: m["seats"][0]["connected"])
+
+
+async def test_a_dropped_guests_seat_goes_back_only_to_that_guest(host: GameHost) -> None:
+    """A guest proves nothing but its address: a later guest with the same name from
+    elsewhere must not land in the held seat (and so take over the game)."""
+    here, there = guest_key("192.0.2.1"), guest_key("198.51.100.7")
+    ann = HostConnection(host, Identity("guest-ann", True, here))
+    ann.cmd("quick", players=2, level="easy")
+    table_id = (await ann.next_of("table"))["table"]
+    ann.close()
+    thief = HostConnection(host, Identity("guest-ann", True, there))
+    lobby = await thief.next_of("lobby")
+    assert lobby["mine"] == () and not any(m["t"] == "table" for m in thief.messages)
+    thief.cmd("join", table=table_id)
+    assert "watch it instead" in (await thief.next_of("notice"))["text"]
+    back = HostConnection(host, Identity("guest-ann", True, here))
+    assert (await back.next_of("table"))["table"] == table_id
 
 
 async def test_a_cap_on_tables_per_player(host: GameHost) -> None:

@@ -6,6 +6,7 @@ import asyncssh
 import pytest
 from sshkit import Player, connect, running_server
 
+from server.identity import guest_key
 from server.ssh import PlayerAuth
 
 
@@ -81,7 +82,8 @@ async def test_offering_the_victims_public_key_then_logging_in_as_guest_is_a_gue
     screen = await player.wait_for("hello")
     assert "hello guest-vic guest=True" in screen
     identity = server.host.links[-1].identity
-    assert (identity.name, identity.guest, identity.key) == ("guest-vic", True, None)
+    assert (identity.name, identity.guest) == ("guest-vic", True)
+    assert identity.key == guest_key("127.0.0.1")  # the address's token, never the victim's key
     assert server.store.name_owner("vic") == fingerprint(victim)
     await player.close()
 
@@ -142,6 +144,8 @@ async def test_guests_get_a_marked_name_that_claims_nothing(server):
     assert "hello guest-ann guest=True" in await ann.wait_for("hello")
     assert "hello guest-ann2 guest=True" in await ann2.wait_for("hello")
     assert server.store.name_owner("ann") is None
+    # A guest holds only a token of its address: a held seat goes back to that address.
+    assert {link.identity.key for link in server.host.links} == {guest_key("127.0.0.1")}
     await ann.close()
     await ann2.close()
 
