@@ -26,7 +26,7 @@ def _pick(letter: str, in_take_mode_only: bool = False) -> str:
 
 
 class TableScreen(TableView):
-    """The table with its keys: cursor, buy, reserve, take, confirm, cancel, command line."""
+    """The table with its keys: cursor, buy, reserve, take, confirm, cancel, the move line."""
 
     BINDINGS = [
         Binding(
@@ -263,13 +263,21 @@ class TableScreen(TableView):
             self._edit(None)
             self._submit(text.strip())
         elif key == "escape":
-            self._edit(None)
-            self.message = None
+            self._edit(None)  # the prompt line shows again, with any notice that came meanwhile
             self._prompt()
         elif key in EDITING:
             self._edit(EDITING[key](text, caret))
         elif event.is_printable and event.character and len(text) < COMMAND_LIMIT:
             self._edit((text[:caret] + event.character + text[caret:], caret + 1))
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Pasted text goes on the move line (opened if need be), as if typed; Enter plays it."""
+        event.stop()
+        text = "".join(ch for ch in " ".join(event.text.split()) if ch.isprintable())
+        line, caret = self.command or ("", 0)
+        text = text[: COMMAND_LIMIT - len(line)]
+        if text:
+            self._edit((line[:caret] + text + line[caret:], caret + len(text)))
 
     def _submit(self, text: str) -> None:
         if not text:

@@ -38,7 +38,7 @@ LOG_LIMIT = 200  # lines kept; the log shows the newest that fit
 class TableView(Screen[None]):
     """One table, seen from one seat (or by a spectator): state and rendering."""
 
-    AUTO_FOCUS = ""  # keys go to the screen; the command line takes focus only on ":"
+    AUTO_FOCUS = ""  # every key goes to the screen (the move line is drawn, not focused)
 
     def __init__(self, table_id: str, seat: int | None) -> None:
         super().__init__()
@@ -93,6 +93,14 @@ class TableView(Screen[None]):
         self.prompt_line = self.query_one(PromptLine)
         if self.view is not None:
             self._redraw()
+
+    def on_resize(self) -> None:
+        # The board's layout follows the terminal's size; its own size may not change.
+        if self.is_mounted and self.view is not None:
+            self.board.redraw()
+
+    def on_screen_resume(self) -> None:
+        self.on_resize()  # the terminal may have changed size under a dialog
 
     # -- from the host ------------------------------------------------------------
 

@@ -18,18 +18,16 @@ from textual.strip import Strip
 from shared.cards import NOBLE_BY_ID
 
 from .lines import LineWidget, blank, strip
-from .palette import DIM, cost_text, fit
+from .palette import DIM, LABEL, cost_text, fit
 from .tiles import CardFace, PileFace, card_strips, pile_strip
 
 WIDE_AT, MEDIUM_AT, TALL_AT = 100, 30, 38  # terminal columns and lines
-LABEL = Style.parse("bold #8a8f98")
 
 
 @dataclass(frozen=True, slots=True)
 class Geometry:
     """Where things go on the board, for one terminal size."""
 
-    width: int  # the board's columns
     card: int  # a card slot
     deck: int  # a deck
     gap: int  # between two slots
@@ -46,8 +44,7 @@ def geometry(columns: int, lines: int) -> Geometry:
         card, deck, gap = (16, 10, 0) if wide else (13, 8, 0)
     else:
         card, deck, gap = (15, 9, 1) if wide else (11, 6, 1)
-    return Geometry(
-        width=74 if wide else 60 if tall else 55,
+    return Geometry(  # the board's own width is CSS (#board in splendor.tcss)
         card=card,
         deck=deck,
         gap=gap,
@@ -71,10 +68,10 @@ class BoardFace:
 
 
 @lru_cache(maxsize=1024)
-def noble_text(nobles: tuple[str, ...], width: int) -> Text:
+def noble_strip(nobles: tuple[str, ...], width: int, base: Style) -> Strip:
     """The nobles on the table, in table order (R14), each with what it asks."""
     if not nobles:
-        return Text("no nobles left", style=DIM)
+        return strip(Text("no nobles left", style=DIM), width, base)
     out = Text()
     prefix = "Nobles " if width >= 7 + 11 * len(nobles) else ""
     out.append(prefix, style="bold")
@@ -84,7 +81,7 @@ def noble_text(nobles: tuple[str, ...], width: int) -> Text:
             out.append("  " if width >= 60 else " ")
         out.append(f"{nid}♛", style="bold #ffd23f")
         out.append_text(cost_text(noble.requires, 8, chips=True))
-    return fit(out, width)
+    return strip(fit(out, width), width, base)
 
 
 class Board(LineWidget):
@@ -110,7 +107,7 @@ class Board(LineWidget):
         base = self.rich_style
         face = self.face
         empty = blank(width, base)
-        lines = [strip(noble_text(face.nobles, width), width, base), empty]
+        lines = [noble_strip(face.nobles, width, base), empty]
         gap = [blank(g.gap, base)] if g.gap else []
         for r, row in enumerate(face.rows):
             lines += self._row(row, r, g, width, base, gap)

@@ -42,11 +42,6 @@ def blank(width: int, base: Style | None = None) -> Strip:
     return Strip.blank(width, base)
 
 
-def background(colour: str) -> Style:
-    """A style that only paints the background."""
-    return Style(bgcolor=colour)
-
-
 def over(base: Style, colour: str) -> Style:
     """`base` with `colour` (which may be translucent, e.g. ``#FFFFFF0A``) painted on its
     background."""
@@ -83,8 +78,6 @@ class LineWidget(Widget):
             return  # drawn at the first resize
         new = self.draw(width, height)
         old, self._strips = self._strips, new
-        top = self.styles.gutter.top
-        full = self.outer_size.width
         y, end = 0, max(len(old), len(new))
         while y < end:
             if y < len(old) and y < len(new) and old[y] == new[y]:
@@ -93,12 +86,12 @@ class LineWidget(Widget):
             first = y
             while y < end and not (y < len(old) and y < len(new) and old[y] == new[y]):
                 y += 1
-            self.refresh(Region(0, top + first, full, y - first))
+            self.refresh(Region(0, first, width, y - first))  # content coordinates
 
     def render_line(self, y: int) -> Strip:
         if y < len(self._strips):
             return self._strips[y]
-        return Strip.blank(self.content_size.width, self.rich_style)
+        return blank(self.content_size.width, self.rich_style)
 
     def on_resize(self) -> None:
         self._strips = []

@@ -32,6 +32,11 @@ INK: tuple[Style, ...] = (
     Style.parse("bold #ffd23f"),
 )
 DIM = Style.parse("#8a8f98")
+LABEL = Style.parse("bold #8a8f98")  # row labels and section titles
+# Backgrounds that mean the same everywhere.
+GREEN_BG = "#1f3d2b"  # yours: your turn, a card you can buy
+RED_BG = "#5a2323"  # trouble: a refusal, the final round
+GOLD_BG = "#3d3a1d"  # waiting on you: a question, gems picked
 GOOD = Style.parse("bold #5fdc7f")
 BAD = Style.parse("#e0a05a")
 

@@ -14,7 +14,7 @@ from shared.cards import card
 from shared.view import PlayerInfo
 
 from .lines import LineWidget, blank, over, strip, theme_colour
-from .palette import DIM, INK, chip, fit
+from .palette import DIM, GOLD_BG, GREEN_BG, INK, LABEL, RED_BG, chip, fit
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,9 @@ class PlayerFace:
     last_text: str = ""
 
 
+PLACEHOLDER = "a move: take W U G, buy 1-07, reserve deck 2 …"
+EDIT = "#24304a"  # the move line's background
+HINT = "Enter plays · Esc closes"
 CURRENT = "#1e2a3e"  # the background of the player to move
 ACCENT, LAST = "#fea62b", "#e8b500"  # the edge of the player to move, of the last mover
 
@@ -39,7 +42,7 @@ class PlayerStrip(LineWidget):
     """The players side by side: tokens, bonuses, prestige, cards bought, nobles, reserves."""
 
     DEFAULT_CSS = """
-    PlayerStrip { height: 5; width: 1fr; }
+    PlayerStrip { width: 1fr; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -163,7 +166,7 @@ class MoveLog(LineWidget):
     """The last moves under a title, newest at the bottom; the newest `fresh` stand out."""
 
     DEFAULT_CSS = """
-    MoveLog { width: 1fr; height: 1fr; padding: 0 1; }
+    MoveLog { padding: 0 1; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -186,7 +189,7 @@ class MoveLog(LineWidget):
             rows.extend(Text(part, style=style) for part in parts)
         if not rows:
             rows = [Text("No moves yet.", style=DIM)]
-        title = Text("Moves", style=TITLE)
+        title = Text("Moves", style=LABEL)
         return [strip(row, width, base) for row in [title, *rows[-(height - 1) :]]][:height]
 
 
@@ -209,7 +212,7 @@ class StatusLine(LineWidget):
 
     def draw(self, width: int, height: int) -> list[Strip]:
         text, mine, final = self.shown
-        colour = FINAL if final else MINE if mine else theme_colour(self.app, "panel")
+        colour = RED_BG if final else GREEN_BG if mine else theme_colour(self.app, "panel")
         return [padded(text, width, self.rich_style + Style(bgcolor=colour))]
 
 
@@ -252,22 +255,19 @@ class PromptLine(LineWidget):
             return [_move_line(*self.editing, width, base + Style(bgcolor=EDIT))]
         text, kind = self.said
         if kind == "error":
-            style = base + Style(bgcolor="#5a2323", color="#ffd0cc", bold=True)
+            style = base + Style(bgcolor=RED_BG, color="#ffd0cc", bold=True)
         elif kind == "ask":
-            style = base + Style(bgcolor="#3d3a1d", color="#fff2b0", bold=True)
+            style = base + Style(bgcolor=GOLD_BG, color="#fff2b0", bold=True)
         else:
             style = over(base, theme_colour(self.app, "boost"))
         return [padded(Text(text) if isinstance(text, str) else text, width, style)]
 
 
-TITLE = Style.parse("bold #8a8f98")
-MINE, FINAL = "#1f3d2b", "#5a2323"  # the status line on the viewer's turn, in the final round
-PLACEHOLDER = "a move: take W U G, buy 1-07, reserve deck 2 …"
-EDIT = "#24304a"
 
 
 def _move_line(text: str, caret: int, width: int, style: Style) -> Strip:
-    """The move being typed, with the caret as a reversed cell; a hint while it is empty."""
+    """The move being typed, with the caret as a reversed cell; an example while it is
+    empty; at the right, when there is room, the keys that end it."""
     out = Text(" ")
     if not text:
         out.append(PLACEHOLDER[0], style="reverse")
@@ -276,6 +276,10 @@ def _move_line(text: str, caret: int, width: int, style: Style) -> Strip:
         out.append(text[:caret])
         out.append(text[caret : caret + 1] or " ", style="reverse")
         out.append(text[caret + 1 :])
+    room = width - out.cell_len - len(HINT) - 1
+    if room >= 2:
+        out.append(" " * room)
+        out.append(HINT, style=DIM)
     return strip(out, width, style)
 
 

@@ -16,7 +16,7 @@ from textual.strip import Strip
 from shared.cards import COLOUR_NAMES, LETTERS, card
 
 from .lines import strip
-from .palette import BAD, CHIP, DIM, GOOD, INK, chip, cost_text, fit
+from .palette import BAD, CHIP, DIM, GOLD_BG, GOOD, GREEN_BG, INK, chip, cost_text, fit
 
 CARD, DECK, EMPTY = "card", "deck", "empty"
 
@@ -43,7 +43,7 @@ class CardFace:
 
 
 # Tile backgrounds and (tall, boxed cards) borders, as the table's CSS used to give them.
-FLAT = {"card": "#262b36", DECK: "#1d2230", EMPTY: "#181b22", "affordable": "#1f3d2b"}
+FLAT = {"card": "#262b36", DECK: "#1d2230", EMPTY: "#181b22", "affordable": GREEN_BG}
 FLAT_CURSOR, FLAT_CURSOR_AFFORDABLE = "#3b4d70", "#2f6a45"
 BOXED, BOXED_AFFORDABLE, BOXED_CURSOR = "#1a1f29", "#17301f", "#2c3b58"
 BORDER = {"card": "#3a4256", DECK: "#2b3242", EMPTY: "#20252f"}
@@ -189,7 +189,7 @@ class PileFace:
     held: int | None = None
 
 
-PICKED = "#3d3a1d"
+PICKED = GOLD_BG
 
 
 @lru_cache(maxsize=1024)

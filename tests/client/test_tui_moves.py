@@ -19,6 +19,7 @@ from clientkit import (
     wait_for,
     will_return,
 )
+from textual import events
 
 from client.app import SplendorApp
 from client.faces import MINE_ROW
@@ -205,6 +206,18 @@ async def test_the_move_line_edits_and_keeps_every_key_it_is_typed() -> None:
         await pilot.press("ctrl+u", *"take gux", "backspace", "r", "enter")
         await wait_for(pilot, lambda: len(host.moves) >= 1)
         assert host.moves[0] == "take U G R"
+
+
+async def test_a_pasted_move_lands_on_the_move_line() -> None:
+    app, host = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await load(pilot, app, host, find_position(2, first_turn))
+        table(app).post_message(events.Paste("take w u\ng\n"))  # bracketed paste, any spacing
+        await wait_for(pilot, lambda: prompt(app) == "take w u g")
+        assert host.moves == []  # a paste is typed, not played: Enter plays it
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(host.moves) >= 1)
+        assert host.moves[0] == "take W U G"
 
 
 async def test_illegal_attempts_say_why() -> None:
