@@ -53,6 +53,11 @@ def counts(line: str) -> dict[str, int]:
     return {c: int(n) for c, n in re.findall(r"([WUGRK*])\s+(\d+)", line)}
 
 
+def typed_so_far(term: Terminal) -> str:
+    """The move line's text: what comes before the hint at its right end."""
+    return re.split(r"\s{2,}", term.rows()[-2].strip())[0]
+
+
 def choose(term: Terminal) -> str:
     """A legal-looking move from what the screen shows: buy what it marks buyable,
     else take three colours the bank has, else pass."""
@@ -150,7 +155,7 @@ async def player(
             for i in range(len(move)):
                 typed = move[: i + 1].rstrip()
                 await pace()
-                await term.key(move[i], lambda t=typed: term.rows()[-2].strip() == t, latencies)
+                await term.key(move[i], lambda t=typed: typed_so_far(term) == t, latencies)
             before = status(term)
             await pace()
             await term.key("\r", lambda b=before: status(term) != b, latencies)
