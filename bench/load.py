@@ -9,7 +9,8 @@ and measures it from outside (/proc): resident memory and CPU time.
 
 - idle: `--idle` sessions connect (guests, 110x36 PTYs) and sit in the lobby;
   prints the server's memory per session (target: at most 5 MB).
-- play: `--players` sessions each start a quick game against an easy bot and
+- play: `--players` sessions (with `--lobby` more sitting in the lobby, which
+  lists every game live) each start a quick game against an easy bot and
   press a key every 1/`--rate` seconds for `--duration` seconds: the command
   line (":", the move's letters, Enter) on their turn, a cursor key while the
   bot thinks. Each key's latency runs from the write to the moment the screen
@@ -203,11 +204,20 @@ async def idle_phase(n: int, app: str = "game") -> None:
             server.stop()
 
 
-async def play_phase(n: int, rate: float, duration: float, app: str = "game") -> None:
+async def play_phase(
+    n: int, rate: float, duration: float, app: str = "game", lobby: int = 0
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp), app)
         try:
             base = server.rss_mb()
+            watching = []  # sessions that sit in the lobby, which follows every game
+            for i in range(0, lobby, 10):
+                watching += await asyncio.gather(
+                    *(connect(server.port, f"lobby{j}") for j in range(i, min(lobby, i + 10)))
+                )
+            if lobby:
+                print(f"play ({app}): {lobby} more sessions sit in the lobby meanwhile")
             latencies: Latencies = []
             seated: list[str] = []
             ready, stop = asyncio.Event(), asyncio.Event()
@@ -244,6 +254,8 @@ async def play_phase(n: int, rate: float, duration: float, app: str = "game") ->
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            for conn, _ in watching:
+                conn.close()
         finally:
             server.stop()
     slow = sum(1 for _, v in sample if v >= KEY_TIMEOUT)
@@ -287,6 +299,12 @@ async def main(argv: list[str] | None = None) -> None:
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured (default 60)")
     p.add_argument("--idle", type=int, default=200, help="idle sessions (default 200)")
     p.add_argument(
+        "--lobby",
+        type=int,
+        default=0,
+        help="sessions sitting in the lobby while the players play (default 0)",
+    )
+    p.add_argument(
         "--app",
         choices=("game", "echo"),
         default="game",
@@ -297,7 +315,7 @@ async def main(argv: list[str] | None = None) -> None:
     if args.idle:
         await idle_phase(args.idle, args.app)
     if args.players:
-        await play_phase(args.players, args.rate, args.duration, args.app)
+        await play_phase(args.players, args.rate, args.duration, args.app, args.lobby)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,10 @@ def _level(value: object) -> str:
     return str(value)
 
 
+LOBBY_BATCH = 8  # sessions sent the lobby at once...
+LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
+
+
 class Lobby:
     """All tables of this host and the sessions looking at them."""
 
@@ -71,6 +75,7 @@ class Lobby:
         self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
         self._push_pending = False
         self._tick: asyncio.TimerHandle | None = None
+        self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
 
     # -- sessions ----------------------------------------------------------
 
@@ -148,16 +153,37 @@ class Lobby:
         if self._tick is not None:
             self._tick.cancel()
             self._tick = None
+        if self._rest is not None:  # this push reaches everyone the last one had left
+            self._rest.cancel()
+            self._rest = None
         listing = self._listing()
         encoded: dict[tuple[str, ...], bytes] = {}  # most sessions share mine == ()
-        for link in list(self.links):
-            if link.table is None or link.table.status is Status.WAITING:
+        self._push_batch(list(self.links), listing, encoded)
+
+    def _push_batch(
+        self, links: list[HostLink], listing: Any, encoded: dict[tuple[str, ...], bytes]
+    ) -> None:
+        """The lobby to `LOBBY_BATCH` sessions now and the rest in later batches: every
+        session redraws its lobby when it gets one, and with hundreds in the lobby,
+        players' keys must get their turn in between (200 sessions: half a second)."""
+        for link in links[:LOBBY_BATCH]:
+            if link in self.links and (link.table is None or link.table.status is Status.WAITING):
                 self.send_lobby(link, listing, encoded)
+        rest = links[LOBBY_BATCH:]
+        loop = asyncio.get_running_loop()
+        self._rest = (
+            loop.call_later(LOBBY_BATCH_GAP, self._push_batch, rest, listing, encoded)
+            if rest
+            else None
+        )
 
     def stop(self) -> None:
         if self._tick is not None:
             self._tick.cancel()
             self._tick = None
+        if self._rest is not None:
+            self._rest.cancel()
+            self._rest = None
 
     def _listing(self) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
         tables = tuple(t.summary() for t in self.tables.values() if t.status is not Status.FINISHED)

@@ -14,11 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Footer, Static
 
 from shared.protocol import CREATE, JOIN, LEAVE, QUICK, START, WATCH
 
-from ..widgets.palette import DIM
+from ..widgets.listing import NameList, TableList
 from .lobby_dialogs import CreateTable, CreateTableDialog, QuickGame, QuickGameDialog
 
 if TYPE_CHECKING:
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 Table = Mapping[str, Any]
 COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 34), ("Turn", 5))
-COLUMN_KEYS = tuple(label.lower() for label, _ in COLUMNS)
 
 
 def seat_label(seat: Mapping[str, Any]) -> str:
@@ -66,6 +65,12 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS = [
         Binding("enter", "open", "Join/watch", show=False),
+        Binding("up", "select(-1)", show=False),
+        Binding("down", "select(1)", show=False),
+        Binding("pageup", "select(-10)", show=False),
+        Binding("pagedown", "select(10)", show=False),
+        Binding("home", "select(-1000000)", show=False),
+        Binding("end", "select(1000000)", show=False),
         Binding("c", "create", "Create table"),
         Binding("j", "join", "Join"),
         Binding("w", "watch", "Watch"),
@@ -78,7 +83,6 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.lobby = lobby
         self._shown: tuple[str, str, Mapping[str, Any]] | None = None  # what show() drew
-        self._rows: list[tuple[str, tuple[str, ...]]] = []  # the tables list as shown
         self._statics: dict[str, str | Text] = {}  # each Static's content as shown
 
     @property
@@ -90,25 +94,20 @@ class LobbyScreen(Screen[None]):
         with Horizontal(id="lobby-main"):
             with Vertical(id="lobby-tables"):
                 yield Static("Tables", classes="section-title")
-                table: DataTable[str] = DataTable(
-                    id="tables", cursor_type="row", zebra_stripes=True
-                )
-                yield table
+                yield TableList(COLUMNS, id="tables")
             with Vertical(id="lobby-online"):
                 yield Static("Online", classes="section-title")
-                yield Static(id="online")
+                yield NameList(id="online")
         yield Static(id="my-table")
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one("#tables", DataTable)
-        for label, width in COLUMNS:
-            table.add_column(label, key=label.lower(), width=width)
-        table.focus()
+        self.tables = self.query_one(TableList)
+        self.online = self.query_one(NameList)
         self.show(self.lobby)
 
     def show(self, lobby: Mapping[str, Any]) -> None:
-        """Render a "lobby" message; widgets are touched only where something changed."""
+        """Render a "lobby" message; only what changed is redrawn (a turn: one line)."""
         self.lobby = lobby
         me = self.splendor.player_name
         guest = " (guest)" if self.splendor.guest else ""
@@ -128,38 +127,16 @@ class LobbyScreen(Screen[None]):
             if status == "playing" and holds_seat(lobby, t, me):
                 status = "your game"
             rows.append((str(t["id"]), (str(t["id"]), str(t.get("host", "")), status, seats, turn)))
-        self._show_rows(rows)
-        online = lobby.get("online", ())
-        text = Text("\n".join(online) if online else "nobody", style="" if online else DIM)
-        self._update_static("#online", text)
+        self.tables.show(rows)
+        self.online.show(lobby.get("online", ()))
         self._show_mine(my_table(lobby, me))
-
-    def _show_rows(self, rows: list[tuple[str, tuple[str, ...]]]) -> None:
-        """The tables list: cells updated in place when the same tables are listed in the
-        same order; cleared and refilled (keeping the selection) only when that changes."""
-        if rows == self._rows:
-            return
-        widget = self.query_one("#tables", DataTable)
-        old, self._rows = self._rows, rows
-        if [k for k, _ in old] == [k for k, _ in rows]:
-            for (row_key, cells), (_, before) in zip(rows, old, strict=True):
-                for column, value, was in zip(COLUMN_KEYS, cells, before, strict=True):
-                    if value != was:
-                        widget.update_cell(row_key, column, value)
-            return
-        selected = self.selected_id()
-        widget.clear()
-        for row_key, cells in rows:
-            widget.add_row(*cells, key=row_key)
-        if selected is not None and selected in [k for k, _ in rows]:
-            widget.move_cursor(row=widget.get_row_index(selected))
 
     def _update_static(self, selector: str, content: str | Text) -> None:
         """`Static.update` only when the content differs from what the widget shows."""
         if self._statics.get(selector) == content:
             return
         self._statics[selector] = content
-        self.query_one(selector, Static).update(content)
+        self.query_one(selector, Static).update(content, layout=False)  # fixed heights
 
     def _show_mine(self, table: Table | None) -> None:
         if table is None:
@@ -182,11 +159,7 @@ class LobbyScreen(Screen[None]):
         )
 
     def selected_id(self) -> str | None:
-        widget = self.query_one("#tables", DataTable)
-        if widget.row_count == 0:
-            return None
-        row_key, _ = widget.coordinate_to_cell_key(widget.cursor_coordinate)
-        return None if row_key.value is None else str(row_key.value)
+        return self.tables.selected
 
     def _selected(self) -> Table | None:
         selected = self.selected_id()
@@ -197,9 +170,8 @@ class LobbyScreen(Screen[None]):
 
     # -- actions ----------------------------------------------------------------
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_open()
+    def action_select(self, delta: int) -> None:
+        self.tables.move(delta)
 
     def action_open(self) -> None:
         table = self._selected()

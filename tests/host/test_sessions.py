@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_
 
 from server.host import GameHost
 from server.identity import Identity, guest_key
-from server.lobby import Lobby
+from server.lobby import LOBBY_BATCH, Lobby
 from server.table import Seat, Status, Table, TableError
 from shared.deal import replay
 
@@ -75,6 +76,35 @@ async def test_the_lobby_is_live_for_everyone(host: GameHost) -> None:
     assert record is not None and record.status == "abandoned"
     alice.close()
     await watcher.next_of("lobby", lambda m: m["online"] == ("watcher",))
+
+
+async def test_a_lobby_change_reaches_everyone_a_batch_per_loop_turn(host: GameHost) -> None:
+    """With many sessions in the lobby, each redraws on every change; the host sends the
+    lobby to a few per turn of the event loop so players' keys get in between. A change
+    made while a push is under way is what everyone ends up with."""
+    watchers = [HostConnection(host, identity(f"w{i}")) for i in range(3 * LOBBY_BATCH + 1)]
+    for w in watchers:
+        await w.next_of("lobby", lambda m: len(m["online"]) == len(watchers))
+        w.skip()
+    alice, bob, others = watchers[0], watchers[1], watchers[2:]
+
+    def pushed() -> int:  # the others who got the new table (alice is answered at once)
+        return sum(1 for w in others if any(m.get("tables") for m in w.messages[w.cursor :]))
+
+    alice.cmd("create", seats=2)
+    for _ in range(50):  # until the push starts
+        await asyncio.sleep(0)
+        if pushed():
+            break
+    assert 0 < pushed() <= LOBBY_BATCH  # a first batch, not everyone at once
+    bob.cmd("create", seats=3)  # a second change while the first push is under way
+    for w in watchers:
+        last = await w.next_of("lobby", lambda m: len(m["tables"]) == 2)
+        assert {len(t["seats"]) for t in last["tables"]} == {2, 3}
+    await asyncio.sleep(0.1)  # and no older listing arrives after it
+    for w in watchers:
+        lobbies = [m for m in w.messages if m["t"] == "lobby"]
+        assert len(lobbies[-1]["tables"]) == 2
 
 
 async def test_leaving_a_waiting_table_and_hosting_passes_on(host: GameHost) -> None:

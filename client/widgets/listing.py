@@ -1,0 +1,129 @@
+"""The lobby's lists, drawn line by line: the tables (with a selection) and who is online.
+
+The lobby follows every game on the server (a turn, a seat, a new table), and
+everyone in the lobby gets each change; so, like the table screen, these lists
+repaint only the lines that changed (`LineWidget`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rich.style import Style
+from rich.text import Text
+from textual.strip import Strip
+
+from .lines import LineWidget, blank, strip
+from .palette import DIM, LABEL, fit
+
+Row = tuple[str, tuple[str, ...]]  # a table's id, and its cells
+HEADER_BG, STRIPE_BG, CURSOR_BG = "#1e2a3e", "#161a21", "#3b4d70"
+
+
+class TableList(LineWidget):
+    """The tables, a header line first; up and down move the selection, which stays on
+    the same table when the list changes."""
+
+    DEFAULT_CSS = """
+    TableList { height: 1fr; }
+    """
+
+    def __init__(self, columns: Sequence[tuple[str, int]], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.columns = tuple(columns)
+        self.rows: tuple[Row, ...] = ()
+        self.cursor = 0  # index of the selected row
+        self.top = 0  # index of the first row shown
+
+    @property
+    def selected(self) -> str | None:
+        """The selected table's id (None when there are no tables)."""
+        return self.rows[self.cursor][0] if self.rows else None
+
+    def show(self, rows: Sequence[Row]) -> None:
+        """List `rows`, keeping the selection on the same table when it is still listed."""
+        rows = tuple(rows)
+        if rows == self.rows:
+            return
+        keep = self.selected
+        self.rows = rows
+        ids = [key for key, _ in rows]
+        self.cursor = ids.index(keep) if keep in ids else min(self.cursor, max(0, len(rows) - 1))
+        self.redraw()
+
+    def move(self, delta: int) -> None:
+        """Move the selection by `delta` rows (clamped to the list)."""
+        cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
+        if cursor != self.cursor:
+            self.cursor = cursor
+            self.redraw()
+
+    def draw(self, width: int, height: int) -> list[Strip]:
+        base = self.rich_style
+        lines = [self._line(tuple(label for label, _ in self.columns), width, base, header=True)]
+        room = max(1, height - 1)
+        if self.cursor < self.top:
+            self.top = self.cursor
+        elif self.cursor >= self.top + room:
+            self.top = self.cursor - room + 1
+        self.top = max(0, min(self.top, max(0, len(self.rows) - room)))
+        if not self.rows:
+            none = Text(" No tables yet: c creates one, g plays at once against bots.", DIM)
+            return [*lines, strip(none, width, base)]
+        for i in range(self.top, min(len(self.rows), self.top + room)):
+            if i == self.cursor:
+                style = base + Style(bgcolor=CURSOR_BG, bold=True)
+            else:
+                style = base + Style(bgcolor=STRIPE_BG) if i % 2 else base
+            lines.append(self._line(self.rows[i][1], width, style))
+        return lines
+
+    def _line(
+        self, cells: tuple[str, ...], width: int, style: Style, header: bool = False
+    ) -> Strip:
+        return row_strip(self.columns, cells, width, style, header)
+
+
+@lru_cache(maxsize=4096)
+def row_strip(
+    columns: tuple[tuple[str, int], ...],
+    cells: tuple[str, ...],
+    width: int,
+    style: Style,
+    header: bool,
+) -> Strip:
+    """One line of the tables list (cached: every session in the lobby shows the same rows)."""
+    out = Text(" ")
+    for (_, size), cell in zip(columns, cells, strict=False):
+        out.append_text(fit(Text(cell, style=LABEL if header else ""), size))
+        out.append(" ")
+    return strip(out, width, style + Style(bgcolor=HEADER_BG) if header else style)
+
+
+class NameList(LineWidget):
+    """Names one per line; the last line says how many more when they do not all fit."""
+
+    DEFAULT_CSS = """
+    NameList { height: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names: tuple[str, ...] = ()
+
+    def show(self, names: Sequence[str]) -> None:
+        names = tuple(names)
+        if names != self.names:
+            self.names = names
+            self.redraw()
+
+    def draw(self, width: int, height: int) -> list[Strip]:
+        base = self.rich_style
+        if not self.names:
+            return [strip(Text("nobody", style=DIM), width, base)]
+        names = list(self.names)
+        if len(names) > height:
+            more = len(names) - (height - 1)
+            names = [*names[: height - 1], f"… and {more} more"]
+        return [strip(Text(name), width, base) for name in names] or [blank(width, base)]
