@@ -53,6 +53,36 @@ PLAYING = table_summary(
 )
 
 
+async def test_the_selection_stays_on_its_table_as_the_list_changes() -> None:
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(100, 12)) as pilot:  # room for 5 tables of 30
+        conn.deliver(encode(WELCOME, name="Ann", guest=True))
+        conn.deliver(lobby(WAITING, PLAYING))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        await pilot.press("down")
+        assert screen.selected_id() == "t2"
+        more = [
+            table_summary(f"n{i:02}", "Dee", "waiting", (seat_summary("Dee"), seat_summary(None)))
+            for i in range(28)
+        ]
+        conn.deliver(lobby(*more[:3], WAITING, PLAYING, *more[3:]))  # new tables around it
+        await pilot.pause()
+        assert screen.selected_id() == "t2"
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.selected_id() == "n27" and "n27" in screen_text(app)  # scrolled to it
+        conn.deliver(lobby(WAITING))  # the selected table is gone: the nearest one is selected
+        await pilot.pause()
+        assert screen.selected_id() == "t1"
+        await pilot.press("w")  # acts on the selected table: t1 is waiting, not playing
+        assert not any(m.get("t") == "watch" for m in conn.sent)
+        await pilot.press("j")  # and j joins it
+        assert conn.sent[-1] == {"t": "join", "table": "t1"}
+
+
 async def test_lobby_lists_tables_and_sends_commands() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
