@@ -140,10 +140,13 @@ def _row(label: str, counts: tuple[int, ...], width: int, total: str) -> Text:
     for c, n in enumerate(counts):
         size = cell if not (c == 5 and width < 3 + 6 * cell) else 1
         out.append(f"{n:>{size}}", style=INK[c] if n else DIM)
-    if out.cell_len + len(total) + 1 <= width:
-        if len(counts) == 5:
-            out.append(" " * (cell if width >= 3 + 6 * cell else 1))
-        out.append(f" {total}", style="bold")
+    # Cards have no gold column: a gap lines their total up with the tokens' when it fits.
+    gap = (cell if width >= 3 + 6 * cell else 1) if len(counts) == 5 else 0
+    if out.cell_len + gap + 1 + len(total) <= width:
+        out.append(" " * gap)
+    elif out.cell_len + 1 + len(total) > width:
+        return out  # no room for the total
+    out.append(f" {total}", style="bold")
     return out
 
 
