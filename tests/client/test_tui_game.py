@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import random
+
 from clientkit import go_to, screen_text, square_of, table, wait_for
+from textual import events
 
 from client.app import SplendorApp
 from client.local import LocalHost
 from client.model import shortfall
+from client.screens.confirm import Confirm
+from client.screens.help import HelpScreen
 from client.screens.results import ResultsScreen
 from client.screens.returns import ReturnTokens
 from client.screens.setup import GameSetup
 from shared.cards import card
+from shared.deal import replay
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take
 from shared.view import PlayerView
 
@@ -107,3 +113,34 @@ async def test_a_whole_game_against_easy_bots_by_keys_only() -> None:
         assert any(m.startswith("buy") for m in host.moves[0::1])
         # The whole game went through the app's keys: every human move is in the log.
         assert turns >= 10
+
+
+async def test_random_keys_never_break_the_table() -> None:
+    """Seeded random keys (moves, cursor, the move line, dialogs, resizes, pastes) for a
+    while: the app keeps running, every screen renders, and only legal moves are sent."""
+    rng = random.Random(5)
+    keys = [
+        *"bBrRtTwWuUgGkKpP*:;jhl ",
+        "up", "down", "left", "right", "enter", "escape", "backspace", "delete",
+        "home", "end", "ctrl+u", "ctrl+k", "question_mark", "tab",
+    ]  # fmt: skip
+    host = LocalHost("Ann", bot_delay=0)
+    app = SplendorApp(host.connect(), local=True, setup=GameSetup(2, ("easy",), seed=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.main_screen is not None and table(app).view is not None)
+        for step in range(300):
+            if isinstance(app.screen, ResultsScreen):
+                break
+            if step % 97 == 0:
+                await pilot.resize_terminal(rng.choice((80, 100, 120)), rng.choice((24, 30, 40)))
+            if step % 61 == 0 and app.main_screen is app.screen:
+                table(app).post_message(events.Paste(rng.choice(("take W U G", "buy 1-0", "x\ny"))))
+            if isinstance(app.screen, HelpScreen | Confirm):
+                await pilot.press("escape")
+                continue
+            await pilot.press(rng.choice(keys))
+            assert app.is_running, f"the app stopped at step {step}"
+        await pilot.pause()
+        assert screen_text(app).strip()  # something a player can read
+    assert len(host.moves) >= 2  # the keys got a move through, and the bot answered
+    replay(2, 3, host.moves)  # every move the keys sent was legal, in order (raises if not)
