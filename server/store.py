@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from shared import protocol
 from shared.codec import CodecError, loads
-from shared.deal import new_game
+from shared.deal import new_game, turns
 from shared.moves import parse_move
 from shared.state import GameState
 
@@ -313,6 +314,12 @@ def replay_record(record: GameRecord) -> GameState:
     for text in record.moves[start:]:
         state = state.apply(parse_move(text))
     return state
+
+
+def turn_log(record: GameRecord) -> list[tuple[object, ...]]:
+    """A stored game's turns, oldest first (`protocol.log_entry` each), from its seed and
+    moves: what a player who comes back to the table sees in its move log."""
+    return [protocol.log_entry(*t) for t in turns(len(record.seats), record.seed, record.moves)]
 
 
 class AsyncStore:

@@ -22,11 +22,20 @@ from shared.codec import dumps
 from shared.deal import new_game
 from shared.moves import Move
 from shared.state import GameState
+from shared.view import turn_ended
 
 from .bots import BotPool, bot_seed
 from .identity import Identity
 from .seat import Peer, Seat, same_player
-from .store import ABANDONED, FINISHED, AsyncStore, GameRecord, StoreError, replay_record
+from .store import (
+    ABANDONED,
+    FINISHED,
+    AsyncStore,
+    GameRecord,
+    StoreError,
+    replay_record,
+    turn_log,
+)
 
 __all__ = ["Peer", "Seat", "Status", "Table", "TableError", "same_player"]
 
@@ -52,6 +61,9 @@ class TableError(Exception):
     """A request the table refuses; the message goes back to the player who made it."""
 
 
+LOG_SENT = 200  # turns of history a (re)joining session gets, at most
+
+
 class Table:
     """A table of 2–4 seats; seat 0 is the creator's."""
 
@@ -73,6 +85,7 @@ class Table:
         self.status = Status.WAITING
         self.state: GameState | None = None
         self.moves: list[str] = []
+        self.log: list[tuple[object, ...]] = []  # each ended turn (protocol.log_entry)
         self.spectators: set[Peer] = set()
         self.result = ""  # how it finished: "over", "abandoned" or "closed"
         self._store = store
@@ -111,6 +124,7 @@ class Table:
         host = host or Identity(record.host, False, None)
         table = cls(record.id, host, seats, store, bots, changed, bot_pause)
         table.state, table.moves = replay_record(record), list(record.moves)
+        table.log = turn_log(record)
         table.status = Status.PLAYING
         return table
 
@@ -230,7 +244,7 @@ class Table:
             self.seats[seat].peers.add(peer)
             self.seats[seat].left = False
         if self._connections() != before:
-            self.send_views()
+            self.send_views(newcomer=peer)
             self._changed(self, False)
         elif self.state is not None:
             self.send_view(peer, seat)
@@ -286,6 +300,8 @@ class Table:
                 self._to(Status.FINISHED)
                 self.result = "over"
             self.state, self.moves = after, [*self.moves, text]
+            if after.turn != state.turn or after.is_over:  # the seat's turn ended
+                self.log.append(protocol.log_entry(seat, turn_ended(after, seat)))
             if self.seats[seat].identity is not None:
                 self.touch()
             if not after.is_over and len(self.moves) % SNAPSHOT_EVERY == 0:
@@ -383,22 +399,26 @@ class Table:
             self.id, self.host.name, self.status.value, self.seat_summaries(), turn
         )
 
-    def _message(self, seat: int | None) -> bytes:
+    def _message(self, seat: int | None, with_log: bool = False) -> bytes:
         assert self.state is not None
-        return protocol.table_message(self.id, self.seat_summaries(), seat, self.state.view(seat))
+        view = self.state.view(seat)
+        log = tuple(self.log[-LOG_SENT:]) if with_log else ()  # the newest turns
+        return protocol.table_message(self.id, self.seat_summaries(), seat, view, log)
 
     def send_view(self, peer: Peer, seat: int | None) -> None:
-        peer.deliver(self._message(seat))
+        """The table to a session that has just come to it: with the turns so far."""
+        peer.deliver(self._message(seat, with_log=True))
 
-    def send_views(self) -> None:
-        """Each seat's sessions get that seat's view; spectators the spectator view."""
+    def send_views(self, newcomer: Peer | None = None) -> None:
+        """Each seat's sessions get that seat's view; spectators the spectator view; a
+        `newcomer` also the turns so far."""
         if self.state is None:
             return
         for i, s in enumerate(self.seats):
             if s.peers:
                 data = self._message(i)
                 for p in list(s.peers):
-                    p.deliver(data)
+                    p.deliver(self._message(i, with_log=True) if p is newcomer else data)
         if self.spectators:
             data = self._message(None)
             for p in list(self.spectators):

@@ -11,6 +11,7 @@ from .cards import LEVEL_CARDS, NOBLES
 from .moves import parse_move
 from .rng import SplitMix64
 from .state import ACTION, GEMS_BY_PLAYERS, GOLD_TOKENS, Five, GameState, Six, TurnSummary
+from .view import LastTurn, turn_ended
 
 
 def assemble(
@@ -111,4 +112,18 @@ def replay(num_players: int, seed: int, moves: list[str] | tuple[str, ...]) -> G
     return state
 
 
-__all__ = ["assemble", "new_game", "replay"]
+def turns(
+    num_players: int, seed: int, moves: list[str] | tuple[str, ...]
+) -> list[tuple[int, LastTurn]]:
+    """Every turn of the game these moves play, oldest first: the seat, and the turn as
+    everyone saw it (what a move log lists)."""
+    state, out = new_game(num_players, seed), []
+    for text in moves:
+        seat, before = state.current_player, state.turn
+        state = state.apply(parse_move(text))
+        if state.turn != before or state.is_over:  # the seat's turn ended
+            out.append((seat, turn_ended(state, seat)))
+    return out
+
+
+__all__ = ["assemble", "new_game", "replay", "turns"]

@@ -9,7 +9,10 @@ Host → client
                  from the server's game host also mine (ids of the tables where this
                  player holds a seat: the one it waits at, and games it can rejoin)
     ``table``    table (id), seats (seat summaries), seat (int or None: spectator), view
-                 (a `PlayerView`); sent after every move and on (re)joining
+                 (a `PlayerView`); sent after every move and on (re)joining; on
+                 (re)joining also log: the game's turns so far, oldest first, each
+                 [seat, action, returned or None, noble id or None, took gold]
+                 (`log_entry`, `log_turns`), so a returning player sees the history
     ``notice``   level ("error" or "info"), text: e.g. an illegal move and its reason
     ``bye``      text: the host is closing this connection
 
@@ -30,8 +33,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import NOBLE_BY_ID
 from .codec import CodecError, dumps, loads
-from .view import PlayerView
+from .errors import SplendorError
+from .moves import parse_move
+from .view import LastTurn, PlayerView
 
 BOT_LEVELS = ("easy", "medium", "hard")
 
@@ -76,9 +82,45 @@ def notice(text: str, level: str = "error") -> bytes:
 
 
 def table_message(
-    table: str, seats: tuple[dict[str, Any], ...], seat: int | None, view: PlayerView
+    table: str,
+    seats: tuple[dict[str, Any], ...],
+    seat: int | None,
+    view: PlayerView,
+    log: tuple[tuple[Any, ...], ...] = (),
 ) -> bytes:
+    if log:
+        return encode(TABLE, table=table, seats=seats, seat=seat, view=view, log=log)
     return encode(TABLE, table=table, seats=seats, seat=seat, view=view)
+
+
+def log_entry(seat: int, turn: LastTurn) -> tuple[Any, ...]:
+    """One turn of a table message's log."""
+    returned = None if turn.returned is None else str(turn.returned)
+    return (seat, str(turn.action), returned, turn.noble, turn.took_gold)
+
+
+def log_turns(log: Any, num_players: int) -> list[tuple[int, LastTurn]]:
+    """A table message's log as (seat, turn) pairs; `ProtocolError` if it is malformed."""
+    if not isinstance(log, list | tuple):
+        raise ProtocolError("a table log is a list")
+    out = []
+    for entry in log:
+        try:
+            seat, action, returned, noble, gold = entry
+            if not isinstance(seat, int) or not 0 <= seat < num_players:
+                raise ValueError(f"no seat {seat!r}")
+            if noble is not None and noble not in NOBLE_BY_ID:
+                raise ValueError(f"no noble {noble!r}")
+            turn = LastTurn(
+                parse_move(action),
+                None if returned is None else parse_move(returned),
+                noble,
+                bool(gold),
+            )
+        except (TypeError, ValueError, AttributeError, SplendorError) as e:
+            raise ProtocolError(f"a bad entry in a table log: {entry!r} ({e})") from None
+        out.append((seat, turn))
+    return out
 
 
 def seat_summary(

@@ -16,7 +16,7 @@ from .moves import Move
 from .state import Outcome
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from .state import GameState, TurnSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,22 @@ class PlayerView:
         return None if self.seat is None else self.players[self.seat]
 
 
+def last_turn(summary: TurnSummary | None) -> LastTurn | None:
+    """A turn as everyone may see it (a blind reserve names only its deck, R9)."""
+    if summary is None:
+        return None
+    noble = None if summary.noble is None else NOBLES[summary.noble].id
+    return LastTurn(summary.action, summary.returned, noble, summary.took_gold)
+
+
+def turn_ended(state: GameState, seat: int) -> LastTurn:
+    """The turn `seat` has just ended in `state` (its last turn), as everyone may see it."""
+    turn = last_turn(state.last_turns[seat])
+    if turn is None:
+        raise ValueError(f"seat {seat} has not played a turn")
+    return turn
+
+
 def make_view(state: GameState, seat: int | None) -> PlayerView:
     """The view of `state` for `seat`; None gives a spectator's view."""
     if seat is not None and not 0 <= seat < state.num_players:
@@ -107,7 +123,6 @@ def make_view(state: GameState, seat: int | None) -> PlayerView:
             )
             for idx, blind in state.reserved[s]
         )
-        last = state.last_turns[s]
         players.append(
             PlayerInfo(
                 seat=s,
@@ -117,14 +132,7 @@ def make_view(state: GameState, seat: int | None) -> PlayerView:
                 bought=tuple(CARDS[i].id for i in state.bought[s]),
                 nobles=tuple(NOBLES[i].id for i in state.player_nobles[s]),
                 reserved=reserved,
-                last_turn=None
-                if last is None
-                else LastTurn(
-                    action=last.action,
-                    returned=last.returned,
-                    noble=None if last.noble is None else NOBLES[last.noble].id,
-                    took_gold=last.took_gold,
-                ),
+                last_turn=last_turn(state.last_turns[s]),
             )
         )
     mine = seat is not None and seat == state.current_player and not state.is_over

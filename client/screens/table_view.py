@@ -7,6 +7,7 @@ adds the keys. Dialogs for the R13 return and the results open from here.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -15,7 +16,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return
-from shared.protocol import MOVE
+from shared.protocol import MOVE, ProtocolError, log_turns
 from shared.view import PlayerView
 
 from .. import faces, model
@@ -31,6 +32,7 @@ from .returns import ReturnTokens
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
+log = logging.getLogger(__name__)
 GEMS = "WUGRK"
 LOG_LIMIT = 200  # lines kept; the log shows the newest that fit
 
@@ -110,15 +112,16 @@ class TableView(Screen[None]):
         previous = self.view
         self.seats = model.seats_from(msg.get("seats", ()))
         self.seat = msg.get("seat")
-        ended = ended_turns(previous, view)
-        for seat in ended:
-            last = view.players[seat].last_turn
+        turns = self._history(msg, view) if previous is None else None
+        if turns is None:
+            turns = [(seat, view.players[seat].last_turn) for seat in ended_turns(previous, view)]
+            if turns and self.seat is None:
+                self.fresh_from = len(self.log_lines)
+        for seat, last in turns:
             assert last is not None
             self.log_lines.append(turn_text(self.names[seat], last))
             if seat == self.seat:  # highlight what happened since the viewer's own move
                 self.fresh_from = len(self.log_lines)
-        if ended and self.seat is None:
-            self.fresh_from = len(self.log_lines) - len(ended)
         if len(self.log_lines) > LOG_LIMIT:
             cut = len(self.log_lines) - LOG_LIMIT
             del self.log_lines[:cut]
@@ -134,6 +137,20 @@ class TableView(Screen[None]):
         if self.is_mounted:
             self._redraw()
         self._dialogs()
+
+    def _history(self, msg: Mapping[str, Any], view: PlayerView) -> list[Any] | None:
+        """The game's turns so far, sent to a session that comes to the table (None if the
+        host sent none, or sent something that is not a log)."""
+        if "log" not in msg:
+            return None
+        try:
+            turns = log_turns(msg["log"], view.num_players)
+        except ProtocolError as e:
+            log.warning("table %s: ignoring its move log: %s", self.table_id, e)
+            return None
+        if self.seat is None and turns:
+            self.fresh_from = len(turns) - min(len(turns), view.num_players)
+        return turns
 
     def show_notice(self, text: str, level: str) -> None:
         self.waiting = False

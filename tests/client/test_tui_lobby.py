@@ -11,8 +11,9 @@ from client.connection import Connection
 from client.screens.lobby import LobbyScreen
 from client.screens.lobby_dialogs import CreateTableDialog, QuickGameDialog
 from client.screens.table import TableScreen
+from shared import protocol
 from shared.codec import loads
-from shared.deal import new_game
+from shared.deal import new_game, replay, turns
 from shared.protocol import (
     LOBBY,
     WELCOME,
@@ -184,3 +185,22 @@ async def test_mine_marks_a_game_to_rejoin_and_enter_rejoins_it() -> None:
         assert "your game" in screen_text(app)
         await pilot.press("enter")
         assert conn.sent[-1] == {"t": "join", "table": "t2"}
+
+
+async def test_a_table_joined_mid_game_shows_its_moves_so_far() -> None:
+    moves = ["take W U G", "take R K W", "take U G R", "reserve deck 1"]
+    state = replay(2, 4, moves)
+    history = tuple(protocol.log_entry(seat, turn) for seat, turn in turns(2, 4, moves))
+    for log, expected in ((history, 4), (("junk",), 2)):  # a bad log: the last turns only
+        conn = FakeConnection()
+        app = SplendorApp(conn)
+        async with app.run_test(size=(110, 36)) as pilot:
+            conn.deliver(encode(WELCOME, name="Ann", guest=False))
+            seats = (seat_summary("Ann"), seat_summary("Bob"))
+            conn.deliver(protocol.table_message("t9", seats, 0, state.view(0), log))
+            await wait_for(pilot, lambda a=app: isinstance(a.screen, TableScreen))
+            await pilot.pause()
+            text = screen_text(app)
+            lines = [s for s in ("took W U G", "took W R K", "took U G R", "reserved a level 1")
+                     if s in text]  # fmt: skip
+            assert len(lines) == expected, text

@@ -13,6 +13,7 @@ from server.identity import Identity, guest_key
 from server.lobby import LOBBY_BATCH, Lobby
 from server.table import Seat, Status, Table, TableError
 from shared.deal import replay
+from shared.protocol import log_turns
 
 
 async def test_disconnect_and_reconnect_lands_back_at_the_current_state(host: GameHost) -> None:
@@ -45,6 +46,13 @@ async def test_disconnect_and_reconnect_lands_back_at_the_current_state(host: Ga
     assert (await again.next())["t"] == "welcome"
     back = await again.next_of("table")
     assert back["table"] == table_id and back["seat"] == 0
+    turns = log_turns(back["log"], 3)  # the game so far, oldest first, for its move log
+    assert len(turns) == back["view"].turn - 1
+    seats = [seat for seat, _ in turns]
+    assert all(b == (a + 1) % 3 for a, b in zip(seats, seats[1:], strict=False))  # in order
+    for seat, turn in turns[-3:]:  # the last round matches each player's last turn
+        assert back["view"].players[seat].last_turn == turn
+    assert all("log" not in m for m in bob.messages[-3:])  # broadcasts carry no log
     record = host.store.load_game(table_id)
     assert record is not None
     assert back["view"] == replay(3, record.seed, record.moves).view(0)  # exactly where it is

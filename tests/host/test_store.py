@@ -67,6 +67,8 @@ async def test_a_game_in_progress_resumes_after_a_restart(
         await play_move(alice, pick(msg["view"]))
     msg = await await_turn(alice)
     before, table_id = msg["view"], msg["table"]
+    history = (await HostConnection(first, identity("alice")).next_of("table"))["log"]
+    assert len(history) == before.turn - 1  # every turn so far, to a second session
     await first.stop()
     assert (await alice.next_of("bye"))["text"]
     record = Store(tmp_path).load_game(table_id)
@@ -77,6 +79,7 @@ async def test_a_game_in_progress_resumes_after_a_restart(
     again = HostConnection(second, identity("alice"))
     back = await again.next_of("table")
     assert back["table"] == table_id and back["view"] == before
+    assert back["log"] == history  # the move log too, rebuilt from the stored moves
     assert back["seats"][1] == {"name": None, "bot": "easy", "connected": True}
     final = await play_to_end(again)
     assert final.outcome is not None

@@ -131,8 +131,8 @@ async def test_reconnecting_mid_game_lands_back_at_the_table(tmp_path, bot_execu
         player.conn.abort()  # the connection drops
         await game.service.sessions.live.pop().wait_closed()
         again = await login(game.port, "ann", key)
-        screen = await again.wait_for(lambda t: turn_shown(t) >= view.turn)
-        assert "ann took W U G" in screen
+        screen = await again.wait_for(lambda t: t.count("ann took W U G") == 2)
+        assert turn_shown(screen) >= view.turn  # both turns in the log, not only the last
         record = game.tap.latest("ann")
         later = await play_turn(again, record)
         assert later.turn > view.turn
