@@ -17,6 +17,9 @@ from typing import Any
 import asyncssh
 import pyte
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from server.spawn import local_command, wait_for_port  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 SIZE = (110, 36)
 KEY_TIMEOUT = 5.0  # a key whose effect never shows counts as this slow
@@ -54,39 +57,24 @@ class ServerProcess:
         data = str(tmp / "data")
         if app == "echo":
             command = [
+                sys.executable,
                 str(REPO / "bench" / "echo_server.py"),
                 data,
                 str(self.port_file),
                 str(config),
             ]
         else:
-            command = [
-                "-m",
-                "server.cli",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--data-dir",
-                data,
-                "--config",
-                str(config),
-                "--port-file",
-                str(self.port_file),
-                "--log-level",
-                "WARNING",
-            ]
-        if "BENCH_SERVER" in os.environ and app != "echo":  # a wrapper script standing in
-            command = [os.environ["BENCH_SERVER"], *command[2:]]
-        self.proc = subprocess.Popen(
-            [sys.executable, *PROFILE, *command], cwd=REPO, stdout=self.log, stderr=self.log
-        )
-        deadline = time.monotonic() + 60
-        while not self.port_file.exists():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the server did not start; see " + str(tmp / "server.log"))
-            time.sleep(0.05)
-        self.port = int(self.port_file.read_text())
+            command = local_command(
+                data, self.port_file, "--config", str(config), "--log-level", "WARNING"
+            )
+            if "BENCH_SERVER" in os.environ:  # a wrapper script standing in
+                command = [sys.executable, os.environ["BENCH_SERVER"], *command[3:]]
+        command[1:1] = PROFILE
+        self.proc = subprocess.Popen(command, cwd=REPO, stdout=self.log, stderr=self.log)
+        try:
+            self.port = wait_for_port(self.proc, self.port_file, 60)
+        except RuntimeError as e:
+            raise SystemExit(f"{e}; see {tmp / 'server.log'}") from None
 
     def rss_mb(self) -> float:
         status = Path(f"/proc/{self.proc.pid}/status").read_text()

@@ -9,7 +9,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 from gamekit import SIZE, login, quick_game, status, turn_shown
+
+from server.spawn import local_command, wait_for_port
 
 REPO = Path(__file__).resolve().parents[2]
 START_WAIT = 30.0  # seconds for the server process to listen (bot workers start too)
@@ -34,30 +35,12 @@ class ServerProcess:
     def start(self) -> int:
         self.port_file.unlink(missing_ok=True)
         with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "server.cli",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    "0",
-                    "--data-dir",
-                    str(self.data_dir),
-                    "--port-file",
-                    str(self.port_file),
-                ],
-                cwd=REPO,
-                stdout=log,
-                stderr=log,
-            )
-        deadline = time.monotonic() + START_WAIT
-        while not self.port_file.exists():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError("the server did not start:\n" + self.log.read_text())
-            time.sleep(0.05)
-        return int(self.port_file.read_text())
+            command = local_command(self.data_dir, self.port_file)
+            self.proc = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=log)
+        try:
+            return wait_for_port(self.proc, self.port_file, START_WAIT)
+        except RuntimeError as e:
+            raise AssertionError(f"{e}:\n{self.log.read_text()}") from None
 
     def kill(self, sig: int = signal.SIGKILL) -> int:
         assert self.proc is not None
