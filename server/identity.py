@@ -7,6 +7,7 @@ the game host (which seats, reconnects and lists players by it).
 from __future__ import annotations
 
 import hashlib
+import hmac
 from dataclasses import dataclass
 
 
@@ -27,7 +28,16 @@ class Identity:
     key: str | None
 
 
-def guest_key(address: str) -> str:
-    """A guest's stand-in for a key: a digest of its address (the address itself is not
-    stored with the game). Guests behind one address share it; a key is the safe way."""
-    return "guest:" + hashlib.sha256(address.encode()).hexdigest()[:16]
+def guest_key(address: str, secret: bytes) -> str:
+    """A guest's stand-in for a key: a keyed digest of its address, so the address cannot
+    be read back from stored games. Guests behind one address share it; a key is the
+    safe way to keep a seat."""
+    return "guest:" + hmac.new(secret, address.encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def guest_secret(host_private_key: bytes) -> bytes:
+    """The server's secret for `guest_key`, derived from its host key (a secret it keeps
+    anyway, in the data directory): guest seats survive restarts, and move with a backup.
+    `host_private_key` must be the same bytes every time (PKCS#8 DER: OpenSSH's format
+    holds random check bytes)."""
+    return hashlib.sha256(b"splendor guest key\0" + host_private_key).digest()

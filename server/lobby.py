@@ -3,7 +3,7 @@ between them (create, join, leave, start, watch, quick, move).
 
 A session is in the lobby, or at one table (in a seat or watching). The lobby
 list goes to every session that is not at a game in progress, again after each
-change (coalesced to one push per loop turn). A refused command is a notice
+change (coalesced, and sent a batch of sessions at a time). A refused command is a notice
 to the one session that sent it; an unexpected error is logged and becomes a
 notice too, so one session's trouble never reaches another.
 """
@@ -76,6 +76,7 @@ class Lobby:
         self._push_pending = False
         self._tick: asyncio.TimerHandle | None = None
         self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
+        self._unreached: list[HostLink] = []  # ...and the sessions it has yet to reach
 
     # -- sessions ----------------------------------------------------------
 
@@ -153,12 +154,16 @@ class Lobby:
         if self._tick is not None:
             self._tick.cancel()
             self._tick = None
-        if self._rest is not None:  # this push reaches everyone the last one had left
+        waiting: list[HostLink] = []  # those the last push had not reached yet go first
+        if self._rest is not None:
             self._rest.cancel()
             self._rest = None
+            waiting = [link for link in self._unreached if link in self.links]
+        first = set(waiting)
+        links = waiting + [link for link in self.links if link not in first]
         listing = self._listing()
         encoded: dict[tuple[str, ...], bytes] = {}  # most sessions share mine == ()
-        self._push_batch(list(self.links), listing, encoded)
+        self._push_batch(links, listing, encoded)
 
     def _push_batch(
         self, links: list[HostLink], listing: Any, encoded: dict[tuple[str, ...], bytes]
@@ -166,16 +171,16 @@ class Lobby:
         """The lobby to `LOBBY_BATCH` sessions now and the rest in later batches: every
         session redraws its lobby when it gets one, and with hundreds in the lobby,
         players' keys must get their turn in between (200 sessions: half a second)."""
-        for link in links[:LOBBY_BATCH]:
-            if link in self.links and (link.table is None or link.table.status is Status.WAITING):
-                self.send_lobby(link, listing, encoded)
-        rest = links[LOBBY_BATCH:]
+        rest = self._unreached = links[LOBBY_BATCH:]
         loop = asyncio.get_running_loop()
-        self._rest = (
+        self._rest = (  # scheduled first: nothing below can stop the later batches
             loop.call_later(LOBBY_BATCH_GAP, self._push_batch, rest, listing, encoded)
             if rest
             else None
         )
+        for link in links[:LOBBY_BATCH]:
+            if link in self.links and (link.table is None or link.table.status is Status.WAITING):
+                self.send_lobby(link, listing, encoded)
 
     def stop(self) -> None:
         if self._tick is not None:

@@ -25,7 +25,7 @@ import asyncssh
 
 from .bridge import AppFactory, Host
 from .config import Config
-from .identity import Identity, guest_key
+from .identity import Identity, guest_key, guest_secret
 from .session import GameSession, Sessions
 
 log = logging.getLogger("splendor.ssh")
@@ -71,8 +71,9 @@ def check_name(username: str) -> str:
 class Gate:
     """Connection counts shared by every connection of one listener."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, guest_secret: bytes = b"") -> None:
         self.config = config
+        self.guest_secret = guest_secret  # keys guests' address digests (identity.guest_key)
         self.connections: set[PlayerAuth] = set()
         self.unauthenticated = 0
         self.per_address: Counter[str] = Counter()
@@ -251,7 +252,8 @@ class PlayerAuth(asyncssh.SSHServer):
         if self not in self.gate.connections:  # the connection went away meanwhile
             return
         if self._guest:
-            identity = Identity(self.gate.guest_name(self._name), True, guest_key(self.address))
+            key = guest_key(self.address, self.gate.guest_secret)
+            identity = Identity(self.gate.guest_name(self._name), True, key)
             how = "guest"
         else:
             identity = Identity(self._name, False, key)
@@ -324,7 +326,7 @@ class SSHService:
         host_key: asyncssh.SSHKey,
     ) -> None:
         self.config = config
-        self.gate = Gate(config)
+        self.gate = Gate(config, guest_secret(host_key.export_private_key("pkcs8-der")))
         self.sessions = Sessions(config, host, app_factory)
         self.names = names
         self.host_key = host_key

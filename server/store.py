@@ -35,6 +35,7 @@ from typing import Any
 from shared import protocol
 from shared.codec import CodecError, loads
 from shared.deal import new_game, turns
+from shared.errors import SplendorError
 from shared.moves import parse_move
 from shared.state import GameState
 
@@ -319,7 +320,12 @@ def replay_record(record: GameRecord) -> GameState:
 def turn_log(record: GameRecord) -> list[tuple[object, ...]]:
     """A stored game's turns, oldest first (`protocol.log_entry` each), from its seed and
     moves: what a player who comes back to the table sees in its move log."""
-    return [protocol.log_entry(*t) for t in turns(len(record.seats), record.seed, record.moves)]
+    try:
+        played = turns(len(record.seats), record.seed, record.moves)
+    except SplendorError:  # the game resumes all the same (replay_record says what is wrong)
+        log.exception("game %s: no move log for returning players", record.id)
+        return []
+    return [protocol.log_entry(*t) for t in played]
 
 
 class AsyncStore:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from enum import Enum
 
@@ -85,7 +86,7 @@ class Table:
         self.status = Status.WAITING
         self.state: GameState | None = None
         self.moves: list[str] = []
-        self.log: list[tuple[object, ...]] = []  # each ended turn (protocol.log_entry)
+        self.log: deque[tuple[object, ...]] = deque(maxlen=LOG_SENT)  # the newest turns
         self.spectators: set[Peer] = set()
         self.result = ""  # how it finished: "over", "abandoned" or "closed"
         self._store = store
@@ -124,7 +125,7 @@ class Table:
         host = host or Identity(record.host, False, None)
         table = cls(record.id, host, seats, store, bots, changed, bot_pause)
         table.state, table.moves = replay_record(record), list(record.moves)
-        table.log = turn_log(record)
+        table.log.extend(turn_log(record))
         table.status = Status.PLAYING
         return table
 
@@ -402,7 +403,7 @@ class Table:
     def _message(self, seat: int | None, with_log: bool = False) -> bytes:
         assert self.state is not None
         view = self.state.view(seat)
-        log = tuple(self.log[-LOG_SENT:]) if with_log else ()  # the newest turns
+        log = tuple(self.log) if with_log else ()
         return protocol.table_message(self.id, self.seat_summaries(), seat, view, log)
 
     def send_view(self, peer: Peer, seat: int | None) -> None:

@@ -36,7 +36,7 @@ from typing import Any
 from .cards import NOBLE_BY_ID
 from .codec import CodecError, dumps, loads
 from .errors import SplendorError
-from .moves import parse_move
+from .moves import RETURN, parse_move
 from .view import LastTurn, PlayerView
 
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -117,6 +117,10 @@ def log_turns(log: Any, num_players: int) -> list[tuple[int, LastTurn]]:
                 noble,
                 bool(gold),
             )
+            if turn.action.kind == RETURN:
+                raise ValueError("a turn's action is never a return (R13 follows a take)")
+            if turn.returned is not None and turn.returned.kind != RETURN:
+                raise ValueError("what a turn gave back must be a return")
         except (TypeError, ValueError, AttributeError, SplendorError) as e:
             raise ProtocolError(f"a bad entry in a table log: {entry!r} ({e})") from None
         out.append((seat, turn))

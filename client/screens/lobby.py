@@ -67,8 +67,8 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "open", "Join/watch", show=False),
         Binding("up", "select(-1)", show=False),
         Binding("down", "select(1)", show=False),
-        Binding("pageup", "select(-10)", show=False),
-        Binding("pagedown", "select(10)", show=False),
+        Binding("pageup", "page(-1)", show=False),
+        Binding("pagedown", "page(1)", show=False),
         Binding("home", "select(-1000000)", show=False),
         Binding("end", "select(1000000)", show=False),
         Binding("c", "create", "Create table"),
@@ -172,6 +172,13 @@ class LobbyScreen(Screen[None]):
 
     def action_select(self, delta: int) -> None:
         self.tables.move(delta)
+
+    def action_page(self, direction: int) -> None:
+        self.tables.move(direction * self.tables.page)
+
+    def on_table_list_chosen(self, event: TableList.Chosen) -> None:
+        event.stop()
+        self.action_open()
 
     def action_open(self) -> None:
         table = self._selected()

@@ -12,6 +12,8 @@ from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.strip import Strip
 
 from .lines import LineWidget, blank, strip
@@ -52,12 +54,28 @@ class TableList(LineWidget):
         self.cursor = ids.index(keep) if keep in ids else min(self.cursor, max(0, len(rows) - 1))
         self.redraw()
 
+    class Chosen(Message):
+        """A table was double-clicked (the same as Enter on it)."""
+
     def move(self, delta: int) -> None:
         """Move the selection by `delta` rows (clamped to the list)."""
         cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
         if cursor != self.cursor:
             self.cursor = cursor
             self.redraw()
+
+    @property
+    def page(self) -> int:
+        """Rows a page up or down moves: the rows shown, less one kept for context."""
+        return max(1, self.content_size.height - 2)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click selects a table; a double click opens it."""
+        row = self.top + event.y - 1  # the header is line 0
+        if event.y >= 1 and row < len(self.rows):
+            self.move(row - self.cursor)
+            if event.chain >= 2:
+                self.post_message(self.Chosen())
 
     def draw(self, width: int, height: int) -> list[Strip]:
         base = self.rich_style

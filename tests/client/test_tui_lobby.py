@@ -78,8 +78,17 @@ async def test_the_selection_stays_on_its_table_as_the_list_changes() -> None:
         conn.deliver(lobby(WAITING))  # the selected table is gone: the nearest one is selected
         await pilot.pause()
         assert screen.selected_id() == "t1"
+        conn.deliver(lobby(WAITING, PLAYING))
+        await pilot.pause()
+        await pilot.click("#tables", offset=(3, 2))  # a click selects the second row...
+        assert screen.selected_id() == "t2"
+        await pilot.click("#tables", offset=(3, 2), times=2)  # ...and a double click opens it
+        assert conn.sent[-1] == {"t": "watch", "table": "t2"}
+        await pilot.click("#tables", offset=(3, 1))
+        assert screen.selected_id() == "t1"
+        sent = len(conn.sent)
         await pilot.press("w")  # acts on the selected table: t1 is waiting, not playing
-        assert not any(m.get("t") == "watch" for m in conn.sent)
+        assert conn.sent[sent:] == []
         await pilot.press("j")  # and j joins it
         assert conn.sent[-1] == {"t": "join", "table": "t1"}
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from shared import CARDS, NOBLES, new_game, replay
+from shared import CARDS, NOBLES, new_game, protocol, replay
+from shared.deal import turns
 
 from .helpers import play
 from .test_golden import GAMES
@@ -72,3 +73,35 @@ def test_a_finished_game_shows_the_outcome_and_no_moves() -> None:
 def test_no_view_for_a_seat_that_is_not_there(seat: int) -> None:
     with pytest.raises(ValueError, match="no seat"):
         new_game(2, seed=1).view(seat)
+
+
+@pytest.mark.parametrize("game", GAMES[:6], ids=[g["name"] for g in GAMES[:6]])
+def test_the_turn_log_round_trips_and_names_no_hidden_card(game: dict[str, object]) -> None:
+    """A table's move log (protocol.log_entry / log_turns) carries each turn as everyone
+    saw it: a blind reserve (R9) names its deck, never its card."""
+    moves = list(game["moves"])  # type: ignore[call-overload]
+    n, seed = int(game["players"]), int(game["seed"])  # type: ignore[call-overload]
+    played = turns(n, seed, moves)
+    log = tuple(protocol.log_entry(seat, turn) for seat, turn in played)
+    sent = protocol.loads(protocol.dumps({"log": log}))["log"]  # as a table message holds it
+    assert protocol.log_turns(sent, n) == played
+    state = replay(n, seed, moves)
+    assert len(played) == state.turn - (0 if state.is_over else 1)
+    hidden = {CARDS[i].id for r in state.reserved for i, blind in r if blind}
+    assert not any(card in repr(log) for card in hidden)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        (0, "return W", None, None, False),  # a return is never a turn's action
+        (0, "take W U G", "take R", None, False),  # what was given back is a return
+        (0, "take W U G", None, "N99", False),  # no such noble
+        (5, "take W U G", None, None, False),  # no such seat
+        (0, 7, None, None, False),  # not notation
+        ("zero",),
+    ],
+)
+def test_a_bad_turn_log_is_refused(entry: tuple[object, ...]) -> None:
+    with pytest.raises(protocol.ProtocolError):
+        protocol.log_turns([entry], 2)

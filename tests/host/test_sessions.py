@@ -10,7 +10,7 @@ from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_
 
 from server.host import GameHost
 from server.identity import Identity, guest_key
-from server.lobby import LOBBY_BATCH, Lobby
+from server.lobby import LOBBY_BATCH, LOBBY_BATCH_GAP, Lobby
 from server.table import Seat, Status, Table, TableError
 from shared.deal import replay
 from shared.protocol import log_turns
@@ -115,6 +115,21 @@ async def test_a_lobby_change_reaches_everyone_a_batch_per_loop_turn(host: GameH
         assert len(lobbies[-1]["tables"]) == 2
 
 
+async def test_changes_faster_than_a_push_still_reach_everyone(host: GameHost) -> None:
+    """Each push starts with the sessions the one it replaces had not reached, so a busy
+    lobby (a change before every push is through) cannot starve the last sessions."""
+    watchers = [HostConnection(host, identity(f"w{i}")) for i in range(4 * LOBBY_BATCH)]
+    for w in watchers:
+        await w.next_of("lobby", lambda m: len(m["online"]) == len(watchers))
+        w.skip()
+    creators, others = watchers[:6], watchers[6:]
+    for c in creators:  # a change every 1.5 batch gaps: no push gets through all of them
+        c.cmd("create", seats=2)
+        await asyncio.sleep(1.5 * LOBBY_BATCH_GAP)
+    reached = [w for w in others if any(m["t"] == "lobby" for m in w.messages[w.cursor :])]
+    assert len(reached) == len(others)
+
+
 async def test_leaving_a_waiting_table_and_hosting_passes_on(host: GameHost) -> None:
     alice = HostConnection(host, identity("alice"))
     bob = HostConnection(host, identity("bob"))
@@ -155,7 +170,7 @@ async def test_the_seat_is_held_after_leaving_a_game_and_can_be_taken_back(host:
 async def test_a_dropped_guests_seat_goes_back_only_to_that_guest(host: GameHost) -> None:
     """A guest proves nothing but its address: a later guest with the same name from
     elsewhere must not land in the held seat (and so take over the game)."""
-    here, there = guest_key("192.0.2.1"), guest_key("198.51.100.7")
+    here, there = guest_key("192.0.2.1", b"secret"), guest_key("198.51.100.7", b"secret")
     ann = HostConnection(host, Identity("guest-ann", True, here))
     ann.cmd("quick", players=2, level="easy")
     table_id = (await ann.next_of("table"))["table"]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncssh
 import pytest
-from sshkit import Player, connect, running_server
+from sshkit import EchoApp, FakeHost, Player, connect, running_server
 
+from server.config import Config
 from server.identity import guest_key
-from server.ssh import PlayerAuth
+from server.ssh import PlayerAuth, SSHService, load_host_key
 
 
 class PublicOnlyKey(asyncssh.SSHKeyPair):
@@ -83,7 +84,7 @@ async def test_offering_the_victims_public_key_then_logging_in_as_guest_is_a_gue
     assert "hello guest-vic guest=True" in screen
     identity = server.host.links[-1].identity
     assert (identity.name, identity.guest) == ("guest-vic", True)
-    assert identity.key == guest_key("127.0.0.1")  # the address's token, never the victim's key
+    assert identity.key == guest_key("127.0.0.1", server.service.gate.guest_secret)  # not vic's
     assert server.store.name_owner("vic") == fingerprint(victim)
     await player.close()
 
@@ -144,8 +145,12 @@ async def test_guests_get_a_marked_name_that_claims_nothing(server):
     assert "hello guest-ann guest=True" in await ann.wait_for("hello")
     assert "hello guest-ann2 guest=True" in await ann2.wait_for("hello")
     assert server.store.name_owner("ann") is None
-    # A guest holds only a token of its address: a held seat goes back to that address.
-    assert {link.identity.key for link in server.host.links} == {guest_key("127.0.0.1")}
+    # A guest holds only a keyed digest of its address: a held seat goes back to that
+    # address. The address cannot be read back from it, and a restart keeps it.
+    keys = {link.identity.key for link in server.host.links}
+    assert keys == {guest_key("127.0.0.1", server.service.gate.guest_secret)}
+    assert not any("127.0.0.1" in str(k) for k in keys)
+    assert guest_key("127.0.0.1", b"another server") not in keys
     await ann.close()
     await ann2.close()
 
@@ -188,3 +193,15 @@ async def test_too_many_key_attempts_end_the_login(server, new_key):
             client_keys=keys,
         )
     assert "too many authentication attempts" in refused.value.reason
+
+
+def test_guests_keep_their_seats_across_a_restart(tmp_path):
+    """The secret behind guests' address digests comes from the host key on disk, so a
+    restarted server (the key read back from its file) gives a guest the same digest."""
+    config = Config(host="127.0.0.1", port=0, data_dir=str(tmp_path))
+    secrets = []
+    for _ in range(2):  # the first makes the host key, the second reads it back
+        service = SSHService(config, FakeHost(), None, EchoApp, load_host_key(tmp_path))
+        secrets.append(service.gate.guest_secret)
+    assert secrets[0] == secrets[1] and len(secrets[0]) == 32
+    assert guest_key("192.0.2.1", secrets[0]) == guest_key("192.0.2.1", secrets[1])
