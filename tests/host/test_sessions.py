@@ -90,10 +90,7 @@ async def test_a_lobby_change_reaches_everyone_a_batch_per_loop_turn(host: GameH
     """With many sessions in the lobby, each redraws on every change; the host sends the
     lobby to a few per turn of the event loop so players' keys get in between. A change
     made while a push is under way is what everyone ends up with."""
-    watchers = [HostConnection(host, identity(f"w{i}")) for i in range(3 * LOBBY_BATCH + 1)]
-    for w in watchers:
-        await w.next_of("lobby", lambda m: len(m["online"]) == len(watchers))
-        w.skip()
+    watchers = await in_the_lobby(host, 3 * LOBBY_BATCH + 1)
     alice, bob, others = watchers[0], watchers[1], watchers[2:]
 
     def pushed() -> int:  # the others who got the new table (alice is answered at once)
@@ -118,10 +115,7 @@ async def test_a_lobby_change_reaches_everyone_a_batch_per_loop_turn(host: GameH
 async def test_changes_faster_than_a_push_still_reach_everyone(host: GameHost) -> None:
     """Each push starts with the sessions the one it replaces had not reached, so a busy
     lobby (a change before every push is through) cannot starve the last sessions."""
-    watchers = [HostConnection(host, identity(f"w{i}")) for i in range(4 * LOBBY_BATCH)]
-    for w in watchers:
-        await w.next_of("lobby", lambda m: len(m["online"]) == len(watchers))
-        w.skip()
+    watchers = await in_the_lobby(host, 4 * LOBBY_BATCH)
     creators, others = watchers[:6], watchers[6:]
     for c in creators:  # a change every 1.5 batch gaps: no push gets through all of them
         c.cmd("create", seats=2)
@@ -252,6 +246,15 @@ async def test_games_nobody_comes_back_to_are_abandoned(host: GameHost) -> None:
     assert table.status is Status.FINISHED and table_id not in host.lobby.tables
     record = host.store.load_game(table_id)
     assert record is not None and record.status == "abandoned"
+
+
+async def in_the_lobby(host: GameHost, n: int) -> list[HostConnection]:
+    """`n` sessions in the lobby, each past the lobbies that told of the others' arrival."""
+    watchers = [HostConnection(host, identity(f"w{i}")) for i in range(n)]
+    for w in watchers:
+        await w.next_of("lobby", lambda m: len(m["online"]) == n)
+        w.skip()
+    return watchers
 
 
 def first_table(m: dict[str, Any]) -> dict[str, Any]:
