@@ -1,14 +1,32 @@
-"""Seats and the sessions at them, as a table sees them."""
+"""Seats and the sessions at them, and a table's status, as a table sees them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Protocol
 
 from shared import protocol
 
 from .identity import Identity
 from .store import SeatRecord
+
+
+class Status(Enum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+TRANSITIONS: dict[Status, frozenset[Status]] = {
+    Status.WAITING: frozenset({Status.PLAYING, Status.FINISHED}),
+    Status.PLAYING: frozenset({Status.FINISHED}),
+    Status.FINISHED: frozenset(),
+}
+
+
+class TableError(Exception):
+    """A request the table refuses; the message goes back to the player who made it."""
 
 
 class Peer(Protocol):

@@ -16,7 +16,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from enum import Enum
 
 from shared import protocol
 from shared.codec import dumps
@@ -27,39 +26,14 @@ from shared.view import turn_ended
 
 from .bots import BotPool, bot_seed
 from .identity import Identity
-from .seat import Peer, Seat, same_player
-from .store import (
-    ABANDONED,
-    FINISHED,
-    AsyncStore,
-    GameRecord,
-    StoreError,
-    replay_record,
-    turn_log,
-)
+from .seat import TRANSITIONS, Peer, Seat, Status, TableError, same_player
+from .store import ABANDONED, FINISHED, AsyncStore, GameRecord, StoreError, replay_record, turn_log
 
 __all__ = ["Peer", "Seat", "Status", "Table", "TableError", "same_player"]
 
 log = logging.getLogger("splendor")
 
 SNAPSHOT_EVERY = 20  # moves between snapshots of a game's state (a cache for resuming)
-
-
-class Status(Enum):
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-
-
-TRANSITIONS: dict[Status, frozenset[Status]] = {
-    Status.WAITING: frozenset({Status.PLAYING, Status.FINISHED}),
-    Status.PLAYING: frozenset({Status.FINISHED}),
-    Status.FINISHED: frozenset(),
-}
-
-
-class TableError(Exception):
-    """A request the table refuses; the message goes back to the player who made it."""
 
 
 LOG_SENT = 200  # turns of history a (re)joining session gets, at most
