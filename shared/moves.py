@@ -129,6 +129,38 @@ RETURNS: tuple[tuple[Return, ...], ...] = tuple(
     tuple(Return(t) for t in combinations_with_replacement(range(6), k))
     for k in range(MAX_RETURN + 1)
 )
+# Take and return moves depend on a few numbers only; each answer is computed once:
+# at most 8**5 banks and a few thousand token holdings above the limit.
+_TAKES: dict[tuple[int, ...], tuple[Move, ...]] = {}
+_RETURNS: dict[tuple[tuple[int, ...], int], tuple[Move, ...]] = {}
+
+
+def takes_for(gems: tuple[int, ...]) -> tuple[Move, ...]:
+    """R7 and R8 for the bank's five gem piles: the take moves, in a stable order."""
+    moves = _TAKES.get(gems)
+    if moves is None:
+        available = [c for c in range(5) if gems[c] > 0]
+        found: list[Move] = []
+        if len(available) >= 3:
+            found.extend(m for m in TAKE_THREE if all(gems[c] > 0 for c in m.colours))
+        elif available:  # R7: fewer than 3 colours left, one move takes them all
+            found.extend(m for m in TAKE_FEWER if m.colours == tuple(available))
+        found.extend(m for m in TAKE_TWO_SAME if gems[m.colours[0]] >= 4)  # R8
+        moves = _TAKES[gems] = tuple(found)
+    return moves
+
+
+def returns_for(tokens: tuple[int, ...], limit: int) -> tuple[Move, ...]:
+    """R13 for a player's six token counts: every way back down to `limit`, in a stable order."""
+    moves = _RETURNS.get((tokens, limit))
+    if moves is None:
+        excess = sum(tokens) - limit
+        moves = _RETURNS[tokens, limit] = tuple(
+            r for r in RETURNS[excess] if all(n <= t for n, t in zip(r.counts, tokens, strict=True))
+        )
+    return moves
+
+
 ALL_MOVES: tuple[Move, ...] = (
     *TAKE_THREE,
     *TAKE_TWO_SAME,
@@ -203,9 +235,7 @@ def parse_move(text: str) -> Move:
     elif verb == "return":
         tokens = _letters(rest, LETTERS, "token", original)
         if not 1 <= len(tokens) <= MAX_RETURN:
-            raise InvalidMoveError(
-                f"`{original}` is not a move: return 1 to {MAX_RETURN} tokens"
-            )
+            raise InvalidMoveError(f"`{original}` is not a move: return 1 to {MAX_RETURN} tokens")
         move = Return(tokens)
     elif verb == "pass":
         if rest:

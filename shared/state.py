@@ -25,12 +25,10 @@ from .moves import (
     RESERVE_DECKS,
     RESERVES,
     RETURN,
-    RETURNS,
     TAKE,
-    TAKE_FEWER,
-    TAKE_THREE,
-    TAKE_TWO_SAME,
     Move,
+    returns_for,
+    takes_for,
 )
 
 if TYPE_CHECKING:
@@ -79,32 +77,6 @@ class TurnSummary(NamedTuple):
     returned: Move | None = None
     noble: int | None = None  # index of the noble that visited (R14)
     took_gold: bool = False  # a reserve that came with a gold (R9)
-
-
-def _take_moves(gems: Five) -> tuple[Move, ...]:
-    """R7 and R8 for a bank: the take moves, in a stable order."""
-    available = [c for c in range(5) if gems[c] > 0]
-    moves: list[Move] = []
-    if len(available) >= 3:
-        moves.extend(m for m in TAKE_THREE if all(gems[c] > 0 for c in m.colours))
-    elif available:  # R7: fewer than 3 colours left, one move takes them all
-        moves.extend(m for m in TAKE_FEWER if m.colours == tuple(available))
-    moves.extend(m for m in TAKE_TWO_SAME if gems[m.colours[0]] >= 4)  # R8
-    return tuple(moves)
-
-
-def _return_moves(tokens: Six) -> tuple[Move, ...]:
-    """R13 for a player's tokens: every way to come back to 10, in a stable order."""
-    excess = sum(tokens) - TOKEN_LIMIT
-    return tuple(
-        r for r in RETURNS[excess] if all(n <= t for n, t in zip(r.counts, tokens, strict=True))
-    )
-
-
-# Move lists that depend on a few numbers only, computed once for each: at most
-# 8**5 banks and a few thousand token holdings above ten, so they stay small.
-_TAKES_CACHE: dict[Five, tuple[Move, ...]] = {}
-_RETURNS_CACHE: dict[Six, tuple[Move, ...]] = {}
 
 
 class GameState:
@@ -180,15 +152,8 @@ class GameState:
         p = self.current_player
         tokens = self.tokens[p]
         if self.phase == RETURN_PHASE:  # R13
-            returns = _RETURNS_CACHE.get(tokens)
-            if returns is None:
-                returns = _RETURNS_CACHE[tokens] = _return_moves(tokens)
-            return returns
-        gems = self.bank[:5]
-        takes = _TAKES_CACHE.get(gems)
-        if takes is None:
-            takes = _TAKES_CACHE[gems] = _take_moves(gems)
-        moves = list(takes)
+            return returns_for(tokens, TOKEN_LIMIT)
+        moves = list(takes_for(self.bank[:5]))  # R7, R8
         face_up = [idx for row in self.board for idx in row if idx >= 0]  # R11: -1 is empty
         own = self.reserved[p]
         if len(own) < MAX_RESERVED:  # R9
