@@ -22,7 +22,7 @@ from shared.codec import dumps
 from shared.deal import new_game
 from shared.moves import Move
 from shared.state import GameState
-from shared.view import turn_ended
+from shared.view import ended_turn
 
 from .bots import BotPool, bot_seed
 from .identity import Identity
@@ -275,8 +275,8 @@ class Table:
                 self._to(Status.FINISHED)
                 self.result = "over"
             self.state, self.moves = after, [*self.moves, text]
-            if after.turn != state.turn or after.is_over:  # the seat's turn ended
-                self.log.append(protocol.log_entry(seat, turn_ended(after, seat)))
+            if (turn := ended_turn(state, after)) is not None:
+                self.log.append(protocol.log_entry(seat, turn))
             if self.seats[seat].identity is not None:
                 self.touch()
             if not after.is_over and len(self.moves) % SNAPSHOT_EVERY == 0:

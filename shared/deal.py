@@ -11,7 +11,7 @@ from .cards import LEVEL_CARDS, NOBLES
 from .moves import parse_move
 from .rng import SplitMix64
 from .state import ACTION, GEMS_BY_PLAYERS, GOLD_TOKENS, Five, GameState, Six, TurnSummary
-from .view import LastTurn, turn_ended
+from .view import LastTurn, ended_turn
 
 
 def assemble(
@@ -119,10 +119,9 @@ def turns(
     everyone saw it (what a move log lists)."""
     state, out = new_game(num_players, seed), []
     for text in moves:
-        seat, before = state.current_player, state.turn
-        state = state.apply(parse_move(text))
-        if state.turn != before or state.is_over:  # the seat's turn ended
-            out.append((seat, turn_ended(state, seat)))
+        before, state = state, state.apply(parse_move(text))
+        if (turn := ended_turn(before, state)) is not None:
+            out.append((before.current_player, turn))
     return out
 
 

@@ -101,12 +101,13 @@ def last_turn(summary: TurnSummary | None) -> LastTurn | None:
     return LastTurn(summary.action, summary.returned, noble, summary.took_gold)
 
 
-def turn_ended(state: GameState, seat: int) -> LastTurn:
-    """The turn `seat` has just ended in `state` (its last turn), as everyone may see it."""
-    turn = last_turn(state.last_turns[seat])
-    if turn is None:
-        raise ValueError(f"seat {seat} has not played a turn")
-    return turn
+def ended_turn(before: GameState, after: GameState) -> LastTurn | None:
+    """The turn that the move from `before` to `after` ended, as everyone may see it; None
+    when the turn goes on (a take that must be followed by a return, R13). A turn ends
+    when the turn counter moves on, or when the game ends (the last turn does not move it)."""
+    if after.turn == before.turn and not after.is_over:
+        return None
+    return last_turn(after.last_turns[before.current_player])
 
 
 def make_view(state: GameState, seat: int | None) -> PlayerView:
