@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from client.app import SplendorApp
 from client.faces import BANK_ROW, LEVEL_ROWS, MINE_ROW
 from client.local import LocalHost, fallback_move
+from client.screens.returns import ReturnTokens
 from client.screens.table import TableScreen
 from shared.deal import new_game
 from shared.moves import TAKE, Move
@@ -176,6 +177,19 @@ def will_return(state: GameState) -> bool:
         and sum(state.tokens[0]) >= 9
         and any(m.kind == TAKE and len(set(m.colours)) == 3 for m in state.legal_moves())  # type: ignore[attr-defined]
     )
+
+
+async def take_into_returns(pilot: Pilot[None], app: SplendorApp, host: LocalHost) -> ReturnTokens:
+    """Seat the human where a take of three goes over 10 tokens, take it by keys, and
+    return the R13 dialog that opens."""
+    state = find_position(2, will_return)
+    await load(pilot, app, host, state)
+    take = next(m for m in state.legal_moves() if m.kind == TAKE and len(set(m.colours)) == 3)  # type: ignore[attr-defined]
+    await pilot.press("t", *["wugrk"[c] for c in take.colours], "enter")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: isinstance(app.screen, ReturnTokens))
+    dialog = app.screen
+    assert isinstance(dialog, ReturnTokens)
+    return dialog
 
 
 def check_snapshot(app: SplendorApp, name: str) -> None:

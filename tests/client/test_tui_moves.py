@@ -16,8 +16,8 @@ from clientkit import (
     sensible,
     square_of,
     table,
+    take_into_returns,
     wait_for,
-    will_return,
 )
 from textual import events
 
@@ -159,13 +159,7 @@ async def test_r10_buy_a_reserved_card_pressing_b_twice() -> None:
 async def test_r13_return_tokens_in_the_dialog() -> None:
     app, host = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        state = find_position(2, will_return)
-        await load(pilot, app, host, state)
-        take = next(m for m in state.legal_moves() if m.kind == 0 and len(set(m.colours)) == 3)  # type: ignore[attr-defined]
-        await pilot.press("t", *["wugrk"[c] for c in take.colours], "enter")  # type: ignore[attr-defined]
-        await wait_for(pilot, lambda: isinstance(app.screen, ReturnTokens))
-        dialog = app.screen
-        assert isinstance(dialog, ReturnTokens)
+        dialog = await take_into_returns(pilot, app, host)
         after = host.state
         assert after is not None and after.phase == "return"
         held = after.tokens[0]

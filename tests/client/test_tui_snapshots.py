@@ -13,13 +13,12 @@ from clientkit import (
     make_app,
     play_to_end,
     sensible,
+    take_into_returns,
     wait_for,
-    will_return,
 )
 
 from client.screens.help import HelpScreen
 from client.screens.results import ResultsScreen
-from client.screens.returns import ReturnTokens
 from shared.state import GameState
 
 
@@ -47,13 +46,7 @@ async def test_snapshot_table_120x40_four_players() -> None:
 async def test_snapshot_return_dialog() -> None:
     app, host = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        state = find_position(2, will_return)
-        await load(pilot, app, host, state)
-        take = next(m for m in state.legal_moves() if m.kind == 0 and len(set(m.colours)) == 3)  # type: ignore[attr-defined]
-        await pilot.press("t", *["wugrk"[c] for c in take.colours], "enter")  # type: ignore[attr-defined]
-        await wait_for(pilot, lambda: isinstance(app.screen, ReturnTokens))
-        dialog = app.screen
-        assert isinstance(dialog, ReturnTokens)
+        dialog = await take_into_returns(pilot, app, host)
         most = max(range(5), key=lambda c: dialog.tokens[c])
         await pilot.press("wugrk"[most])
         check_snapshot(app, "return_dialog")

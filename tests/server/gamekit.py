@@ -5,7 +5,6 @@ that act only by keystrokes and check only the screen."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import re
 import time
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hostkit import make_host, pick
 from sshkit import WAIT, Player, host_key
 
 from server.cli import make_app
@@ -23,11 +23,10 @@ from server.host import GameHost
 from server.identity import Identity
 from server.ssh import SSHService
 from shared import protocol
-from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, RETURN, TAKE, Move
+from shared.moves import Move
 from shared.view import PlayerView
 
 SIZE = (110, 36)  # the table's wide layout
-TINY_BUDGETS = {"easy": 0.01, "medium": 0.01, "hard": 0.02}
 KEYS = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D", "enter": "\r"}
 Message = dict[str, Any]
 
@@ -102,14 +101,7 @@ async def game_server(tmp: Path, executor: Executor, **settings: Any):  # type: 
     config = Config(
         host="127.0.0.1", port=0, data_dir=str(data_dir), keepalive_interval=0.0, **settings
     )
-    host = GameHost(
-        data_dir,
-        bot_budgets=TINY_BUDGETS,
-        bot_pause=0.0,
-        bot_executor=executor,
-        seeds=itertools.count(1000).__next__,
-        synchronous="NORMAL",
-    )
+    host = make_host(data_dir, executor, synchronous="NORMAL")
     await host.start()
     tap = TappedHost(host)
     service = SSHService(config, tap, host.store, make_app, host_key())
@@ -120,15 +112,6 @@ async def game_server(tmp: Path, executor: Executor, **settings: Any):  # type: 
         service.stop_listening()
         await host.stop()
         await service.stop("the test is over")
-
-
-def pick(view: PlayerView) -> Move:
-    """A plain deterministic player: buy, else take, else return, else reserve, else pass."""
-    for kind in (BUY, TAKE, RETURN, RESERVE, RESERVE_DECK, PASS):
-        for m in view.legal_moves:
-            if m.kind == kind:
-                return m
-    raise AssertionError("no legal move in a view that asked for one")
 
 
 def moment(view: PlayerView) -> tuple[int, str]:
