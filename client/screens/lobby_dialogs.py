@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from shared.protocol import BOT_LEVELS
 
-from ..widgets.choice import Choice
+from ..widgets.choice import Choice, show_seats
 
 OPEN = "open"
 
@@ -70,9 +70,7 @@ class CreateTableDialog(_Dialog):
             self._show_seats()
 
     def _show_seats(self) -> None:
-        seats = int(self.query_one("#seats", Choice).value)
-        for seat in range(2, 5):
-            self.query_one(f"#seat{seat}", Choice).set_class(seat > seats, "-hidden")
+        show_seats(self, "seats", "seat")
 
     def action_submit(self) -> None:
         seats = int(self.query_one("#seats", Choice).value)

@@ -12,7 +12,7 @@ from textual.widgets import Footer, Input, Static
 
 from shared.protocol import BOT_LEVELS
 
-from ..widgets.choice import Choice
+from ..widgets.choice import Choice, show_seats
 
 MAX_SEED = 1 << 64
 
@@ -90,9 +90,7 @@ class SetupScreen(Screen[GameSetup | None]):
             self._show_seats()
 
     def _show_seats(self) -> None:
-        players = int(self.query_one("#players", Choice).value)
-        for seat in range(2, 5):
-            self.query_one(f"#bot{seat}", Choice).set_class(seat > players, "-hidden")
+        show_seats(self, "players", "bot")
 
     def setup(self) -> GameSetup:
         """The game the fields describe; ValueError if the seed is out of range."""

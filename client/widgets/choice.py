@@ -66,3 +66,12 @@ class Choice(Widget, can_focus=True):
         out.append(f"{self.value:^8}", style="bold")
         out.append(" ▶", style=DIM)
         return out
+
+
+def show_seats(screen: Widget, count_id: str, seat_prefix: str) -> int:
+    """Show the seat choices `#{seat_prefix}2` to `#{seat_prefix}4` that the player count
+    in `#{count_id}` leaves room for, hide the others; the count."""
+    count = int(screen.query_one(f"#{count_id}", Choice).value)
+    for seat in range(2, 5):
+        screen.query_one(f"#{seat_prefix}{seat}", Choice).set_class(seat > count, "-hidden")
+    return count
