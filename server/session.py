@@ -32,6 +32,13 @@ log = logging.getLogger("splendor.ssh")
 STARTUP_WAIT = 10.0  # seconds an app start-up may hold its slot before the next one goes
 
 
+def release(counter: Counter[str], key: str) -> None:
+    """One fewer of `key` in `counter`; the key goes when none is left (caps stay small)."""
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
+
+
 class Sessions:
     """Every live session of one server, and what they share."""
 
@@ -70,13 +77,8 @@ class Sessions:
         if session not in self.live:
             return
         self.live.discard(session)
-        for counter, key in (
-            (self._per_identity, session.identity.name),
-            (self._per_address, session.address),
-        ):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+        release(self._per_identity, session.identity.name)
+        release(self._per_address, session.address)
         self.gc_debt += 1
 
     async def shutdown(self, message: str) -> None:

@@ -26,7 +26,7 @@ import asyncssh
 from .bridge import AppFactory, Host
 from .config import Config
 from .identity import Identity, guest_key, guest_secret
-from .session import GameSession, Sessions
+from .session import GameSession, Sessions, release
 
 log = logging.getLogger("splendor.ssh")
 
@@ -108,12 +108,8 @@ class Gate:
         if conn.identity is None:
             self.unauthenticated -= 1
         elif conn.identity.guest:
-            self.guests[conn.identity.name] -= 1
-            if self.guests[conn.identity.name] <= 0:
-                del self.guests[conn.identity.name]
-        self.per_address[conn.address] -= 1
-        if self.per_address[conn.address] <= 0:
-            del self.per_address[conn.address]
+            release(self.guests, conn.identity.name)
+        release(self.per_address, conn.address)
 
 
 class PlayerAuth(asyncssh.SSHServer):
