@@ -1,11 +1,11 @@
-"""The Splendor app: one per player screen, fed only by a `Connection` (DESIGN.md).
+"""The Splendor app: one per player screen, fed only by a `Connection` (docs/design.md).
 
     app = SplendorApp(connection)             # online: welcome, lobby, tables
-    app = SplendorApp(connection, local=True) # local play: the setup screen first
+    app = SplendorApp(connection, local=True) # offline play: the setup screen first
 
-The app never holds a `GameState`: it decodes the host's messages
-(`shared.protocol`) and hands them to its screens. The receiver it registers
-only posts a message to the app, so a host may call it from any task.
+The app never holds a `GameState`: it decodes the host's messages once, into the
+typed messages of `shared.protocol`, and hands them to its screens. The receiver
+it registers only posts a message to the app, so a host may call it from any task.
 """
 
 from __future__ import annotations
@@ -20,29 +20,26 @@ from textual.screen import Screen
 
 from shared.codec import CodecError
 from shared.protocol import (
-    BYE,
-    CREATE,
-    HOST_TYPES,
-    JOIN,
-    LEAVE,
-    LOBBY,
-    NOTICE,
-    QUICK,
-    START,
-    TABLE,
-    WATCH,
-    WELCOME,
-    decode,
+    PROTOCOL_VERSION,
+    Bye,
+    ClientMessage,
+    Create,
+    Leave,
+    LobbyList,
+    Notice,
+    PlayMove,
+    Start,
+    TableUpdate,
+    Welcome,
+    decode_host,
     encode,
-)
-from shared.protocol import (
-    Message as Msg,
 )
 
 from .connection import Connection
 from .screens.confirm import Confirm
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
+from .screens.returns import ReturnTokens
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
 from .widgets.board import MEDIUM_AT, TALL_AT, WIDE_AT
@@ -88,7 +85,7 @@ class SplendorApp(App[None]):
         self.initial_setup = setup
         self.player_name = ""
         self.guest = False
-        self.lobby_data: Msg = {"tables": (), "online": ()}
+        self.lobby_data = LobbyList()
         self.bye_text: str | None = None
         self._left_table: str | None = None
 
@@ -109,51 +106,58 @@ class SplendorApp(App[None]):
     def on_unmount(self) -> None:
         self.connection.close()
 
-    def send(self, kind: str, **fields: Any) -> None:
-        """One command to the host; screens call this (``send(MOVE, move="take W U G")``)."""
-        if kind in (JOIN, WATCH, CREATE, QUICK, START):
-            self._left_table = None
-        self.connection.send(encode(kind, **fields))
+    def send(self, msg: ClientMessage) -> None:
+        """One command to the host; screens call this (``send(PlayMove(move))``)."""
+        if not isinstance(msg, Leave | PlayMove):
+            self._left_table = None  # a new table may come
+        self.connection.send(encode(msg))
 
     # -- host messages ----------------------------------------------------------
 
     async def on_host_data(self, message: HostData) -> None:
         try:
-            msg = decode(message.data, HOST_TYPES)
+            msg = decode_host(message.data)
         except CodecError as e:
             log.warning("bad message from the host: %s", e)
             return
-        kind = msg["t"]
-        if kind == WELCOME:
-            self.player_name = str(msg.get("name", ""))
-            self.guest = bool(msg.get("guest", False))
-        elif kind == LOBBY:
-            self.lobby_data = msg
-            main = self.main_screen
-            if isinstance(main, LobbyScreen):
-                main.show(msg)
-            elif main is None and not self.local:
-                await self.show_main(LobbyScreen(msg))
-        elif kind == TABLE:
-            await self._table(msg)
-        elif kind == NOTICE:
-            text, level = str(msg.get("text", "")), str(msg.get("level", "info"))
-            main = self.main_screen
-            if isinstance(main, TableScreen):
-                main.show_notice(text, level)
-            else:
-                self.notify(text, severity="error" if level == "error" else "information")
-        elif kind == BYE:
-            self.bye_text = str(msg.get("text", ""))
-            self.exit()
+        match msg:
+            case Welcome():
+                self._welcome(msg)
+            case LobbyList():
+                self.lobby_data = msg
+                main = self.main_screen
+                if isinstance(main, LobbyScreen):
+                    main.show(msg)
+                elif main is None and not self.local:
+                    await self.show_main(LobbyScreen(msg))
+            case TableUpdate():
+                await self._table(msg)
+            case Notice(text, level):
+                main = self.main_screen
+                if isinstance(main, TableScreen):
+                    main.show_notice(text, level)
+                else:
+                    self.notify(text, severity="error" if level == "error" else "information")
+            case Bye(text):
+                self.bye_text = text
+                self.exit()
 
-    async def _table(self, msg: Msg) -> None:
-        table = str(msg.get("table"))
-        if table == self._left_table:
+    def _welcome(self, msg: Welcome) -> None:
+        if msg.protocol != PROTOCOL_VERSION:  # a host of another version: say so and leave
+            self.bye_text = (
+                f"This host speaks protocol version {msg.protocol} and this client "
+                f"version {PROTOCOL_VERSION}: update the older one to play."
+            )
+            self.exit()
+            return
+        self.player_name, self.guest = msg.name, msg.guest
+
+    async def _table(self, msg: TableUpdate) -> None:
+        if msg.table == self._left_table:
             return  # a late update from a table we left
         main = self.main_screen
-        if not (isinstance(main, TableScreen) and main.table_id == table):
-            main = TableScreen(table, msg.get("seat"))
+        if not (isinstance(main, TableScreen) and main.table_id == msg.table):
+            main = TableScreen(msg.table, msg.seat)
             await self.show_main(main)
         main.show(msg)
 
@@ -179,7 +183,7 @@ class SplendorApp(App[None]):
         main = self.main_screen
         if isinstance(main, TableScreen):
             self._left_table = main.table_id
-        self.send(LEAVE)
+        self.send(Leave())
         if self.local:
             self.call_later(self._to_setup)
         else:
@@ -197,14 +201,22 @@ class SplendorApp(App[None]):
             self.start_local(setup)
 
     def start_local(self, setup: GameSetup) -> None:
-        self.send(CREATE, seats=setup.players, bots=(None, *setup.bots), seed=setup.seed)
-        self.send(START)
+        self.send(Create(setup.players, (None, *setup.bots), setup.seed))
+        self.send(Start())
 
     # -- actions ----------------------------------------------------------------
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        if isinstance(self.screen, HelpScreen):
+            return
+        groups = [
+            ("At the table", TableScreen.BINDINGS),
+            ("Returning tokens (over 10)", ReturnTokens.BINDINGS),
+        ]
+        if not self.local:
+            groups.append(("In the lobby", LobbyScreen.BINDINGS))
+        groups.append(("Everywhere", self.BINDINGS))
+        self.push_screen(HelpScreen(groups))
 
     def action_request_quit(self) -> None:
         """q / Ctrl+C: quit, after a confirmation when a game is in progress."""

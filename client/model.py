@@ -7,18 +7,13 @@ choice is refused. Everything is decided from the view's own legal moves
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from shared.cards import COLOUR_NAMES, COLOURS, LETTERS, card
 from shared.explain import plural, why_not_now
-from shared.moves import (
-    Move,
-    Reserve,
-    ReserveDeck,
-    Take,
-)
+from shared.moves import Move, Reserve, ReserveDeck, Take
+from shared.protocol import SeatSummary
 from shared.view import PlayerInfo, PlayerView
 
 
@@ -31,16 +26,16 @@ class Seat:
     connected: bool = True
 
 
-def seats_from(summaries: Sequence[Mapping[str, Any]]) -> tuple[Seat, ...]:
-    """Seat summaries from a "table" message (`shared.protocol.seat_summary`) as `Seat`s."""
-    seats = []
-    for i, s in enumerate(summaries):
-        bot = s.get("bot")
-        name = s.get("name") or (f"{str(bot).capitalize()} bot {i + 1}" if bot else f"Seat {i + 1}")
-        seats.append(
-            Seat(str(name), None if bot is None else str(bot), bool(s.get("connected", True)))
+def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
+    """A table update's seats as the table names them ("Easy bot 2" for a bot)."""
+    return tuple(
+        Seat(
+            s.name or (f"{s.bot.capitalize()} bot {i + 1}" if s.bot else f"Seat {i + 1}"),
+            s.bot,
+            s.connected,
         )
-    return tuple(seats)
+        for i, s in enumerate(summaries)
+    )
 
 
 def letters(counts: Sequence[int], sep: str = " ") -> str:

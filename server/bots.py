@@ -18,12 +18,14 @@ import logging
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from shared.bots import choose_move_bytes, encode_request
+from shared.cards import card
 from shared.codec import loads
-from shared.moves import BUY, PASS, RETURN, TAKE, Move, parse_move
+from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.view import PlayerView
 
 log = logging.getLogger("splendor")
@@ -43,27 +45,52 @@ def bot_request(view: PlayerView, level: str, seed: int, budget: float) -> bytes
     return encode_request(view, level, seed, float(budget))
 
 
-def fallback_choose_move_bytes(data: bytes) -> str:
-    """A plain bot in the shape of `choose_move_bytes`, for when the real one fails: buys a
-    card when it can, else takes tokens (never reserves); deterministic for a seed."""
-    msg = loads(data)
-    view: PlayerView = msg["view"]
-    rng = random.Random(int(msg.get("seed", 0)))
-    legal = list(view.legal_moves)
+def fallback_move(view: PlayerView, seed: int) -> Move:
+    """A plain legal move, deterministic for a seed: the stand-in when a bot fails, and a
+    bot-independent opponent for tests. Buys the best card, else takes the gems the
+    table's cards need, else reserves; returns the tokens held most (R13)."""
+    rng = random.Random(seed)
+    legal = view.legal_moves
     if not legal:
         raise ValueError("the bot has no decision to make")
-    by_kind: dict[int, list[Move]] = {}
-    for m in legal:
-        by_kind.setdefault(m.kind, []).append(m)
-    for kind in (BUY, TAKE, RETURN, PASS):
-        if by_kind.get(kind):
-            return str(rng.choice(by_kind[kind]))
-    return str(rng.choice(legal))
+    me = view.players[view.current_player]
+    returns = [m for m in legal if isinstance(m, Return)]
+    if returns:
+        return max(returns, key=lambda m: (sum(me.tokens[c] for c in m.tokens), -m.counts[5]))
+    buys = [m for m in legal if isinstance(m, Buy)]
+    if buys:
+        return max(
+            buys, key=lambda m: (card(m.card).prestige, -sum(card(m.card).cost), rng.random())
+        )
+    takes = [m for m in legal if isinstance(m, Take)]
+    if takes and me.token_count <= 7:
+        wanted = [0] * 5
+        for row in view.board:
+            for cid in row:
+                if cid is not None:
+                    for c, n in enumerate(card(cid).cost):
+                        wanted[c] += max(0, n - me.bonuses[c] - me.tokens[c])
+        return max(
+            takes, key=lambda m: (len(m.colours), sum(wanted[c] for c in m.colours), rng.random())
+        )
+    reserves = [m for m in legal if isinstance(m, Reserve | ReserveDeck)]
+    if reserves and len(me.reserved) < 2:
+        return rng.choice(reserves)
+    return rng.choice(takes or list(legal))
+
+
+def fallback_choose_move_bytes(data: bytes) -> str:
+    """`fallback_move` in the shape of `choose_move_bytes` (a request in, notation out)."""
+    msg = loads(data)
+    return str(fallback_move(msg["view"], int(msg.get("seed", 0))))
 
 
 def run_bot(data: bytes) -> str:
-    """What a worker process runs: the bots' pure entry point (issue 3)."""
+    """What a worker process runs: the bots' pure entry point (`shared.bots`)."""
     return choose_move_bytes(data)
+
+
+BotRunner = Callable[[bytes], str]  # a request's bytes in, a move's notation out
 
 
 def _warm() -> int:
@@ -97,8 +124,10 @@ class BotPool:
         workers: int | None = None,
         budgets: dict[str, float] | None = None,
         executor: Executor | None = None,
+        runner: BotRunner = run_bot,
     ) -> None:
         self.budgets = dict(DEFAULT_BUDGETS if budgets is None else budgets)
+        self.runner = runner  # what the executor runs: a module-level function (pickled)
         self._workers = workers or max(1, min(2, os.cpu_count() or 1))
         self._executor = executor
         self._own = executor is None
@@ -131,7 +160,7 @@ class BotPool:
         data = bot_request(view, level, seed, budget)
         try:
             async with self._slots:
-                fut = asyncio.get_running_loop().run_in_executor(self._pool(), run_bot, data)
+                fut = asyncio.get_running_loop().run_in_executor(self._pool(), self.runner, data)
                 text = await asyncio.wait_for(fut, budget + GRACE)
             move = parse_move(text)
             if move in legal:

@@ -1,15 +1,16 @@
-"""The app's link to the game host inside the server process.
+"""The app's link to the game host inside this process.
 
 The client app knows only a `client.connection.Connection`; the host knows
-only a `deliver` callable and gives back a link (`server.host.HostLink`).
-`HostBridge` joins the two for one SSH session.
+only a `deliver` callable and gives back a link (`server.link.HostLink`).
+`HostBridge` joins the two for one SSH session, and for offline play
+(`server.play`), which runs the same host: `connect_app` does the joining.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from textual.app import App
 
@@ -34,12 +35,13 @@ class Host(Protocol):
 
 
 AppFactory = Callable[[Connection, Identity], App[Any]]
+A = TypeVar("A", bound=App[Any])
 
 
 class HostBridge(Connection):
     """The app's `Connection` in the server: app → host through the host link;
     host → app always through `app.call_later`, so the app's receiver runs in
-    the app's own task and context, never in the host's (note 7)."""
+    the app's own task and context, never in the host's (docs/design.md, P7)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -84,3 +86,16 @@ class HostBridge(Connection):
                 link.close()
             except Exception:
                 log.exception("closing a host link failed")
+
+
+def connect_app(
+    host: Host, identity: Identity, make_app: Callable[[Connection], A]
+) -> tuple[A, HostBridge, Link]:
+    """An app for `identity`, made by `make_app` on a new bridge and connected to `host`
+    (which may deliver during `connect` itself: the bridge passes it on to the app)."""
+    bridge = HostBridge()
+    app = make_app(bridge)
+    bridge.attach_app(app)
+    link = host.connect(identity, bridge.deliver)
+    bridge.attach_link(link)
+    return app, bridge, link

@@ -1,91 +1,29 @@
 """The game host: one per server process, shared by every session in it.
 
-The transport (SSH, or an in-process client for local play and tests) calls
-`GameHost.connect(identity, deliver)` once per session and gets a `HostLink`:
-``link.send(bytes)`` carries one client message to the host, and the host calls
-``deliver(bytes)`` with every host message for that session. ``link.close()``
-says the session dropped; its seat is held. Messages from one session are
-handled in order, one at a time, by a task that exists only while there is
-work, so idle sessions cost no task.
+The transport (SSH, or the in-process bridge of offline play and tests) calls
+`GameHost.connect(identity, deliver)` once per session and gets a
+`server.link.HostLink`. It is the only game host: `splendor play` runs this same
+host in its own process (`server.play`), with the deal's seed left to the player
+and the store in a temporary directory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 
 from shared import protocol
 
-from .bots import BotPool
+from .bots import BotPool, BotRunner, run_bot
 from .identity import Identity
+from .link import HostLink
 from .lobby import Lobby
-from .store import AsyncStore, Store
-from .table import Table
+from .store import AsyncStore, GameRecord, Store
 
 log = logging.getLogger("splendor")
-
-MAX_QUEUED = 32  # client messages waiting per session before new ones are refused
-
-
-class HostLink:
-    """One session's link to the host (see the module docstring)."""
-
-    def __init__(self, host: GameHost, identity: Identity, deliver: Callable[[bytes], None]):
-        self.identity = identity
-        self.table: Table | None = None  # where the session is: None for the lobby
-        self.seat: int | None = None  # its seat there; None when watching
-        self.closed = False
-        self._host = host
-        self._deliver = deliver
-        self._inbox: deque[bytes] = deque()
-        self._worker: asyncio.Task[None] | None = None
-
-    def __repr__(self) -> str:
-        where = "lobby" if self.table is None else f"{self.table.id}/{self.seat}"
-        return f"<HostLink {self.identity.name} at {where}>"
-
-    def send(self, data: bytes) -> None:
-        """One encoded client message (`shared.protocol`) from the session to the host.
-        Never raises: bad bytes and refusals come back as notices."""
-        if self.closed:
-            return
-        if len(self._inbox) >= MAX_QUEUED:
-            self.deliver(protocol.notice("too many requests at once; that one was dropped"))
-            return
-        self._inbox.append(bytes(data))
-        if self._worker is None or self._worker.done():
-            self._worker = asyncio.get_running_loop().create_task(self._drain())
-
-    def deliver(self, data: bytes) -> None:
-        """One host message to the session; a failing transport is logged, never raised."""
-        if self.closed:
-            return
-        try:
-            self._deliver(data)
-        except Exception:
-            log.exception("session %s: delivering a message failed", self.identity.name)
-
-    def close(self) -> None:
-        """The session dropped (or the player quit): the host lets go of it."""
-        if self.closed:
-            return
-        self._inbox.clear()
-        self._host._disconnected(self)
-        self.closed = True
-
-    async def _drain(self) -> None:
-        while self._inbox and not self.closed:
-            data = self._inbox.popleft()
-            await self._host.lobby.handle(self, data)
-
-    async def idle(self) -> None:
-        """Wait until the messages sent so far are handled (for tests and shutdown)."""
-        while self._worker is not None and not self._worker.done():
-            await asyncio.shield(self._worker)
 
 
 class GameHost:
@@ -99,22 +37,25 @@ class GameHost:
         bot_budgets: dict[str, float] | None = None,
         bot_workers: int | None = None,
         bot_executor: Executor | None = None,
+        bot_runner: BotRunner = run_bot,
         bot_pause: float = 0.6,
         max_tables_per_player: int = 3,
         max_tables: int = 500,
         seeds: Callable[[], int] | None = None,
         abandon_after: float | None = 3 * 24 * 3600.0,
         lobby_tick: float = 2.0,
+        client_seeds: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir)
         self._synchronous = synchronous
-        self.bots = BotPool(bot_workers, bot_budgets, bot_executor)
+        self.bots = BotPool(bot_workers, bot_budgets, bot_executor, bot_runner)
         self._lobby_args = {
             "seeds": seeds,
             "bot_pause": bot_pause,
             "max_tables_per_player": max_tables_per_player,
             "max_tables": max_tables,
             "lobby_tick": lobby_tick,
+            "client_seeds": client_seeds,
         }
         self._store: AsyncStore | None = None
         self._lobby: Lobby | None = None
@@ -145,23 +86,33 @@ class GameHost:
         for a human to come back); start the bot workers in the background."""
         self._store = AsyncStore(Store(self.data_dir, synchronous=self._synchronous))
         self._lobby = Lobby(self._store, self.bots, **self._lobby_args)  # type: ignore[arg-type]
-        records = await self._store.call(self._store.store.games_in_progress)
-        for record in records:
-            try:
-                table = self._lobby.make_resumed(record)
-            except Exception:
-                log.exception("game %s could not be resumed; it stays in the store", record.id)
-                continue
-            if await table.finish_if_over():
-                log.info("game end %s: over at move %d (marked at start)", table.id,
-                         len(table.moves))  # fmt: skip
-                continue
-            self._lobby.resume(table)
-            log.info("game resumed %s: %s at move %d", table.id, table.describe(), len(table.moves))
+        for record in await self._store.call(self._store.store.games_in_progress):
+            await self.resume(record)
         loop = asyncio.get_running_loop()
         self._warm = loop.create_task(self.bots.warm_up())
         if self._abandon_after is not None:
             self._janitor = loop.create_task(self._sweep(self._abandon_after))
+
+    async def bots_ready(self) -> None:
+        """Wait until the bot workers have started (or failed to: bots then fall back)."""
+        if self._warm is not None:
+            await asyncio.shield(self._warm)
+
+    async def resume(self, record: GameRecord) -> bool:
+        """Bring back a stored game in progress: seats held for their players, bots
+        waiting for a human to come back. False if it could not be resumed or was over."""
+        lobby = self.lobby
+        try:
+            table = lobby.make_resumed(record)
+        except Exception:
+            log.exception("game %s could not be resumed; it stays in the store", record.id)
+            return False
+        if await table.finish_if_over():
+            log.info("game end %s: over at move %d (marked at start)", table.id, len(table.moves))
+            return False
+        lobby.resume(table)
+        log.info("game resumed %s: %s at move %d", table.id, table.describe(), len(table.moves))
+        return True
 
     async def _sweep(self, after: float) -> None:
         """Now and then, abandon games that no human has been at for `after` seconds."""
@@ -175,13 +126,16 @@ class GameHost:
     def connect(self, identity: Identity, deliver: Callable[[bytes], None]) -> HostLink:
         """A new session for `identity`: it is welcomed and lands in the lobby, or back at
         its game. `deliver` gets every host message for it."""
-        link = HostLink(self, identity, deliver)
+        link = HostLink(identity, deliver, self._handle, self._disconnected)
         if self.closing or self._lobby is None:
-            link.deliver(protocol.encode(protocol.BYE, text="the server is shutting down"))
+            link.deliver(protocol.encode(protocol.Bye("the server is shutting down")))
             link.closed = True
             return link
         self._lobby.connected(link)
         return link
+
+    async def _handle(self, link: HostLink, data: bytes) -> None:
+        await self.lobby.handle(link, data)
 
     def _disconnected(self, link: HostLink) -> None:
         if self._lobby is not None and not self.closing:
@@ -205,7 +159,7 @@ class GameHost:
             await asyncio.wait_for(asyncio.gather(*(link.idle() for link in links)), 5.0)
         except (TimeoutError, Exception):
             log.warning("some sessions were still busy at shutdown", exc_info=True)
-        bye = protocol.encode(protocol.BYE, text=text)
+        bye = protocol.encode(protocol.Bye(text))
         for link in links:
             link.deliver(bye)
             link.closed = True

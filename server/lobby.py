@@ -14,35 +14,39 @@ import asyncio
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
 
 from shared import protocol
 from shared.errors import SplendorError
-from shared.moves import parse_move
+from shared.moves import Move
+from shared.protocol import (
+    Create,
+    Join,
+    Leave,
+    LobbyList,
+    PlayMove,
+    Quick,
+    Start,
+    TableStatus,
+    TableSummary,
+    Watch,
+    Welcome,
+)
 
 from .bots import BotPool
 from .identity import Identity
-from .store import AsyncStore
-from .table import Seat, Status, Table, TableError, same_player
-
-if TYPE_CHECKING:
-    from .host import HostLink
+from .link import HostLink
+from .store import AsyncStore, GameRecord
+from .table import Peer, Seat, Table, TableError, same_player
 
 log = logging.getLogger("splendor")
 
-
-def _int_field(msg: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> int:
-    value = msg.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise TableError(f"{key} should be a number from {lo} to {hi}")
-    return value
+Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
 
 
-def _level(value: object) -> str:
-    if value not in protocol.BOT_LEVELS:
-        raise TableError(f"a bot level is one of {', '.join(protocol.BOT_LEVELS)}, not {value!r}")
-    return str(value)
+def _links(peers: Iterable[Peer]) -> list[HostLink]:
+    """The sessions among a table's peers (a table knows them only as `Peer`s)."""
+    return [p for p in peers if isinstance(p, HostLink)]
 
 
 LOBBY_BATCH = 8  # sessions sent the lobby at once...
@@ -62,6 +66,7 @@ class Lobby:
         max_tables_per_player: int = 3,
         max_tables: int = 500,
         lobby_tick: float = 2.0,
+        client_seeds: bool = False,
     ) -> None:
         self.store = store
         self.bots = bots
@@ -73,6 +78,10 @@ class Lobby:
         self.max_tables_per_player = max_tables_per_player
         self.max_tables = max_tables
         self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
+        # Whether a player's `seed` deals the game (offline play); on a server, a player
+        # who chose the seed would know the decks.
+        self.client_seeds = client_seeds
+        self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
         self._push_pending = False
         self._tick: asyncio.TimerHandle | None = None
         self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
@@ -84,13 +93,11 @@ class Lobby:
         """A new session: welcome it, and seat it back at its game if it has one."""
         self.links.add(link)
         self._online[link.identity.name] += 1
-        link.deliver(
-            protocol.encode(protocol.WELCOME, name=link.identity.name, guest=link.identity.guest)
-        )
+        link.deliver(protocol.encode(Welcome(link.identity.name, link.identity.guest)))
         games = [
             t
             for t in self.tables.values()
-            if t.status is Status.PLAYING and t.seat_of(link.identity) is not None
+            if t.status is TableStatus.PLAYING and t.seat_of(link.identity) is not None
         ]
         if games:  # the game where it is this player's turn, else the latest
             games.sort(
@@ -126,14 +133,15 @@ class Lobby:
         if table is None:
             return
         table.detach(link, left)
-        if stand and seat is not None and table.status is Status.WAITING:
+        if stand and seat is not None and table.status is TableStatus.WAITING:
             if not table.seats[seat].peers:
                 self._stand(table, link.identity)
         self._forget_if_done(table)
 
     def _forget_if_done(self, table: Table) -> None:
-        if table.status is Status.FINISHED and not table.peers:
+        if table.status is TableStatus.FINISHED and not table.peers:
             self.tables.pop(table.id, None)
+            self._seed_asked.pop(table.id, None)
 
     # -- the lobby list ----------------------------------------------------
 
@@ -166,7 +174,7 @@ class Lobby:
         self._push_batch(links, listing, encoded)
 
     def _push_batch(
-        self, links: list[HostLink], listing: Any, encoded: dict[tuple[str, ...], bytes]
+        self, links: list[HostLink], listing: Listing, encoded: dict[tuple[str, ...], bytes]
     ) -> None:
         """The lobby to `LOBBY_BATCH` sessions now and the rest in later batches: every
         session redraws its lobby when it gets one, and with hundreds in the lobby,
@@ -179,7 +187,9 @@ class Lobby:
             else None
         )
         for link in links[:LOBBY_BATCH]:
-            if link in self.links and (link.table is None or link.table.status is Status.WAITING):
+            if link in self.links and (
+                link.table is None or link.table.status is TableStatus.WAITING
+            ):
                 self.send_lobby(link, listing, encoded)
 
     def stop(self) -> None:
@@ -190,14 +200,16 @@ class Lobby:
             self._rest.cancel()
             self._rest = None
 
-    def _listing(self) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...]]:
-        tables = tuple(t.summary() for t in self.tables.values() if t.status is not Status.FINISHED)
+    def _listing(self) -> Listing:
+        tables = tuple(
+            t.summary() for t in self.tables.values() if t.status is not TableStatus.FINISHED
+        )
         return tables, tuple(sorted(self._online, key=str.casefold))
 
     def send_lobby(
         self,
         link: HostLink,
-        listing: Any = None,
+        listing: Listing | None = None,
         encoded: dict[tuple[str, ...], bytes] | None = None,
     ) -> None:
         """The lobby list to `link`, with the tables where its player holds a seat."""
@@ -205,11 +217,11 @@ class Lobby:
         mine = tuple(
             t.id
             for t in self.tables.values()
-            if t.status is not Status.FINISHED and t.seat_of(link.identity) is not None
+            if t.status is not TableStatus.FINISHED and t.seat_of(link.identity) is not None
         )
         data = None if encoded is None else encoded.get(mine)
         if data is None:
-            data = protocol.encode(protocol.LOBBY, tables=tables, online=online, mine=mine)
+            data = protocol.encode(LobbyList(tables, online, mine))
             if encoded is not None:
                 encoded[mine] = data
         link.deliver(data)
@@ -223,8 +235,21 @@ class Lobby:
     async def handle(self, link: HostLink, data: bytes) -> None:
         """One client message from `link`; every refusal is a notice to `link` alone."""
         try:
-            msg = protocol.decode(data, protocol.CLIENT_TYPES)
-            await getattr(self, "_do_" + msg["t"])(link, msg)
+            match protocol.decode_client(data):
+                case Create() as msg:
+                    await self._create(link, msg)
+                case Quick() as msg:
+                    await self._quick(link, msg)
+                case Join(table):
+                    await self._join(link, self._table(table))
+                case Watch(table):
+                    await self._watch(link, self._table(table))
+                case Start():
+                    await self._start(link)
+                case Leave():
+                    await self._leave(link)
+                case PlayMove(move):
+                    await self._move(link, move)
         except (TableError, SplendorError) as e:  # includes codec, protocol and move errors
             link.deliver(protocol.notice(str(e)))
         except asyncio.CancelledError:
@@ -237,7 +262,7 @@ class Lobby:
         held = [
             t
             for t in self.tables.values()
-            if t.status is not Status.FINISHED and t.seat_of(identity) is not None
+            if t.status is not TableStatus.FINISHED and t.seat_of(identity) is not None
         ]
         if len(held) >= self.max_tables_per_player:
             ids = ", ".join(t.id for t in held)
@@ -266,71 +291,69 @@ class Lobby:
         self._place(link, table, 0)
         return table
 
-    def _table(self, msg: dict[str, Any]) -> Table:
-        table = self.tables.get(str(msg.get("table")))
-        if table is None or table.status is Status.FINISHED:
-            raise TableError(f"there is no table {msg.get('table')!r}")
+    def _table(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None or table.status is TableStatus.FINISHED:
+            raise TableError(f"there is no table {table_id!r}")
         return table
 
-    async def _do_create(self, link: HostLink, msg: dict[str, Any]) -> None:
-        n = _int_field(msg, "seats", None, 2, 4)
-        bots = msg.get("bots") or (None,) * n
-        if not isinstance(bots, tuple | list) or len(bots) != n:
-            raise TableError(f"bots should list one level or none for each of the {n} seats")
-        if bots[0] is not None:
-            raise TableError("seat 0 is yours; it cannot be a bot")
-        self._new_table(link, [None if b is None else _level(b) for b in bots[1:]])
+    def _seed(self, asked: int | None) -> int:
+        """The deal's seed: the one the player asked for where the host allows it."""
+        if asked is not None and self.client_seeds:
+            return asked
+        return self._seeds()
+
+    async def _create(self, link: HostLink, msg: Create) -> None:
+        table = self._new_table(link, list(msg.bots[1:]))
+        if msg.seed is not None and self.client_seeds:
+            self._seed_asked[table.id] = msg.seed
         self.send_lobby(link)
 
-    async def _do_quick(self, link: HostLink, msg: dict[str, Any]) -> None:
-        n = _int_field(msg, "players", 2, 2, 4)
-        level = _level(msg.get("level", "medium"))
-        table = self._new_table(link, [level] * (n - 1))
-        await table.start(self._seeds())
+    async def _quick(self, link: HostLink, msg: Quick) -> None:
+        table = self._new_table(link, [msg.level] * (msg.players - 1))
+        await table.start(self._seed(msg.seed))
 
-    async def _do_join(self, link: HostLink, msg: dict[str, Any]) -> None:
-        table = self._table(msg)
+    async def _join(self, link: HostLink, table: Table) -> None:
         if table.seat_of(link.identity) is None:
-            if table.status is not Status.WAITING:
+            if table.status is not TableStatus.WAITING:
                 raise TableError(f"the game at table {table.id} is in progress; watch it instead")
             self._check_cap(link.identity)
         seat = table.sit(link.identity)
         self._place(link, table, seat)
-        if table.status is Status.WAITING:
+        if table.status is TableStatus.WAITING:
             self.refresh()
 
-    async def _do_watch(self, link: HostLink, msg: dict[str, Any]) -> None:
-        table = self._table(msg)
-        if table.status is not Status.PLAYING:
+    async def _watch(self, link: HostLink, table: Table) -> None:
+        if table.status is not TableStatus.PLAYING:
             raise TableError(f"table {table.id} has not started; join it instead")
         seat = table.seat_of(link.identity)
         if seat is not None:
             table.sit(link.identity)
         self._place(link, table, seat)
 
-    async def _do_start(self, link: HostLink, msg: dict[str, Any]) -> None:
+    async def _start(self, link: HostLink) -> None:
         table = link.table
-        if table is None or table.status is not Status.WAITING:
+        if table is None or table.status is not TableStatus.WAITING:
             raise TableError("you are not at a table waiting to start")
         if not same_player(table.host, link.identity):
             raise TableError(f"only {table.host.name}, who hosts table {table.id}, can start it")
-        await table.start(self._seeds())
+        await table.start(self._seed(self._seed_asked.pop(table.id, None)))
 
-    async def _do_leave(self, link: HostLink, msg: dict[str, Any]) -> None:
+    async def _leave(self, link: HostLink) -> None:
         table = link.table
         if table is None:
             self.send_lobby(link)
             return
         seat = link.seat
-        if seat is None or table.status is Status.FINISHED:
+        if seat is None or table.status is TableStatus.FINISHED:
             self._unplace(link)
-        elif table.status is Status.WAITING:
+        elif table.status is TableStatus.WAITING:
             self._stand(table, link.identity)
         else:  # a game in progress: the seat is held for them; all their sessions go
-            for peer in list(table.seats[seat].peers):
-                self._unplace(peer, left=True)  # type: ignore[arg-type]
+            for peer in _links(table.seats[seat].peers):
+                self._unplace(peer, left=True)
                 if peer is not link:
-                    self.send_lobby(peer)  # type: ignore[arg-type]
+                    self.send_lobby(peer)
             if all(s.left for s in table.humans):
                 await self._abandon(table)
         self.send_lobby(link)
@@ -341,15 +364,15 @@ class Lobby:
         seat = table.seat_of(identity)
         if seat is None:
             return
-        peers = list(table.seats[seat].peers)
+        peers = _links(table.seats[seat].peers)
         for peer in peers:
-            self._unplace(peer, stand=False)  # type: ignore[arg-type]
+            self._unplace(peer, stand=False)
         try:
             table.stand(identity)
         except TableError:  # the game is starting as they leave: their seat is held
             return
         for peer in peers:
-            self.send_lobby(peer)  # type: ignore[arg-type]
+            self.send_lobby(peer)
         if not table.humans:
             table.close()
         self.refresh()
@@ -357,20 +380,17 @@ class Lobby:
     async def _abandon(self, table: Table) -> None:
         """Every human left a game: it ends without a result; watchers go to the lobby."""
         await table.abandon()
-        for peer in list(table.peers):
-            self._unplace(peer)  # type: ignore[arg-type]
+        for peer in _links(table.peers):
+            self._unplace(peer)
             peer.deliver(protocol.notice(f"the game at table {table.id} was abandoned", "info"))
-            self.send_lobby(peer)  # type: ignore[arg-type]
+            self.send_lobby(peer)
         self._forget_if_done(table)
 
-    async def _do_move(self, link: HostLink, msg: dict[str, Any]) -> None:
+    async def _move(self, link: HostLink, move: Move) -> None:
         table, seat = link.table, link.seat
-        if table is None or seat is None or table.status is not Status.PLAYING:
+        if table is None or seat is None or table.status is not TableStatus.PLAYING:
             raise TableError("you are not playing a game")
-        text = msg.get("move")
-        if not isinstance(text, str):
-            raise TableError("a move is notation text, like `take W U G`")
-        await table.play(seat, parse_move(text))
+        await table.play(seat, move)
 
     # -- start and stop ----------------------------------------------------
 
@@ -378,12 +398,12 @@ class Lobby:
         """Abandon every game no human has been connected to for `after` seconds, so
         games nobody comes back to do not pile up (in memory and in every restart)."""
         for table in list(self.tables.values()):
-            if table.status is Status.PLAYING and table.idle_for() > after:
+            if table.status is TableStatus.PLAYING and table.idle_for() > after:
                 log.info("game %s: no player for %.0f s", table.id, table.idle_for())
                 await self._abandon(table)
 
     def resume(self, table: Table) -> None:
         self.tables[table.id] = table
 
-    def make_resumed(self, record: Any) -> Table:
+    def make_resumed(self, record: GameRecord) -> Table:
         return Table.resume(record, self.store, self.bots, self._table_changed, self._bot_pause)

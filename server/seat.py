@@ -1,27 +1,20 @@
-"""Seats and the sessions at them, and a table's status, as a table sees them."""
+"""Seats and the sessions at them, and a table's status (`shared.protocol.TableStatus`, the
+one enum both sides share) with the transitions the host allows."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Protocol
 
-from shared import protocol
+from shared.protocol import SeatSummary, TableStatus
 
 from .identity import Identity
 from .store import SeatRecord
 
-
-class Status(Enum):
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-
-
-TRANSITIONS: dict[Status, frozenset[Status]] = {
-    Status.WAITING: frozenset({Status.PLAYING, Status.FINISHED}),
-    Status.PLAYING: frozenset({Status.FINISHED}),
-    Status.FINISHED: frozenset(),
+TRANSITIONS: dict[TableStatus, frozenset[TableStatus]] = {
+    TableStatus.WAITING: frozenset({TableStatus.PLAYING, TableStatus.FINISHED}),
+    TableStatus.PLAYING: frozenset({TableStatus.FINISHED}),
+    TableStatus.FINISHED: frozenset(),
 }
 
 
@@ -59,9 +52,9 @@ class Seat:
     def connected(self) -> bool:
         return self.bot is not None or (bool(self.peers) and not self.left)
 
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> SeatSummary:
         name = None if self.identity is None else self.identity.name
-        return protocol.seat_summary(name, self.bot, self.connected)
+        return SeatSummary(name, self.bot, self.connected)
 
     @classmethod
     def from_record(cls, r: SeatRecord) -> Seat:

@@ -22,7 +22,7 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
-from .bridge import AppFactory, Host, HostBridge
+from .bridge import AppFactory, Host, HostBridge, connect_app
 from .config import Config
 from .identity import Identity
 from .tui_driver import RemoteTerminal, choose_colors, run_app
@@ -250,10 +250,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             async with sessions.startup:
                 if self._gone or self._ending:
                     return
-                self._bridge = bridge = HostBridge()
-                self._app = app = sessions.app_factory(bridge, self.identity)
-                bridge.attach_app(app)
-                bridge.attach_link(sessions.host.connect(self.identity, bridge.deliver))
+                identity, factory = self.identity, sessions.app_factory
+                app, self._bridge, _ = connect_app(
+                    sessions.host, identity, lambda bridge: factory(bridge, identity)
+                )
+                self._app = app
                 app_task = asyncio.get_running_loop().create_task(run_app(app, terminal))
                 first = asyncio.ensure_future(terminal.first_frame.wait())
                 await asyncio.wait(

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared import protocol
 from shared.codec import CodecError, loads
 from shared.deal import new_game, turns
 from shared.errors import SplendorError
 from shared.moves import parse_move
+from shared.protocol import LoggedTurn
 from shared.state import GameState
 
 log = logging.getLogger("splendor")
@@ -317,15 +317,15 @@ def replay_record(record: GameRecord) -> GameState:
     return state
 
 
-def turn_log(record: GameRecord) -> list[tuple[object, ...]]:
-    """A stored game's turns, oldest first (`protocol.log_entry` each), from its seed and
-    moves: what a player who comes back to the table sees in its move log."""
+def turn_log(record: GameRecord) -> list[LoggedTurn]:
+    """A stored game's turns, oldest first, from its seed and moves: what a player who
+    comes back to the table sees in its move log."""
     try:
         played = turns(len(record.seats), record.seed, record.moves)
     except SplendorError:  # the game resumes all the same (replay_record says what is wrong)
         log.exception("game %s: no move log for returning players", record.id)
         return []
-    return [protocol.log_entry(*t) for t in played]
+    return [LoggedTurn(*t) for t in played]
 
 
 class AsyncStore:

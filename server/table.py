@@ -1,7 +1,8 @@
 """One table: its seats, its lifecycle, its game, its bots and its fan-out of views.
 
-Lifecycle (STYLE.md): ``WAITING → PLAYING → FINISHED`` and ``WAITING → FINISHED``
-(closed before it started), nothing else; `Table._to` refuses any other step.
+Lifecycle (an enum with guarded transitions, `server.seat`): ``WAITING → PLAYING →
+FINISHED`` and ``WAITING → FINISHED`` (closed before it started), nothing else;
+`Table._to` refuses any other step.
 Every move, a human's or a bot's, goes through `Table.play`: checked by the
 engine, appended to the store and committed, and only then applied and sent,
 each seat's sessions getting that seat's view and spectators the spectator
@@ -17,19 +18,26 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from shared import protocol
 from shared.codec import dumps
 from shared.deal import new_game
 from shared.moves import Move
+from shared.protocol import (
+    LoggedTurn,
+    SeatSummary,
+    TableStatus,
+    TableSummary,
+    TableUpdate,
+    encode,
+)
 from shared.state import GameState
 from shared.view import ended_turn
 
 from .bots import BotPool, bot_seed
 from .identity import Identity
-from .seat import TRANSITIONS, Peer, Seat, Status, TableError, same_player
+from .seat import TRANSITIONS, Peer, Seat, TableError, same_player
 from .store import ABANDONED, FINISHED, AsyncStore, GameRecord, StoreError, replay_record, turn_log
 
-__all__ = ["Peer", "Seat", "Status", "Table", "TableError", "same_player"]
+__all__ = ["Peer", "Seat", "Table", "TableError", "TableStatus", "same_player"]
 
 log = logging.getLogger("splendor")
 
@@ -57,10 +65,10 @@ class Table:
         self.id = table_id
         self.host = host
         self.seats = seats
-        self.status = Status.WAITING
+        self.status = TableStatus.WAITING
         self.state: GameState | None = None
         self.moves: list[str] = []
-        self.log: deque[tuple[object, ...]] = deque(maxlen=LOG_SENT)  # the newest turns
+        self.log: deque[LoggedTurn] = deque(maxlen=LOG_SENT)  # the newest turns
         self.spectators: set[Peer] = set()
         self.result = ""  # how it finished: "over", "abandoned" or "closed"
         self._store = store
@@ -76,7 +84,7 @@ class Table:
 
     # -- lifecycle ---------------------------------------------------------
 
-    def _to(self, new: Status) -> None:
+    def _to(self, new: TableStatus) -> None:
         if new not in TRANSITIONS[self.status]:
             raise TableError(
                 f"table {self.id} is {self.status.value}; it cannot become {new.value}"
@@ -100,23 +108,23 @@ class Table:
         table = cls(record.id, host, seats, store, bots, changed, bot_pause)
         table.state, table.moves = replay_record(record), list(record.moves)
         table.log.extend(turn_log(record))
-        table.status = Status.PLAYING
+        table.status = TableStatus.PLAYING
         return table
 
     async def finish_if_over(self) -> bool:
         """For a resumed game whose log ends the game (it was not marked finished): mark it
         now. True if so."""
-        if self.state is None or not self.state.is_over or self.status is not Status.PLAYING:
+        if self.state is None or not self.state.is_over or self.status is not TableStatus.PLAYING:
             return False
         await self._store_finish(self.state)
-        self._to(Status.FINISHED)
+        self._to(TableStatus.FINISHED)
         self.result = "over"
         return True
 
     async def start(self, seed: int) -> None:
         """WAITING → PLAYING with every seat filled; the game is stored before anyone sees it."""
         async with self._lock:
-            if self.status is not Status.WAITING:
+            if self.status is not TableStatus.WAITING:
                 raise TableError(f"table {self.id} has already started")
             if any(s.empty for s in self.seats):
                 raise TableError("every seat needs a player or a bot before the game starts")
@@ -129,7 +137,7 @@ class Table:
             finally:
                 self._starting = False
             self.state = new_game(len(self.seats), seed)
-            self._to(Status.PLAYING)
+            self._to(TableStatus.PLAYING)
             self.touch()
         log.info("game start %s: %s (seed %d)", self.id, self.describe(), seed)
         self.send_views()
@@ -138,7 +146,7 @@ class Table:
 
     def close(self) -> None:
         """WAITING → FINISHED: the table emptied before its game began."""
-        self._to(Status.FINISHED)
+        self._to(TableStatus.FINISHED)
         self.result = "closed"
         self._changed(self, False)
 
@@ -146,10 +154,10 @@ class Table:
         """PLAYING → FINISHED without an outcome: every human left the game."""
         self._cancel_bots()
         async with self._lock:
-            if self.status is not Status.PLAYING:
+            if self.status is not TableStatus.PLAYING:
                 return
             await self._store.call(self._store.store.finish_game, self.id, ABANDONED, None)
-            self._to(Status.FINISHED)
+            self._to(TableStatus.FINISHED)
             self.result = "abandoned"
         log.info("game end %s: abandoned after %d moves", self.id, len(self.moves))
         self._changed(self, False)
@@ -179,7 +187,7 @@ class Table:
         if mine is not None:
             self.seats[mine].left = False
             return mine
-        if self.status is not Status.WAITING:
+        if self.status is not TableStatus.WAITING:
             raise TableError(f"the game at table {self.id} is in progress; watch it instead")
         if self._starting:
             raise TableError(f"the game at table {self.id} is starting")
@@ -191,7 +199,7 @@ class Table:
 
     def stand(self, identity: Identity) -> None:
         """A player gives up their seat at a waiting table; the host passes to the next."""
-        if self.status is not Status.WAITING or self._starting:
+        if self.status is not TableStatus.WAITING or self._starting:
             raise TableError("the game has started; the seat is held")
         i = self.seat_of(identity)
         if i is not None:
@@ -236,7 +244,7 @@ class Table:
                 s.peers.discard(peer)
                 s.left = s.left or left
         if self._connections() != before:
-            if self.status is Status.PLAYING:
+            if self.status is TableStatus.PLAYING:
                 self.send_views()
             self._changed(self, False)
 
@@ -257,7 +265,7 @@ class Table:
         and commits it, and only then does anyone see it."""
         async with self._lock:
             state = self.state
-            if self.status is not Status.PLAYING or state is None:
+            if self.status is not TableStatus.PLAYING or state is None:
                 raise TableError("there is no game in progress at this table")
             if seat != state.current_player:
                 raise TableError(
@@ -272,11 +280,11 @@ class Table:
                 raise TableError(f"`{text}` could not be saved; please try again") from None
             if after.is_over:
                 await self._store_finish(after)
-                self._to(Status.FINISHED)
+                self._to(TableStatus.FINISHED)
                 self.result = "over"
             self.state, self.moves = after, [*self.moves, text]
             if (turn := ended_turn(state, after)) is not None:
-                self.log.append(protocol.log_entry(seat, turn))
+                self.log.append(LoggedTurn(seat, turn))
             if self.seats[seat].identity is not None:
                 self.touch()
             if not after.is_over and len(self.moves) % SNAPSHOT_EVERY == 0:
@@ -318,7 +326,7 @@ class Table:
     # -- bots --------------------------------------------------------------
 
     def _bot_to_move(self) -> str | None:
-        if self.status is not Status.PLAYING or self.state is None:
+        if self.status is not TableStatus.PLAYING or self.state is None:
             return None
         return self.seats[self.state.current_player].bot
 
@@ -365,20 +373,18 @@ class Table:
     def describe(self) -> str:
         return ", ".join(self.name(i) for i in range(len(self.seats)))
 
-    def seat_summaries(self) -> tuple[dict[str, object], ...]:
+    def seat_summaries(self) -> tuple[SeatSummary, ...]:
         return tuple(s.summary() for s in self.seats)
 
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> TableSummary:
         turn = 0 if self.state is None else self.state.turn
-        return protocol.table_summary(
-            self.id, self.host.name, self.status.value, self.seat_summaries(), turn
-        )
+        return TableSummary(self.id, self.host.name, self.status, self.seat_summaries(), turn)
 
     def _message(self, seat: int | None, with_log: bool = False) -> bytes:
         assert self.state is not None
         view = self.state.view(seat)
-        log = tuple(self.log) if with_log else ()
-        return protocol.table_message(self.id, self.seat_summaries(), seat, view, log)
+        log = tuple(self.log) if with_log else None
+        return encode(TableUpdate(self.id, self.seat_summaries(), seat, view, log))
 
     def send_view(self, peer: Peer, seat: int | None) -> None:
         """The table to a session that has just come to it: with the turns so far."""

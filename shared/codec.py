@@ -20,14 +20,14 @@ from .decode import as_dict, as_seq, malformed, move_from, outcome_from, state_f
 from .errors import CodecError
 from .moves import Move
 from .state import GameState, Outcome
-from .view import PlayerView
+from .view import LastTurn, PlayerView
 
 FORMAT_VERSION = 1
 MAX_BYTES = 1 << 20  # nothing we send or save comes near 1 MiB
 
 _EXT_VIEW, _EXT_MOVE, _EXT_STATE, _EXT_OUTCOME = 1, 2, 3, 4
 
-__all__ = ["FORMAT_VERSION", "MAX_BYTES", "CodecError", "dumps", "loads"]
+__all__ = ["FORMAT_VERSION", "MAX_BYTES", "CodecError", "dumps", "loads", "turn_payload"]
 
 
 # -- encoding ----------------------------------------------------------------
@@ -35,6 +35,12 @@ __all__ = ["FORMAT_VERSION", "MAX_BYTES", "CodecError", "dumps", "loads"]
 
 def _move(m: Move | None) -> str | None:
     return None if m is None else str(m)
+
+
+def turn_payload(t: LastTurn) -> list[Any]:
+    """A turn as everyone saw it, the one way it travels and is stored: ``[action,
+    returned or None, noble id or None, took gold]`` (`shared.decode.turn_from` reads it)."""
+    return [str(t.action), _move(t.returned), t.noble, t.took_gold]
 
 
 def _state_payload(s: GameState) -> dict[str, Any]:
@@ -87,14 +93,7 @@ def _view_payload(v: PlayerView) -> dict[str, Any]:
                 "bought": p.bought,
                 "nobles": p.nobles,
                 "reserved": [[r.level, r.card, r.blind] for r in p.reserved],
-                "last": None
-                if p.last_turn is None
-                else [
-                    str(p.last_turn.action),
-                    _move(p.last_turn.returned),
-                    p.last_turn.noble,
-                    p.last_turn.took_gold,
-                ],
+                "last": None if p.last_turn is None else turn_payload(p.last_turn),
             }
             for p in v.players
         ],

@@ -95,6 +95,17 @@ def _opt_move(x: object) -> Move | None:
     return None if x is None else move_from(x)
 
 
+def turn_from(x: object) -> LastTurn:
+    """A turn from `shared.codec.turn_payload`'s list."""
+    action, returned, noble, gold = as_seq(x, "turn", 4)
+    return LastTurn(
+        action=move_from(action),
+        returned=_opt_move(returned),
+        noble=None if noble is None else _noble_id(noble),
+        took_gold=_bool(gold, "took_gold"),
+    )
+
+
 def _phase(x: object) -> str:
     if x not in (ACTION, RETURN_PHASE):
         raise malformed(f"unknown phase {x!r}")
@@ -210,14 +221,7 @@ def view_from(d: dict[str, Any]) -> PlayerView:
                     )
                     for r in as_seq(p["reserved"], "reserved")
                 ),
-                last_turn=None
-                if last is None
-                else LastTurn(
-                    action=move_from(as_seq(last, "last turn", 4)[0]),
-                    returned=_opt_move(last[1]),
-                    noble=None if last[2] is None else _noble_id(last[2]),
-                    took_gold=_bool(last[3], "took_gold"),
-                ),
+                last_turn=None if last is None else turn_from(last),
             )
         )
     return PlayerView(

@@ -1,141 +1,347 @@
-"""Messages between the client app and a game host (DESIGN.md: every crossing is msgpack).
+"""Messages between the client app and a game host (docs/design.md: every crossing is msgpack).
 
-A message is a dict with a ``"t"`` (type) key, encoded with `shared.codec.dumps`.
-These helpers build and check them, so both sides agree on one vocabulary.
+Every message is a frozen dataclass (`shared.messages`, all re-exported here, so
+`from shared.protocol import TableUpdate` is the way to name one). `encode` turns one
+into bytes (`shared.codec`);
+`decode_host` and `decode_client` turn bytes back into one, checking every field
+on the way, so that a screen or the lobby only ever sees typed, valid values.
+Bytes that are not a message of the expected side raise `ProtocolError` (a
+`CodecError`) with a message that says what is wrong; nothing else escapes.
 
-Host → client
-    ``welcome``  name, guest
-    ``lobby``    tables (tuple of table summaries, see `table_summary`), online (names);
-                 from the server's game host also mine (ids of the tables where this
-                 player holds a seat: the one it waits at, and games it can rejoin)
-    ``table``    table (id), seats (seat summaries), seat (int or None: spectator), view
-                 (a `PlayerView`); sent after every move and on (re)joining; on
-                 (re)joining also log: the game's turns so far, oldest first, each
-                 [seat, action, returned or None, noble id or None, took gold]
-                 (`log_entry`, `log_turns`), so a returning player sees the history
-    ``notice``   level ("error" or "info"), text: e.g. an illegal move and its reason
-    ``bye``      text: the host is closing this connection
+Host → client: `Welcome` (first, with the protocol version), `LobbyList`,
+`TableUpdate` (after every move and on coming to a table; the first one a
+session gets for a table also carries the turns so far), `Notice`, `Bye`.
 
-Client → host
-    ``create``   seats (2..4), bots (one level or None per seat; seat 0 is the creator);
-                 optional seed (int): the deal's seed, used by the local host
-                 (`client.local`, `splendor play --seed`); the server ignores it (a
-                 player who chose the seed would know the decks)
-    ``join``     table; ``leave``; ``start``; ``watch`` table
-    ``quick``    players (2..4), level: sit at once against bots; optional seed as for create
-    ``move``     move (notation text)
+Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`.
 
-Without ``mine``, the client finds "its" waiting table in a ``lobby`` message by
-its own name (from ``welcome``) among the table's seats.
+On the wire a message is a map: ``{"t": TAG, field: value, ...}``; nested summaries
+are maps too, a move is its notation, a view is the codec's view, and a turn is
+`shared.codec.turn_payload`'s list (the one encoding of a turn). Unknown fields
+are ignored, so a newer peer may add some; a change that an older peer would
+misread raises `PROTOCOL_VERSION`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from collections.abc import Callable
+from enum import Enum
+from typing import Any, TypeVar
 
-from .cards import NOBLE_BY_ID
-from .codec import CodecError, dumps, loads
+from .codec import CodecError, dumps, loads, turn_payload
+from .decode import turn_from
 from .errors import SplendorError
-from .moves import RETURN, parse_move
-from .view import LastTurn, PlayerView
-
-BOT_LEVELS = ("easy", "medium", "hard")
-
-# host -> client
-WELCOME, LOBBY, TABLE, NOTICE, BYE = "welcome", "lobby", "table", "notice", "bye"
-# client -> host
-CREATE, JOIN, LEAVE, START, WATCH, QUICK, MOVE = (
-    "create",
-    "join",
-    "leave",
-    "start",
-    "watch",
-    "quick",
-    "move",
+from .messages import (
+    BOT_LEVELS,
+    MAX_ID,
+    MAX_NAME,
+    MAX_SEED,
+    MAX_TEXT,
+    PROTOCOL_VERSION,
+    Bye,
+    ClientMessage,
+    Create,
+    HostMessage,
+    Join,
+    Leave,
+    LobbyList,
+    LoggedTurn,
+    Message,
+    Notice,
+    PlayMove,
+    Quick,
+    SeatSummary,
+    Start,
+    TableStatus,
+    TableSummary,
+    TableUpdate,
+    Watch,
+    Welcome,
 )
-CLIENT_TYPES = frozenset({CREATE, JOIN, LEAVE, START, WATCH, QUICK, MOVE})
-HOST_TYPES = frozenset({WELCOME, LOBBY, TABLE, NOTICE, BYE})
-
-Message = dict[str, Any]
+from .moves import Move, Return, parse_move
+from .view import PlayerView
 
 
 class ProtocolError(CodecError):
-    """Bytes that decode but are not a message of the expected kind."""
+    """Bytes that decode but are not a valid message of the expected kind."""
 
 
-def encode(t: str, **fields: Any) -> bytes:
-    """One message as bytes: ``encode("move", move="take W U G")``."""
-    return dumps({"t": t, **fields})
+# -- encoding --------------------------------------------------------------------
 
 
-def decode(data: bytes, allowed: frozenset[str]) -> Message:
-    """The message in `data`, checked to be a dict whose type is in `allowed`."""
-    msg = loads(data)
-    if not isinstance(msg, dict) or msg.get("t") not in allowed:
-        kind = msg.get("t") if isinstance(msg, dict) else type(msg).__name__
-        raise ProtocolError(f"unexpected message {kind!r}")
-    return msg
+def _wire(x: Any) -> Any:
+    if isinstance(x, Enum):
+        return x.value
+    if isinstance(x, Move):
+        return str(x)
+    if isinstance(x, LoggedTurn):
+        return (x.seat, turn_payload(x.turn))
+    if isinstance(x, SeatSummary | TableSummary):
+        return {f.name: _wire(getattr(x, f.name)) for f in dataclasses.fields(x)}
+    if isinstance(x, tuple):
+        return tuple(_wire(v) for v in x)
+    return x  # str, int, bool, None, and a PlayerView (the codec's own)
+
+
+def encode(msg: Message) -> bytes:
+    """One message as bytes: ``encode(PlayMove(parse_move("take W U G")))``."""
+    fields = {f.name: _wire(getattr(msg, f.name)) for f in dataclasses.fields(msg)}
+    if isinstance(msg, TableUpdate) and msg.log is None:
+        del fields["log"]
+    return dumps({"t": msg.TAG, **fields})
 
 
 def notice(text: str, level: str = "error") -> bytes:
-    return encode(NOTICE, level=level, text=text)
+    return encode(Notice(text, level))
 
 
-def table_message(
-    table: str,
-    seats: tuple[dict[str, Any], ...],
-    seat: int | None,
-    view: PlayerView,
-    log: tuple[tuple[Any, ...], ...] = (),
-) -> bytes:
-    if log:
-        return encode(TABLE, table=table, seats=seats, seat=seat, view=view, log=log)
-    return encode(TABLE, table=table, seats=seats, seat=seat, view=view)
+# -- decoding --------------------------------------------------------------------
+
+T = TypeVar("T")
+_MISSING: Any = object()
 
 
-def log_entry(seat: int, turn: LastTurn) -> tuple[Any, ...]:
-    """One turn of a table message's log."""
-    returned = None if turn.returned is None else str(turn.returned)
-    return (seat, str(turn.action), returned, turn.noble, turn.took_gold)
+class _Reader:
+    """The fields of one message map, each checked as it is read."""
+
+    def __init__(self, d: dict[str, Any], kind: str) -> None:
+        self.d, self.kind = d, kind
+
+    def bad(self, key: str, should: str) -> ProtocolError:
+        return ProtocolError(f"a `{self.kind}` message: {key} should be {should}")
+
+    def get(self, key: str, default: Any) -> Any:
+        value = self.d.get(key, default)
+        if value is _MISSING:
+            raise ProtocolError(f"a `{self.kind}` message needs {key}")
+        return value
+
+    def integer(self, key: str, lo: int, hi: int, default: Any = _MISSING) -> int:
+        value = self.get(key, default)
+        if type(value) is not int or not lo <= value <= hi:
+            raise self.bad(key, f"a whole number from {lo} to {hi}")
+        return value
+
+    def opt_integer(self, key: str, lo: int, hi: int) -> int | None:
+        return None if self.d.get(key) is None else self.integer(key, lo, hi)
+
+    def flag(self, key: str, default: Any = _MISSING) -> bool:
+        value = self.get(key, default)
+        if not isinstance(value, bool):
+            raise self.bad(key, "true or false")
+        return value
+
+    def text(self, key: str, limit: int, default: Any = _MISSING) -> str:
+        value = self.get(key, default)
+        if not isinstance(value, str) or not 0 < len(value) <= limit:
+            raise self.bad(key, f"text of 1 to {limit} characters")
+        return value
+
+    def opt_text(self, key: str, limit: int) -> str | None:
+        return None if self.d.get(key) is None else self.text(key, limit)
+
+    def level(self, key: str, default: Any = _MISSING) -> str:
+        value = self.get(key, default)
+        if value not in BOT_LEVELS:
+            raise self.bad(key, f"a bot level: {', '.join(BOT_LEVELS)}")
+        return str(value)
+
+    def seq(
+        self, key: str, item: Callable[[Any, str], T], default: Any = _MISSING
+    ) -> tuple[T, ...]:
+        value = self.get(key, default)
+        if not isinstance(value, tuple):
+            raise self.bad(key, "a list")
+        return tuple(item(v, f"{key}[{i}]") for i, v in enumerate(value))
 
 
-def log_turns(log: Any, num_players: int) -> list[tuple[int, LastTurn]]:
-    """A table message's log as (seat, turn) pairs; `ProtocolError` if it is malformed."""
-    if not isinstance(log, list | tuple):
-        raise ProtocolError("a table log is a list")
-    out = []
-    for entry in log:
-        try:
-            seat, action, returned, noble, gold = entry
-            if not isinstance(seat, int) or not 0 <= seat < num_players:
-                raise ValueError(f"no seat {seat!r}")
-            if noble is not None and noble not in NOBLE_BY_ID:
-                raise ValueError(f"no noble {noble!r}")
-            turn = LastTurn(
-                parse_move(action),
-                None if returned is None else parse_move(returned),
-                noble,
-                bool(gold),
-            )
-            if turn.action.kind == RETURN:
-                raise ValueError("a turn's action is never a return (R13 follows a take)")
-            if turn.returned is not None and turn.returned.kind != RETURN:
-                raise ValueError("what a turn gave back must be a return")
-        except (TypeError, ValueError, AttributeError, SplendorError) as e:
-            raise ProtocolError(f"a bad entry in a table log: {entry!r} ({e})") from None
-        out.append((seat, turn))
-    return out
+def _map(x: object, what: str) -> dict[str, Any]:
+    if not isinstance(x, dict):
+        raise ProtocolError(f"{what} should be a map")
+    return x
 
 
-def seat_summary(
-    name: str | None, bot: str | None = None, connected: bool = True
-) -> dict[str, Any]:
-    """One seat as the lobby and table show it: a player's name, or a bot's level."""
-    return {"name": name, "bot": bot, "connected": connected}
+def _seat(x: object, what: str) -> SeatSummary:
+    r = _Reader(_map(x, what), what)
+    bot = None if r.d.get("bot") is None else r.level("bot")
+    return SeatSummary(r.opt_text("name", MAX_NAME), bot, r.flag("connected", True))
 
 
-def table_summary(
-    table: str, host: str, status: str, seats: tuple[dict[str, Any], ...], turn: int = 0
-) -> dict[str, Any]:
-    """A table in the lobby list; status is "waiting", "playing" or "finished"."""
-    return {"id": table, "host": host, "status": status, "seats": seats, "turn": turn}
+def _table(x: object, what: str) -> TableSummary:
+    r = _Reader(_map(x, what), what)
+    status = r.get("status", _MISSING)
+    try:
+        table_status = TableStatus(status)
+    except ValueError:
+        raise r.bad("status", "waiting, playing or finished") from None
+    return TableSummary(
+        r.text("id", MAX_ID),
+        r.text("host", MAX_NAME),
+        table_status,
+        r.seq("seats", _seat),
+        r.integer("turn", 0, 1 << 31, 0),
+    )
+
+
+def _text(limit: int) -> Callable[[object, str], str]:
+    def item(x: object, what: str) -> str:
+        if not isinstance(x, str) or not 0 < len(x) <= limit:
+            raise ProtocolError(f"{what} should be text of 1 to {limit} characters")
+        return x
+
+    return item
+
+
+def _logged(x: object, what: str) -> LoggedTurn:
+    """One turn of a table's log. A turn's action is never a return (R13 follows a
+    take or a reserve), and what a turn gave back is always one."""
+    if not isinstance(x, tuple) or len(x) != 2 or type(x[0]) is not int or not 0 <= x[0] < 4:
+        raise ProtocolError(f"{what} should be [seat, turn]")
+    try:
+        turn = turn_from(x[1])
+    except CodecError as e:
+        raise ProtocolError(f"{what}: {e}") from None
+    if isinstance(turn.action, Return):
+        raise ProtocolError(f"{what}: a turn's action is never a return (R13)")
+    if turn.returned is not None and not isinstance(turn.returned, Return):
+        raise ProtocolError(f"{what}: what a turn gave back must be a return (R13)")
+    return LoggedTurn(x[0], turn)
+
+
+def _bot_or_open(x: object, what: str) -> str | None:
+    if x is not None and x not in BOT_LEVELS:
+        raise ProtocolError(f"{what} should be a bot level ({', '.join(BOT_LEVELS)}) or open")
+    return None if x is None else str(x)
+
+
+def _welcome(r: _Reader) -> Welcome:
+    # A host from before versions were sent speaks version 1.
+    return Welcome(
+        r.text("name", MAX_NAME), r.flag("guest", False), r.integer("protocol", 0, 1 << 16, 1)
+    )
+
+
+def _lobby(r: _Reader) -> LobbyList:
+    return LobbyList(
+        r.seq("tables", _table, ()),
+        r.seq("online", _text(MAX_NAME), ()),
+        r.seq("mine", _text(MAX_ID), ()),
+    )
+
+
+def _table_update(r: _Reader) -> TableUpdate:
+    view = r.get("view", _MISSING)
+    if not isinstance(view, PlayerView):
+        raise r.bad("view", "a player's view")
+    seat = r.opt_integer("seat", 0, view.num_players - 1)
+    if seat != view.seat:
+        raise r.bad("seat", "the view's seat")
+    seats = r.seq("seats", _seat)
+    if len(seats) != view.num_players:
+        raise r.bad("seats", f"{view.num_players} seats")
+    log = None if r.d.get("log") is None else r.seq("log", _logged)
+    if log is not None and any(t.seat >= view.num_players for t in log):
+        raise r.bad("log", "turns of the table's seats")
+    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log)
+
+
+def _notice(r: _Reader) -> Notice:
+    level = r.get("level", "error")
+    if level not in ("error", "info"):
+        raise r.bad("level", "error or info")
+    return Notice(r.text("text", MAX_TEXT), level)
+
+
+def _create(r: _Reader) -> Create:
+    n = r.integer("seats", 2, 4)
+    bots = r.seq("bots", _bot_or_open, (None,) * n)
+    if len(bots) != n:
+        raise r.bad("bots", f"one level or none for each of the {n} seats")
+    if bots[0] is not None:
+        raise ProtocolError("seat 0 is yours; it cannot be a bot")
+    return Create(n, bots, r.opt_integer("seed", 0, MAX_SEED - 1))
+
+
+def _quick(r: _Reader) -> Quick:
+    seed = r.opt_integer("seed", 0, MAX_SEED - 1)
+    return Quick(r.integer("players", 2, 4, 2), r.level("level", "medium"), seed)
+
+
+def _move(r: _Reader) -> PlayMove:
+    text = r.get("move", _MISSING)
+    if not isinstance(text, str):
+        raise r.bad("move", "notation text, like `take W U G`")
+    try:
+        return PlayMove(parse_move(text))
+    except SplendorError as e:  # the notation's own message says what is wrong
+        raise ProtocolError(str(e)) from None
+
+
+_HOST: dict[str, Callable[[_Reader], HostMessage]] = {
+    Welcome.TAG: _welcome,
+    LobbyList.TAG: _lobby,
+    TableUpdate.TAG: _table_update,
+    Notice.TAG: _notice,
+    Bye.TAG: lambda r: Bye(r.text("text", MAX_TEXT)),
+}
+_CLIENT: dict[str, Callable[[_Reader], ClientMessage]] = {
+    Create.TAG: _create,
+    Quick.TAG: _quick,
+    Join.TAG: lambda r: Join(r.text("table", MAX_ID)),
+    Watch.TAG: lambda r: Watch(r.text("table", MAX_ID)),
+    Leave.TAG: lambda r: Leave(),
+    Start.TAG: lambda r: Start(),
+    PlayMove.TAG: _move,
+}
+
+
+def _decode(data: bytes, readers: dict[str, Callable[[_Reader], T]], side: str) -> T:
+    msg = loads(data)
+    if not isinstance(msg, dict):
+        raise ProtocolError(f"expected a message, got {type(msg).__name__}")
+    kind = msg.get("t")
+    reader = readers.get(kind) if isinstance(kind, str) else None
+    if reader is None or not isinstance(kind, str):
+        raise ProtocolError(f"{kind!r} is not a message a {side} sends")
+    return reader(_Reader(msg, kind))
+
+
+def decode_host(data: bytes) -> HostMessage:
+    """A message from a host; `ProtocolError` (or `CodecError`) if `data` is not one."""
+    return _decode(data, _HOST, "host")
+
+
+def decode_client(data: bytes) -> ClientMessage:
+    """A message from a client; `ProtocolError` (or `CodecError`) if `data` is not one."""
+    return _decode(data, _CLIENT, "client")
+
+
+__all__ = [
+    "BOT_LEVELS",
+    "MAX_SEED",
+    "PROTOCOL_VERSION",
+    "Bye",
+    "ClientMessage",
+    "Create",
+    "HostMessage",
+    "Join",
+    "Leave",
+    "LobbyList",
+    "LoggedTurn",
+    "Message",
+    "Notice",
+    "PlayMove",
+    "ProtocolError",
+    "Quick",
+    "SeatSummary",
+    "Start",
+    "TableStatus",
+    "TableSummary",
+    "TableUpdate",
+    "Watch",
+    "Welcome",
+    "decode_client",
+    "decode_host",
+    "encode",
+    "notice",
+]

@@ -1,6 +1,9 @@
-"""The help screen: the rules in short (RULES.md R1–R18) and every key of every screen."""
+"""The help screen: the rules in short (docs/rules.md, R1–R18) and the keys of the screens
+the app shows (the app hands them over, so this module imports no screen)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.markup import escape
 from textual.app import ComposeResult
@@ -45,7 +48,10 @@ reserves carry a small ᵇ. [b]gem[/b] is a player's tokens, [b]crd[/b] their bo
 """
 
 
-def keys_text(groups: list[tuple[str, list[BindingType]]]) -> str:
+KeyGroups = Sequence[tuple[str, Sequence[BindingType]]]
+
+
+def keys_text(groups: KeyGroups) -> str:
     """The keys of each group of bindings, as lines for the help screen."""
     out: list[str] = []
     for title, bindings in groups:
@@ -84,20 +90,12 @@ class HelpScreen(ModalScreen[None]):
         Binding("pageup", "scroll(-10)", show=False),
     ]
 
-    def compose(self) -> ComposeResult:
-        from ..app import SplendorApp
-        from .lobby import LobbyScreen
-        from .returns import ReturnTokens
-        from .table import TableScreen
+    def __init__(self, groups: KeyGroups) -> None:
+        super().__init__()
+        self.groups = groups  # (title, bindings) of each screen the keys of which it lists
 
-        keys = keys_text(
-            [
-                ("At the table", TableScreen.BINDINGS),
-                ("Returning tokens (over 10)", ReturnTokens.BINDINGS),
-                ("In the lobby", LobbyScreen.BINDINGS),
-                ("Everywhere", SplendorApp.BINDINGS),
-            ]
-        )
+    def compose(self) -> ComposeResult:
+        keys = keys_text(self.groups)
         with VerticalScroll(id="help-body", classes="dialog wide-dialog"):
             yield Static("Splendor — rules in short and keys", classes="dialog-title")
             yield Static(RULES, classes="dialog-text")

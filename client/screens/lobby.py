@@ -6,8 +6,7 @@ It renders the host's "lobby" messages and sends the lobby commands
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,48 +15,35 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from shared.protocol import CREATE, JOIN, LEAVE, QUICK, START, WATCH
+from shared.protocol import (
+    Create,
+    Join,
+    Leave,
+    LobbyList,
+    Quick,
+    SeatSummary,
+    Start,
+    TableStatus,
+    TableSummary,
+    Watch,
+)
 
 from ..widgets.listing import NameList, TableList
-from .lobby_dialogs import CreateTable, CreateTableDialog, QuickGame, QuickGameDialog
+from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
-Table = Mapping[str, Any]
 COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 34), ("Turn", 5))
 
 
-def seat_label(seat: Mapping[str, Any]) -> str:
+def seat_label(seat: SeatSummary) -> str:
     """A seat in a table summary: the player's name, "easy bot", or "open"."""
-    if seat.get("name"):
-        away = "" if seat.get("connected", True) else " (away)"
-        return f"{seat['name']}{away}"
-    if seat.get("bot"):
-        return f"{seat['bot']} bot"
+    if seat.name:
+        return seat.name + ("" if seat.connected else " (away)")
+    if seat.bot:
+        return f"{seat.bot} bot"
     return "open"
-
-
-def my_table(lobby: Mapping[str, Any], me: str) -> Table | None:
-    """The waiting table this player sits at: from the lobby's ``mine`` ids when the host
-    sends them, else the waiting table with a seat named `me`."""
-    mine = lobby.get("mine")
-    for table in lobby.get("tables", ()):
-        if table.get("status") != "waiting":
-            continue
-        if mine is not None and str(table["id"]) in {str(m) for m in mine}:
-            return cast(Table, table)
-        if mine is None and any(s.get("name") == me for s in table["seats"]):
-            return cast(Table, table)
-    return None
-
-
-def holds_seat(lobby: Mapping[str, Any], table: Table, me: str) -> bool:
-    """Whether this player has a seat at `table` (a game to rejoin)."""
-    mine = lobby.get("mine")
-    if mine is not None:
-        return str(table["id"]) in {str(m) for m in mine}
-    return any(s.get("name") == me for s in table["seats"])
 
 
 class LobbyScreen(Screen[None]):
@@ -79,10 +65,10 @@ class LobbyScreen(Screen[None]):
         Binding("l", "leave", "Leave table"),
     ]
 
-    def __init__(self, lobby: Mapping[str, Any]) -> None:
+    def __init__(self, lobby: LobbyList) -> None:
         super().__init__()
         self.lobby = lobby
-        self._shown: tuple[str, str, Mapping[str, Any]] | None = None  # what show() drew
+        self._shown: tuple[str, str, LobbyList] | None = None  # what show() drew
         self._statics: dict[str, str | Text] = {}  # each Static's content as shown
 
     @property
@@ -106,7 +92,7 @@ class LobbyScreen(Screen[None]):
         self.online = self.query_one(NameList)
         self.show(self.lobby)
 
-    def show(self, lobby: Mapping[str, Any]) -> None:
+    def show(self, lobby: LobbyList) -> None:
         """Render a "lobby" message; only what changed is redrawn (a turn: one line)."""
         self.lobby = lobby
         me = self.splendor.player_name
@@ -118,18 +104,18 @@ class LobbyScreen(Screen[None]):
         self._update_static(
             "#lobby-title", f"[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}"
         )
-        tables: Sequence[Table] = lobby.get("tables", ())
         rows: list[tuple[str, tuple[str, ...]]] = []
-        for t in tables:
-            status = str(t.get("status", ""))
-            seats = ", ".join(seat_label(s) for s in t["seats"])
-            turn = str(t.get("turn") or "") if status == "playing" else ""
-            if status == "playing" and holds_seat(lobby, t, me):
+        for t in lobby.tables:
+            status = t.status.value
+            seats = ", ".join(seat_label(s) for s in t.seats)
+            playing = t.status is TableStatus.PLAYING
+            turn = str(t.turn or "") if playing else ""
+            if playing and t.id in lobby.mine:
                 status = "your game"
-            rows.append((str(t["id"]), (str(t["id"]), str(t.get("host", "")), status, seats, turn)))
+            rows.append((t.id, (t.id, t.host, status, seats, turn)))
         self.tables.show(rows)
-        self.online.show(lobby.get("online", ()))
-        self._show_mine(my_table(lobby, me))
+        self.online.show(lobby.online)
+        self._show_mine(lobby.waiting_at())
 
     def _update_static(self, selector: str, content: str | Text) -> None:
         """`Static.update` only when the content differs from what the widget shows."""
@@ -138,7 +124,7 @@ class LobbyScreen(Screen[None]):
         self._statics[selector] = content
         self.query_one(selector, Static).update(content, layout=False)  # fixed heights
 
-    def _show_mine(self, table: Table | None) -> None:
+    def _show_mine(self, table: TableSummary | None) -> None:
         if table is None:
             self._update_static(
                 "#my-table",
@@ -148,25 +134,22 @@ class LobbyScreen(Screen[None]):
             return
         me = self.splendor.player_name
         seats = "   ".join(
-            f"{i + 1}. {seat_label(s)}{' (you)' if s.get('name') == me else ''}"
-            for i, s in enumerate(table["seats"])
+            f"{i + 1}. {seat_label(s)}{' (you)' if s.name == me else ''}"
+            for i, s in enumerate(table.seats)
         )
-        host = table.get("host")
+        host = table.host
         action = "[b]s[/b] starts the game" if host == me else f"waiting for {host} to start"
         self._update_static(
             "#my-table",
-            f"[b]Your table {table['id']}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves",
+            f"[b]Your table {table.id}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves",
         )
 
     def selected_id(self) -> str | None:
         return self.tables.selected
 
-    def _selected(self) -> Table | None:
+    def _selected(self) -> TableSummary | None:
         selected = self.selected_id()
-        for t in self.lobby.get("tables", ()):
-            if str(t["id"]) == selected:
-                return cast(Table, t)
-        return None
+        return None if selected is None else self.lobby.table(selected)
 
     # -- actions ----------------------------------------------------------------
 
@@ -184,37 +167,35 @@ class LobbyScreen(Screen[None]):
         table = self._selected()
         if table is None:
             self.notify("No table selected: c creates one.")
-        elif table.get("status") == "waiting" or self._rejoin(table):
+        elif table.status is TableStatus.WAITING or self._rejoin(table):
             self.action_join()
         else:
             self.action_watch()
 
-    def _rejoin(self, table: Table) -> bool:
-        return table.get("status") == "playing" and holds_seat(
-            self.lobby, table, self.splendor.player_name
-        )
+    def _rejoin(self, table: TableSummary) -> bool:
+        return table.status is TableStatus.PLAYING and table.id in self.lobby.mine
 
     def action_join(self) -> None:
         table = self._selected()
         if table is None:
             self.notify("No table selected.")
         elif self._rejoin(table):
-            self.splendor.send(JOIN, table=str(table["id"]))  # back to your seat
-        elif table.get("status") != "waiting":
-            self.notify(f"Table {table['id']} is not waiting for players: w watches it.")
-        elif not any(s.get("name") is None and s.get("bot") is None for s in table["seats"]):
-            self.notify(f"Table {table['id']} has no open seat.")
+            self.splendor.send(Join(table.id))  # back to your seat
+        elif table.status is not TableStatus.WAITING:
+            self.notify(f"Table {table.id} is not waiting for players: w watches it.")
+        elif not any(s.open for s in table.seats):
+            self.notify(f"Table {table.id} has no open seat.")
         else:
-            self.splendor.send(JOIN, table=str(table["id"]))
+            self.splendor.send(Join(table.id))
 
     def action_watch(self) -> None:
         table = self._selected()
         if table is None:
             self.notify("No table selected.")
-        elif table.get("status") != "playing":
-            self.notify(f"Table {table['id']} has no game in progress to watch.")
+        elif table.status is not TableStatus.PLAYING:
+            self.notify(f"Table {table.id} has no game in progress to watch.")
         else:
-            self.splendor.send(WATCH, table=str(table["id"]))
+            self.splendor.send(Watch(table.id))
 
     def action_create(self) -> None:
         self.app.push_screen(CreateTableDialog(), self._requested)
@@ -222,23 +203,21 @@ class LobbyScreen(Screen[None]):
     def action_quick(self) -> None:
         self.app.push_screen(QuickGameDialog(), self._requested)
 
-    def _requested(self, request: CreateTable | QuickGame | None) -> None:
-        if isinstance(request, CreateTable):
-            self.splendor.send(CREATE, seats=request.seats, bots=request.bots)
-        elif isinstance(request, QuickGame):
-            self.splendor.send(QUICK, players=request.players, level=request.level)
+    def _requested(self, request: Create | Quick | None) -> None:
+        if request is not None:
+            self.splendor.send(request)
 
     def action_start(self) -> None:
-        mine = my_table(self.lobby, self.splendor.player_name)
+        mine = self.lobby.waiting_at()
         if mine is None:
             self.notify("You are not at a waiting table.")
-        elif mine.get("host") != self.splendor.player_name:
-            self.notify(f"Only {mine.get('host')}, who made the table, can start it.")
+        elif mine.host != self.splendor.player_name:
+            self.notify(f"Only {mine.host}, who made the table, can start it.")
         else:
-            self.splendor.send(START)
+            self.splendor.send(Start())
 
     def action_leave(self) -> None:
-        if my_table(self.lobby, self.splendor.player_name) is None:
+        if self.lobby.waiting_at() is None:
             self.notify("You are not at a table.")
         else:
-            self.splendor.send(LEAVE)
+            self.splendor.send(Leave())

@@ -1,8 +1,7 @@
-"""The lobby's dialogs: create a table, start a quick game. Each returns a typed request."""
+"""The lobby's dialogs: create a table, start a quick game. Each returns the request to
+send (`shared.protocol.Create` or `Quick`), or None."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,30 +9,14 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from shared.protocol import BOT_LEVELS
+from shared.protocol import BOT_LEVELS, Create, Quick
 
 from ..widgets.choice import Choice, show_seats
 
 OPEN = "open"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateTable:
-    """A new table: seats 2..4 and per seat a bot level or None (seat 0 is yours)."""
-
-    seats: int
-    bots: tuple[str | None, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class QuickGame:
-    """Sit at once against bots: the player count and the bots' level."""
-
-    players: int
-    level: str
-
-
-class _Dialog(ModalScreen[CreateTable | QuickGame | None]):
+class _Dialog(ModalScreen[Create | Quick | None]):
     BINDINGS = [
         Binding("enter", "submit", "OK"),
         Binding("escape", "cancel", "Cancel"),
@@ -78,7 +61,7 @@ class CreateTableDialog(_Dialog):
         for seat in range(2, seats + 1):
             value = self.query_one(f"#seat{seat}", Choice).value
             bots.append(None if value == OPEN else value)
-        self.dismiss(CreateTable(seats, tuple(bots)))
+        self.dismiss(Create(seats, tuple(bots)))
 
 
 class QuickGameDialog(_Dialog):
@@ -99,4 +82,4 @@ class QuickGameDialog(_Dialog):
 
     def action_submit(self) -> None:
         players = int(self.query_one("#players", Choice).value)
-        self.dismiss(QuickGame(players, self.query_one("#level", Choice).value))
+        self.dismiss(Quick(players, self.query_one("#level", Choice).value))

@@ -1,4 +1,4 @@
-"""The setup screen for local play: how many players, each bot's level, the seed."""
+"""The setup screen for offline play: how many players, each bot's level, the seed."""
 
 from __future__ import annotations
 
@@ -10,16 +10,14 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from shared.protocol import BOT_LEVELS
+from shared.protocol import BOT_LEVELS, MAX_SEED
 
 from ..widgets.choice import Choice, show_seats
-
-MAX_SEED = 1 << 64
 
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """A local game: the player count, a bot level per other seat, the seed (None: random)."""
+    """An offline game: the player count, a bot level per other seat, the seed (None: random)."""
 
     players: int = 2
     bots: tuple[str, ...] = ("medium",)
@@ -34,7 +32,7 @@ class GameSetup:
             if level not in BOT_LEVELS:
                 raise ValueError(f"unknown bot level {level!r}: {', '.join(BOT_LEVELS)}")
         if self.seed is not None and not 0 <= self.seed < MAX_SEED:
-            raise ValueError("a seed is an integer from 0 to 2**64-1")
+            raise ValueError(f"a seed is an integer from 0 to {MAX_SEED - 1}")
 
 
 BANNER = """\

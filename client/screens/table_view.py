@@ -7,17 +7,15 @@ adds the keys. Dialogs for the R13 return and the results open from here.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
 
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return
-from shared.protocol import MOVE, ProtocolError, log_turns
-from shared.view import PlayerView
+from shared.protocol import PlayMove, TableUpdate
+from shared.view import LastTurn, PlayerView
 
 from .. import faces, model
 from ..describe import ended_turns, turn_text
@@ -32,7 +30,6 @@ from .returns import ReturnTokens
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
-log = logging.getLogger(__name__)
 GEMS = "WUGRK"
 LOG_LIMIT = 200  # lines kept; the log shows the newest that fit
 
@@ -106,13 +103,13 @@ class TableView(Screen[None]):
 
     # -- from the host ------------------------------------------------------------
 
-    def show(self, msg: Mapping[str, Any]) -> None:
-        """Render a "table" message: seats, this seat and its view."""
-        view: PlayerView = msg["view"]
+    def show(self, msg: TableUpdate) -> None:
+        """Render a table update: seats, this seat and its view."""
+        view = msg.view
         previous = self.view
-        self.seats = model.seats_from(msg.get("seats", ()))
-        self.seat = msg.get("seat")
-        turns = self._history(msg, view) if previous is None else None
+        self.seats = model.seats_from(msg.seats)
+        self.seat = msg.seat
+        turns = self._history(msg) if previous is None else None
         if turns is None:
             turns = [(seat, view.players[seat].last_turn) for seat in ended_turns(previous, view)]
             if turns and self.seat is None:
@@ -138,18 +135,14 @@ class TableView(Screen[None]):
             self._redraw()
         self._dialogs()
 
-    def _history(self, msg: Mapping[str, Any], view: PlayerView) -> list[Any] | None:
+    def _history(self, msg: TableUpdate) -> list[tuple[int, LastTurn | None]] | None:
         """The game's turns so far, sent to a session that comes to the table (None if the
-        host sent none, or sent something that is not a log)."""
-        if "log" not in msg:
+        host sent none)."""
+        if msg.log is None:
             return None
-        try:
-            turns = log_turns(msg["log"], view.num_players)
-        except ProtocolError as e:
-            log.warning("table %s: ignoring its move log: %s", self.table_id, e)
-            return None
+        turns: list[tuple[int, LastTurn | None]] = [(t.seat, t.turn) for t in msg.log]
         if self.seat is None and turns:
-            self.fresh_from = len(turns) - min(len(turns), view.num_players)
+            self.fresh_from = len(turns) - min(len(turns), msg.view.num_players)
         return turns
 
     def show_notice(self, text: str, level: str) -> None:
@@ -267,7 +260,7 @@ class TableView(Screen[None]):
         return model.card_summary(face.card, view.me)
 
     def _send(self, move: Move) -> None:
-        self.splendor.send(MOVE, move=str(move))
+        self.splendor.send(PlayMove(move))
         self.waiting = True
         self._reset_choice()
         self.message = (f"sent: {move}", "")

@@ -266,8 +266,6 @@ class PromptLine(LineWidget):
         return [padded(Text(text) if isinstance(text, str) else text, width, style)]
 
 
-
-
 def _move_line(text: str, caret: int, width: int, style: Style) -> Strip:
     """The move being typed, with the caret as a reversed cell; an example while it is
     empty; at the right, when there is room, the keys that end it."""

@@ -1,25 +1,50 @@
-"""Helpers for the client tests: positions found by seeded playouts, an app on a local
-host, waiting for the host, pressing keys to reach a board square, screen text."""
+"""Helpers for the client tests: positions found by seeded playouts, an app on the
+server's own game host run offline (as `splendor play` runs it), waiting for the host,
+pressing keys to reach a board square, screen text."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
 
 from rich.console import Console
 from textual.pilot import Pilot
 
 from client.app import SplendorApp
 from client.faces import BANK_ROW, LEVEL_ROWS, MINE_ROW
-from client.local import LocalHost, fallback_move
 from client.screens.returns import ReturnTokens
+from client.screens.setup import GameSetup
 from client.screens.table import TableScreen
+from server.bots import BotRunner, fallback_choose_move_bytes, fallback_move
+from server.bridge import connect_app
+from server.identity import Identity
+from server.link import HostLink
+from server.play import offline_host, offline_identity
+from server.store import SeatRecord
+from server.table import Table
 from shared.deal import new_game
 from shared.moves import TAKE, Move
+from shared.protocol import Join, TableUpdate, decode_host
 from shared.state import GameState
 
 HUMAN = 0
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game reached by seeded play: what the host stores (seed and moves) and the state."""
+
+    seed: int
+    moves: tuple[str, ...]
+    state: GameState
+
+    def apply(self, move: Move) -> Position:
+        return Position(self.seed, (*self.moves, str(move)), self.state.apply(move))
 
 
 def take_heavy(state: GameState, rng: random.Random) -> Move:
@@ -32,8 +57,8 @@ def take_heavy(state: GameState, rng: random.Random) -> Move:
 
 
 def sensible(state: GameState, rng: random.Random) -> Move:
-    """The local host's fallback bot, for games that get somewhere."""
-    return fallback_move(state.view(state.current_player), "easy", rng.randrange(1 << 30))
+    """The host's fallback bot, for games that get somewhere."""
+    return fallback_move(state.view(state.current_player), rng.randrange(1 << 30))
 
 
 def find_position(
@@ -42,33 +67,119 @@ def find_position(
     policy: Callable[[GameState, random.Random], Move] = take_heavy,
     tries: int = 400,
     max_moves: int = 300,
-) -> GameState:
-    """The first state of seeded playouts where it is seat 0's decision and `wanted` holds."""
+) -> Position:
+    """The first position of seeded playouts where it is seat 0's decision and `wanted`
+    holds."""
     for seed in range(tries):
         rng = random.Random(seed)
-        state = new_game(players, seed)
+        pos = Position(seed, (), new_game(players, seed))
         for _ in range(max_moves):
-            if state.is_over:
+            if pos.state.is_over:
                 break
-            if state.current_player == HUMAN and wanted(state):
-                return state
-            state = state.apply(policy(state, rng))
+            if pos.state.current_player == HUMAN and wanted(pos.state):
+                return pos
+            pos = pos.apply(policy(pos.state, rng))
     raise AssertionError("no playout reached the wanted position")
 
 
-def play_to_end(players: int, seed: int) -> GameState:
+def play_to_end(players: int, seed: int) -> Position:
     rng = random.Random(seed)
-    state = new_game(players, seed)
-    while not state.is_over:
-        state = state.apply(sensible(state, rng))
-    return state
+    pos = Position(seed, (), new_game(players, seed))
+    while not pos.state.is_over:
+        pos = pos.apply(sensible(pos.state, rng))
+    return pos
 
 
-def make_app(name: str = "Ann") -> tuple[SplendorApp, LocalHost]:
-    """An app on a local host whose bots move without delay, using the fallback bot
-    (so positions do not depend on `shared.bots`)."""
-    host = LocalHost(name, bot_delay=0, chooser=fallback_move)
-    return SplendorApp(host.connect(), local=True), host
+def before_the_end(players: int, seed: int) -> tuple[Position, Move]:
+    """The position before the last move of a seeded game, which seat 0 makes (an
+    AssertionError names a seed where it does not), and that move."""
+    rng = random.Random(seed)
+    pos = before = Position(seed, (), new_game(players, seed))
+    move: Move | None = None
+    while not pos.state.is_over:
+        before, move = pos, sensible(pos.state, rng)
+        pos = pos.apply(move)
+    assert move is not None and before.state.current_player == HUMAN, f"seed {seed}"
+    return before, move
+
+
+class Offline:
+    """An app on the server's own game host in this process, joined as `splendor play`
+    joins it. Bots answer at once, in a thread, with `server.bots.fallback_move` unless
+    another `runner` is given (so positions do not depend on `shared.bots`)."""
+
+    _ids = itertools.count(1)
+
+    def __init__(
+        self,
+        data_dir: Path,
+        name: str = "Ann",
+        runner: BotRunner = fallback_choose_move_bytes,
+        setup: GameSetup | None = None,
+    ) -> None:
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="test-bots")
+        self.host = offline_host(
+            data_dir, bot_pause=0.0, lobby_tick=0.05, bot_executor=self.executor, bot_runner=runner
+        )
+        self.identity = offline_identity(name)
+        self.setup = setup
+        self.base = 0  # moves of the table that were played before the test's keys
+        self.table_id: str | None = None  # the latest table the app was sent
+
+    def connect(self, identity: Identity, deliver: Callable[[bytes], None]) -> HostLink:
+        """`host.connect`, noting which table the app was sent last."""
+
+        def tapped(data: bytes) -> None:
+            msg = decode_host(data)
+            if isinstance(msg, TableUpdate):
+                self.table_id = msg.table
+            deliver(data)
+
+        return self.host.connect(identity, tapped)
+
+    async def start(self) -> SplendorApp:
+        await self.host.start()
+        self.app, _, self.link = connect_app(
+            self, self.identity, lambda c: SplendorApp(c, local=True, setup=self.setup)
+        )
+        return self.app
+
+    async def stop(self) -> None:
+        await self.host.stop()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def table(self) -> Table | None:
+        """The table the player is at (None in the lobby or after leaving)."""
+        return self.link.table
+
+    @property
+    def moves(self) -> list[str]:
+        """The moves stored for the latest table the app was sent, from those the test
+        played with keys on (the ones before were the position it was put at)."""
+        if self.table_id is None:
+            return []
+        return list(self.host.store.moves(self.table_id)[self.base :])
+
+    @property
+    def state(self) -> GameState | None:
+        return None if self.table is None else self.table.state
+
+    async def seat_at(self, pos: Position, level: str = "easy") -> str:
+        """Store `pos` as a game in progress of this player (seat 0) against bots of
+        `level`, bring it back as the host does after a restart, and rejoin it."""
+        table_id = f"pos{next(self._ids)}"
+        store, me = self.host.store, self.identity
+        seats = [SeatRecord(name=me.name, key=me.key)]
+        seats += [SeatRecord(bot=level)] * (pos.state.num_players - 1)
+        store.create_game(table_id, pos.seed, seats, me.name)
+        for seq, text in enumerate(pos.moves):
+            store.append_move(table_id, seq, text)
+        record = store.load_game(table_id)
+        assert record is not None and await self.host.resume(record)
+        self.base = len(pos.moves)
+        self.app.send(Join(table_id))
+        return table_id
 
 
 async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], steps: int = 400) -> None:
@@ -86,6 +197,15 @@ def table(app: SplendorApp) -> TableScreen:
     return main
 
 
+async def finish(pilot: Pilot[None], kit: Offline, players: int, seed: int) -> None:
+    """Seat the player one move before the end of a seeded game and make that move by
+    keys (the move line): the game ends, as a player sees it end."""
+    pos, move = before_the_end(players, seed)
+    await load(pilot, kit, pos)
+    await wait_for(pilot, lambda: my_turn(kit.app))
+    await pilot.press("colon", *str(move), "enter")
+
+
 def my_turn(app: SplendorApp) -> bool:
     main = app.main_screen
     return (
@@ -97,11 +217,17 @@ def my_turn(app: SplendorApp) -> bool:
     )
 
 
-async def load(pilot: Pilot[None], app: SplendorApp, host: LocalHost, state: GameState) -> None:
-    """Seat the human at `state` (bots: easy) and wait for the table screen."""
-    host.load(state, (None, *["easy"] * (state.num_players - 1)))
+async def load(pilot: Pilot[None], kit: Offline, pos: Position) -> None:
+    """Seat the player at `pos` (bots: easy) and wait for its table on the screen."""
+    table_id = await kit.seat_at(pos)
+    app = kit.app
     await wait_for(
-        pilot, lambda: isinstance(app.main_screen, TableScreen) and table(app).view is not None
+        pilot,
+        lambda: (
+            isinstance(app.main_screen, TableScreen)
+            and app.main_screen.table_id == table_id
+            and table(app).view is not None
+        ),
     )
     await pilot.pause()
 
@@ -179,12 +305,13 @@ def will_return(state: GameState) -> bool:
     )
 
 
-async def take_into_returns(pilot: Pilot[None], app: SplendorApp, host: LocalHost) -> ReturnTokens:
-    """Seat the human where a take of three goes over 10 tokens, take it by keys, and
+async def take_into_returns(pilot: Pilot[None], kit: Offline) -> ReturnTokens:
+    """Seat the player where a take of three goes over 10 tokens, take it by keys, and
     return the R13 dialog that opens."""
-    state = find_position(2, will_return)
-    await load(pilot, app, host, state)
-    take = next(m for m in state.legal_moves() if m.kind == TAKE and len(set(m.colours)) == 3)  # type: ignore[attr-defined]
+    pos = find_position(2, will_return)
+    await load(pilot, kit, pos)
+    app = kit.app
+    take = next(m for m in pos.state.legal_moves() if m.kind == TAKE and len(set(m.colours)) == 3)  # type: ignore[attr-defined]
     await pilot.press("t", *["wugrk"[c] for c in take.colours], "enter")  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: isinstance(app.screen, ReturnTokens))
     dialog = app.screen
@@ -210,3 +337,6 @@ def check_snapshot(app: SplendorApp, name: str) -> None:
         return
     assert text == text_file.read_text(encoding="utf-8"), f"{name}: the screen's text changed"
     assert svg == svg_file.read_text(encoding="utf-8"), f"{name}: the screen's styles changed"
+
+
+MakeOffline = Callable[..., Awaitable[Offline]]  # the `offline` fixture: options -> a started kit

@@ -5,42 +5,54 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from clientkit import find_position, load, make_app, play_to_end, screen_text, table, wait_for
+from clientkit import (
+    MakeOffline,
+    find_position,
+    finish,
+    load,
+    play_to_end,
+    screen_text,
+    table,
+    wait_for,
+)
 
-from client.cli import parse_args, setup_from
 from client.screens.confirm import Confirm
 from client.screens.help import HelpScreen
 from client.screens.results import ResultsScreen, tie_notes
 from client.screens.setup import GameSetup, SetupScreen
 from client.screens.table import TableScreen
+from server.play import parse_args, player_name, setup_from
 from shared.state import Outcome
 
 
-async def test_setup_screen_starts_a_local_game_with_the_chosen_seed() -> None:
-    app, host = make_app()
+async def test_setup_screen_starts_a_local_game_with_the_chosen_seed(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         # 3 players; seat 2 medium -> hard; the seed field; 42; Enter.
         await pilot.press("right", "down", "right", "down", "down", *"42")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
-        assert host.state is not None and host.state.seed == 42
-        assert host.levels == (None, "hard", "medium")
+        assert kit.table is not None and kit.state is not None and kit.state.seed == 42
+        assert [s.bot for s in kit.table.seats] == [None, "hard", "medium"]
         assert table(app).view is not None and table(app).view.num_players == 3  # type: ignore[union-attr]
 
 
-async def test_escape_on_the_setup_screen_quits() -> None:
-    app, _ = make_app()
+async def test_escape_on_the_setup_screen_quits(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.return_code is not None)
 
 
-async def test_help_lists_the_rules_and_every_table_key() -> None:
-    app, host = make_app()
+async def test_help_lists_the_rules_and_every_table_key(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=(100, 40)) as pilot:
-        await load(pilot, app, host, find_position(2, lambda s: s.turn <= 2))
+        await load(pilot, kit, find_position(2, lambda s: s.turn <= 2))
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = " ".join(str(w.render()) for w in app.screen.query("Static"))
@@ -53,10 +65,11 @@ async def test_help_lists_the_rules_and_every_table_key() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
 
 
-async def test_q_in_a_game_asks_first() -> None:
-    app, host = make_app()
+async def test_q_in_a_game_asks_first(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=(80, 24)) as pilot:
-        await load(pilot, app, host, find_position(2, lambda s: s.turn <= 2))
+        await load(pilot, kit, find_position(2, lambda s: s.turn <= 2))
         await pilot.press("q")
         assert isinstance(app.screen, Confirm)
         assert "local game ends" in screen_text(app)
@@ -68,10 +81,11 @@ async def test_q_in_a_game_asks_first() -> None:
         await wait_for(pilot, lambda: app.return_code is not None)
 
 
-async def test_results_then_a_new_game_goes_back_to_setup() -> None:
-    app, host = make_app()
+async def test_results_then_a_new_game_goes_back_to_setup(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=(80, 24)) as pilot:
-        await load(pilot, app, host, play_to_end(2, 8))
+        await finish(pilot, kit, 2, 0)
         await wait_for(pilot, lambda: isinstance(app.screen, ResultsScreen))
         text = screen_text(app)
         assert "Game over" in text and "Rank" in text and "Prestige" in text and "Cards" in text
@@ -81,11 +95,11 @@ async def test_results_then_a_new_game_goes_back_to_setup() -> None:
         assert isinstance(app.screen, ResultsScreen)
         await pilot.press("enter")  # a new game
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
-        assert host.state is None  # the host was told to leave the table
+        assert kit.table is None  # the host was told to leave the table
 
 
 def test_r17_tie_notes_say_how_ties_were_broken() -> None:
-    view = play_to_end(3, 5).view(0)
+    view = play_to_end(3, 5).state.view(0)
     names = ["Ann", "Bob", "Cy"]
     players = list(view.players)
     players[0] = dataclasses.replace(players[0], bought=players[1].bought[:3])
@@ -113,10 +127,17 @@ def test_cli_options_make_a_setup() -> None:
         setup_from(parse_args(["play", "--players", "2", "--bots", "easy,hard"]))
     with pytest.raises(ValueError):
         setup_from(parse_args(["play", "--bots", "genius"]))
+    with pytest.raises(ValueError, match="a seed is an integer"):
+        setup_from(parse_args(["play", "--seed", str(1 << 63)]))  # a 64-bit signed integer
+    assert player_name("  Ann   Lee ") == "Ann Lee"
+    for bad in ("", "   ", "x" * 21, "bell\x07"):
+        with pytest.raises(ValueError):
+            player_name(bad)
 
 
 def test_nothing_in_the_app_is_unsafe_on_a_server() -> None:
-    """SSH_TEXTUAL_NOTES.md: no command palette (it writes files), no suspend key, no print."""
+    """docs/design.md, P10 and P15: no command palette (it writes files), no suspend key,
+    no print."""
     import pathlib
 
     from client.app import SplendorApp
@@ -130,5 +151,4 @@ def test_nothing_in_the_app_is_unsafe_on_a_server() -> None:
             assert "ctrl+z" not in keys and "suspend" not in binding.action  # type: ignore[union-attr]
     root = pathlib.Path(__file__).parents[2] / "client"
     for path in root.rglob("*.py"):
-        if path.name != "cli.py":  # the console script may print before the app starts
-            assert "print(" not in path.read_text(), path
+        assert "print(" not in path.read_text(), path

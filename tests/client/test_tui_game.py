@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import random
 
-from clientkit import go_to, screen_text, square_of, table, wait_for
+from clientkit import MakeOffline, go_to, screen_text, square_of, table, wait_for
 from textual import events
 
-from client.app import SplendorApp
-from client.local import LocalHost
 from client.model import shortfall
 from client.screens.confirm import Confirm
 from client.screens.help import HelpScreen
 from client.screens.results import ResultsScreen
 from client.screens.returns import ReturnTokens
 from client.screens.setup import GameSetup
+from server.bots import run_bot
 from shared.cards import card
 from shared.deal import replay
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take
@@ -49,9 +48,9 @@ def plan(view: PlayerView) -> tuple[str, object]:
     return "pass", None
 
 
-async def test_a_whole_game_against_easy_bots_by_keys_only() -> None:
-    host = LocalHost("Ann", bot_delay=0)
-    app = SplendorApp(host.connect(), local=True, setup=GameSetup(3, ("easy", "easy"), seed=11))
+async def test_a_whole_game_against_easy_bots_by_keys_only(offline: MakeOffline) -> None:
+    kit = await offline(runner=run_bot, setup=GameSetup(3, ("easy", "easy"), seed=11))
+    app = kit.app
     turns = 0
     async with app.run_test(size=(100, 30)) as pilot:
 
@@ -85,7 +84,7 @@ async def test_a_whole_game_against_easy_bots_by_keys_only() -> None:
             turns += 1
             assert turns < 200, "the game does not end"
             kind, what = plan(view)
-            before = len(host.moves)
+            before = len(kit.moves)
             if kind == "buy":
                 await go_to(pilot, screen, square_of(screen, "card", what))
                 await pilot.press("b", "enter")
@@ -101,8 +100,8 @@ async def test_a_whole_game_against_easy_bots_by_keys_only() -> None:
                 await pilot.press("r", "enter")
             else:
                 await pilot.press("p", "enter")
-            await wait_for(pilot, lambda before=before: len(host.moves) > before)
-        state = host.state
+            await wait_for(pilot, lambda before=before: len(kit.moves) > before)
+        state = kit.state
         assert state is not None and state.is_over
         outcome = state.outcome()
         assert outcome is not None
@@ -110,12 +109,12 @@ async def test_a_whole_game_against_easy_bots_by_keys_only() -> None:
         assert "Game over" in text
         for seat in range(3):
             assert str(outcome.scores[seat]) in text
-        assert any(m.startswith("buy") for m in host.moves[0::1])
+        assert any(m.startswith("buy") for m in kit.moves[0::1])
         # The whole game went through the app's keys: every human move is in the log.
         assert turns >= 10
 
 
-async def test_random_keys_never_break_the_table() -> None:
+async def test_random_keys_never_break_the_table(offline: MakeOffline) -> None:
     """Seeded random keys (moves, cursor, the move line, dialogs, resizes, pastes) for a
     while: the app keeps running, every screen renders, and only legal moves are sent."""
     rng = random.Random(5)
@@ -124,8 +123,8 @@ async def test_random_keys_never_break_the_table() -> None:
         "up", "down", "left", "right", "enter", "escape", "backspace", "delete",
         "home", "end", "ctrl+u", "ctrl+k", "question_mark", "tab",
     ]  # fmt: skip
-    host = LocalHost("Ann", bot_delay=0)
-    app = SplendorApp(host.connect(), local=True, setup=GameSetup(2, ("easy",), seed=3))
+    kit = await offline(runner=run_bot, setup=GameSetup(2, ("easy",), seed=3))
+    app = kit.app
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.main_screen is not None and table(app).view is not None)
         for step in range(300):
@@ -142,5 +141,5 @@ async def test_random_keys_never_break_the_table() -> None:
             assert app.is_running, f"the app stopped at step {step}"
         await pilot.pause()
         assert screen_text(app).strip()  # something a player can read
-    assert len(host.moves) >= 2  # the keys got a move through, and the bot answered
-    replay(2, 3, host.moves)  # every move the keys sent was legal, in order (raises if not)
+    assert len(kit.moves) >= 2  # the keys got a move through, and the bot answered
+    replay(2, 3, kit.moves)  # every move the keys sent was legal, in order (raises if not)

@@ -11,16 +11,25 @@ from client.connection import Connection
 from client.screens.lobby import LobbyScreen
 from client.screens.lobby_dialogs import CreateTableDialog, QuickGameDialog
 from client.screens.table import TableScreen
-from shared import protocol
-from shared.codec import loads
+from shared.codec import dumps, loads
 from shared.deal import new_game, replay, turns
 from shared.protocol import (
-    LOBBY,
-    WELCOME,
+    ClientMessage,
+    Create,
+    Join,
+    Leave,
+    LobbyList,
+    LoggedTurn,
+    Quick,
+    SeatSummary,
+    Start,
+    TableStatus,
+    TableSummary,
+    TableUpdate,
+    Watch,
+    Welcome,
+    decode_client,
     encode,
-    seat_summary,
-    table_message,
-    table_summary,
 )
 
 
@@ -29,28 +38,32 @@ class FakeConnection(Connection):
 
     def __init__(self) -> None:
         super().__init__()
-        self.sent: list[dict[str, Any]] = []
+        self.sent: list[ClientMessage] = []
         self.closed = False
 
     def send(self, data: bytes) -> None:
-        self.sent.append(loads(data))
+        self.sent.append(decode_client(data))
 
     def close(self) -> None:
         self.closed = True
 
 
-def lobby(*tables: dict[str, Any], online: tuple[str, ...] = ("Ann", "Bob", "Cy")) -> bytes:
-    return encode(LOBBY, tables=tables, online=online)
+def lobby(
+    *tables: TableSummary,
+    online: tuple[str, ...] = ("Ann", "Bob", "Cy"),
+    mine: tuple[str, ...] = (),
+) -> bytes:
+    return encode(LobbyList(tables, online, mine))
 
 
-WAITING = table_summary(
+WAITING = TableSummary(
     "t1",
     "Bob",
-    "waiting",
-    (seat_summary("Bob"), seat_summary(None), seat_summary(None, bot="easy")),
+    TableStatus.WAITING,
+    (SeatSummary("Bob"), SeatSummary(None), SeatSummary(None, bot="easy")),
 )
-PLAYING = table_summary(
-    "t2", "Cy", "playing", (seat_summary("Cy"), seat_summary(None, bot="hard")), turn=12
+PLAYING = TableSummary(
+    "t2", "Cy", TableStatus.PLAYING, (SeatSummary("Cy"), SeatSummary(None, bot="hard")), turn=12
 )
 
 
@@ -58,7 +71,7 @@ async def test_the_selection_stays_on_its_table_as_the_list_changes() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 12)) as pilot:  # room for 5 tables of 30
-        conn.deliver(encode(WELCOME, name="Ann", guest=True))
+        conn.deliver(encode(Welcome("Ann", guest=True)))
         conn.deliver(lobby(WAITING, PLAYING))
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         screen = app.screen
@@ -66,7 +79,9 @@ async def test_the_selection_stays_on_its_table_as_the_list_changes() -> None:
         await pilot.press("down")
         assert screen.selected_id() == "t2"
         more = [
-            table_summary(f"n{i:02}", "Dee", "waiting", (seat_summary("Dee"), seat_summary(None)))
+            TableSummary(
+                f"n{i:02}", "Dee", TableStatus.WAITING, (SeatSummary("Dee"), SeatSummary())
+            )
             for i in range(28)
         ]
         conn.deliver(lobby(*more[:3], WAITING, PLAYING, *more[3:]))  # new tables around it
@@ -83,21 +98,21 @@ async def test_the_selection_stays_on_its_table_as_the_list_changes() -> None:
         await pilot.click("#tables", offset=(3, 2))  # a click selects the second row...
         assert screen.selected_id() == "t2"
         await pilot.click("#tables", offset=(3, 2), times=2)  # ...and a double click opens it
-        assert conn.sent[-1] == {"t": "watch", "table": "t2"}
+        assert conn.sent[-1] == Watch("t2")
         await pilot.click("#tables", offset=(3, 1))
         assert screen.selected_id() == "t1"
         sent = len(conn.sent)
         await pilot.press("w")  # acts on the selected table: t1 is waiting, not playing
         assert conn.sent[sent:] == []
         await pilot.press("j")  # and j joins it
-        assert conn.sent[-1] == {"t": "join", "table": "t1"}
+        assert conn.sent[-1] == Join("t1")
 
 
 async def test_lobby_lists_tables_and_sends_commands() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 30)) as pilot:
-        conn.deliver(encode(WELCOME, name="Ann", guest=True))
+        conn.deliver(encode(Welcome("Ann", guest=True)))
         conn.deliver(lobby(WAITING, PLAYING))
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await pilot.pause()
@@ -110,51 +125,51 @@ async def test_lobby_lists_tables_and_sends_commands() -> None:
         assert "You are not at a table" in text
 
         await pilot.press("j")  # the cursor starts on t1, which is waiting
-        assert conn.sent[-1] == {"t": "join", "table": "t1"}
+        assert conn.sent[-1] == Join("t1")
         await pilot.press("down", "w")
-        assert conn.sent[-1] == {"t": "watch", "table": "t2"}
+        assert conn.sent[-1] == Watch("t2")
         await pilot.press("up", "enter")  # Enter joins a waiting table
-        assert conn.sent[-1] == {"t": "join", "table": "t1"}
+        assert conn.sent[-1] == Join("t1")
 
         await pilot.press("c")
         assert isinstance(app.screen, CreateTableDialog)
         await pilot.press(
             "right", "down", "down", "right", "right", "enter"
         )  # 3 seats, seat 3 medium
-        assert conn.sent[-1] == {"t": "create", "seats": 3, "bots": (None, None, "medium")}
+        assert conn.sent[-1] == Create(3, (None, None, "medium"))
         await pilot.press("g")
         assert isinstance(app.screen, QuickGameDialog)
         await pilot.press("right", "right", "down", "left", "enter")  # 4 players, easy
-        assert conn.sent[-1] == {"t": "quick", "players": 4, "level": "easy"}
+        assert conn.sent[-1] == Quick(4, "easy")
 
         sent = len(conn.sent)
         await pilot.press("s")  # not at a table: nothing sent, a notice instead
         assert len(conn.sent) == sent
 
-        mine = table_summary(
-            "t3", "Ann", "waiting", (seat_summary("Ann"), seat_summary(None, bot="easy"))
+        mine = TableSummary(
+            "t3", "Ann", TableStatus.WAITING, (SeatSummary("Ann"), SeatSummary(None, bot="easy"))
         )
-        conn.deliver(lobby(WAITING, PLAYING, mine, online=("Ann", "Bob", "Cy", "Di")))
+        conn.deliver(lobby(WAITING, PLAYING, mine, online=("Ann", "Bob", "Cy", "Di"), mine=("t3",)))
         await wait_for(pilot, lambda: "Your table t3" in screen_text(app))
         text = screen_text(app)
         assert "Di" in text and "s starts the game" in text
         await pilot.press("s")
-        assert conn.sent[-1] == {"t": "start"}
+        assert conn.sent[-1] == Start()
         await pilot.press("l")
-        assert conn.sent[-1] == {"t": "leave"}
+        assert conn.sent[-1] == Leave()
 
 
 async def test_a_table_message_opens_the_table_and_leaving_returns_to_the_lobby() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 30)) as pilot:
-        conn.deliver(encode(WELCOME, name="Ann", guest=False))
+        conn.deliver(encode(Welcome("Ann")))
         conn.deliver(lobby(PLAYING))
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await pilot.press("w")
         state = new_game(2, 4)
-        seats = (seat_summary("Cy"), seat_summary(None, bot="hard"))
-        conn.deliver(table_message("t2", seats, None, state.view(None)))  # a spectator's view
+        seats = (SeatSummary("Cy"), SeatSummary(None, bot="hard"))
+        conn.deliver(encode(TableUpdate("t2", seats, None, state.view(None))))  # a spectator
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.pause()
         text = screen_text(app)
@@ -163,8 +178,8 @@ async def test_a_table_message_opens_the_table_and_leaving_returns_to_the_lobby(
         assert "watching" in prompt(app)
         await pilot.press("escape")  # nothing to cancel: a spectator goes back to the lobby
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        assert conn.sent[-1] == {"t": "leave"}
-        conn.deliver(table_message("t2", seats, None, state.view(None)))  # late: ignored
+        assert conn.sent[-1] == Leave()
+        conn.deliver(encode(TableUpdate("t2", seats, None, state.view(None))))  # late: ignored
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
     assert conn.closed
@@ -178,7 +193,7 @@ async def test_the_receiver_only_posts_messages() -> None:
         calls: list[Any] = []
         original = app.post_message
         app.post_message = lambda m: calls.append(m) or original(m)  # type: ignore[method-assign]
-        conn.deliver(encode(WELCOME, name="Ann", guest=False))
+        conn.deliver(encode(Welcome("Ann")))
         assert len(calls) == 1 and app.player_name == ""  # handled later, in the app's task
         await wait_for(pilot, lambda: app.player_name == "Ann")
 
@@ -187,29 +202,35 @@ async def test_mine_marks_a_game_to_rejoin_and_enter_rejoins_it() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 30)) as pilot:
-        conn.deliver(encode(WELCOME, name="Cy", guest=False))
-        conn.deliver(encode(LOBBY, tables=(PLAYING,), online=("Cy",), mine=("t2",)))
+        conn.deliver(encode(Welcome("Cy")))
+        conn.deliver(lobby(PLAYING, online=("Cy",), mine=("t2",)))
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await pilot.pause()
         assert "your game" in screen_text(app)
         await pilot.press("enter")
-        assert conn.sent[-1] == {"t": "join", "table": "t2"}
+        assert conn.sent[-1] == Join("t2")
 
 
 async def test_a_table_joined_mid_game_shows_its_moves_so_far() -> None:
     moves = ["take W U G", "take R K W", "take U G R", "reserve deck 1"]
     state = replay(2, 4, moves)
-    history = tuple(protocol.log_entry(seat, turn) for seat, turn in turns(2, 4, moves))
-    for log, expected in ((history, 4), (("junk",), 2)):  # a bad log: the last turns only
-        conn = FakeConnection()
-        app = SplendorApp(conn)
-        async with app.run_test(size=(110, 36)) as pilot:
-            conn.deliver(encode(WELCOME, name="Ann", guest=False))
-            seats = (seat_summary("Ann"), seat_summary("Bob"))
-            conn.deliver(protocol.table_message("t9", seats, 0, state.view(0), log))
-            await wait_for(pilot, lambda a=app: isinstance(a.screen, TableScreen))
-            await pilot.pause()
-            text = screen_text(app)
-            lines = [s for s in ("took W U G", "took W R K", "took U G R", "reserved a level 1")
-                     if s in text]  # fmt: skip
-            assert len(lines) == expected, text
+    history = tuple(LoggedTurn(seat, turn) for seat, turn in turns(2, 4, moves))
+    seats = (SeatSummary("Ann"), SeatSummary("Bob"))
+    said = ("took W U G", "took W R K", "took U G R", "reserved a level 1")
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(110, 36)) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        conn.deliver(lobby())
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        # A table update with a log that is not one is refused whole: the app stays put.
+        update = encode(TableUpdate("t9", seats, 0, state.view(0), history))
+        junk = dumps({**loads(update), "log": ("junk",)})
+        conn.deliver(junk)
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen) and app.is_running
+        conn.deliver(update)
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert [s for s in said if s in text] == list(said), text

@@ -39,8 +39,7 @@ def test_r7_r8_picks_follow_the_legal_takes() -> None:
 
 
 def test_r7_fewer_than_three_colours_left() -> None:
-    state = find_position(2, fewer_than_three)
-    view = view0(state)
+    view = view0(find_position(2, fewer_than_three).state)
     left = tuple(c for c in range(5) if view.bank[c])
     assert model.take_of(list(left)) in view.legal_moves
     if len(left) == 2:

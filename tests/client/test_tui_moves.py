@@ -5,11 +5,11 @@ from __future__ import annotations
 import threading
 
 from clientkit import (
+    MakeOffline,
     fewer_than_three,
     find_position,
     go_to,
     load,
-    make_app,
     my_turn,
     prompt,
     screen_text,
@@ -21,10 +21,9 @@ from clientkit import (
 )
 from textual import events
 
-from client.app import SplendorApp
 from client.faces import MINE_ROW
-from client.local import LocalHost, fallback_move
 from client.screens.returns import ReturnTokens
+from server.bots import fallback_choose_move_bytes
 from shared.moves import BUY, Buy, Take
 from shared.protocol import notice
 from shared.state import GameState
@@ -36,77 +35,83 @@ def first_turn(state: GameState) -> bool:
     return state.turn <= 2
 
 
-async def test_take_three_with_t_and_gem_letters() -> None:
-    app, host = make_app()
+async def test_take_three_with_t_and_gem_letters(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        await load(pilot, app, host, find_position(2, first_turn))
+        await load(pilot, kit, find_position(2, first_turn))
         await pilot.press("t", "w", "u", "g")
         assert "Take W U G" in prompt(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == "take W U G"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == "take W U G"
         await wait_for(pilot, lambda: my_turn(app))
         assert "Ann took W U G" in table(app).log_lines
         assert "Ann took W U G" in screen_text(app)
 
 
-async def test_take_three_with_capital_letters_and_backspace() -> None:
-    app, host = make_app()
+async def test_take_three_with_capital_letters_and_backspace(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        await load(pilot, app, host, find_position(2, first_turn))
+        await load(pilot, kit, find_position(2, first_turn))
         await pilot.press("R", "K", "U", "backspace", "W", "enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == "take W R K"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == "take W R K"
 
 
-async def test_r8_take_two_the_same() -> None:
-    app, host = make_app()
+async def test_r8_take_two_the_same(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        await load(pilot, app, host, find_position(2, first_turn))
+        await load(pilot, kit, find_position(2, first_turn))
         await pilot.press("t", "r", "r", "enter")  # lowercase r picks red while taking
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == "take R R"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == "take R R"
 
 
-async def test_r7_take_fewer_than_three_when_few_colours_are_left() -> None:
-    app, host = make_app()
+async def test_r7_take_fewer_than_three_when_few_colours_are_left(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        state = find_position(2, fewer_than_three)
-        await load(pilot, app, host, state)
-        left = [c for c in range(5) if state.bank[c]]
+        pos = find_position(2, fewer_than_three)
+        await load(pilot, kit, pos)
+        left = [c for c in range(5) if pos.state.bank[c]]
         await pilot.press("t", *["wugrk"[c] for c in left], "enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == str(Take(tuple(left)))
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == str(Take(tuple(left)))
 
 
-async def test_r9_reserve_a_face_up_card_with_the_cursor() -> None:
-    app, host = make_app()
+async def test_r9_reserve_a_face_up_card_with_the_cursor(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        state = find_position(2, first_turn)
-        await load(pilot, app, host, state)
+        pos = find_position(2, first_turn)
+        await load(pilot, kit, pos)
         screen = table(app)
-        target = state.view(0).board[1][2]
+        target = pos.state.view(0).board[1][2]
         await go_to(pilot, screen, square_of(screen, "card", target))
         await pilot.press("r")
         assert "Reserve" in prompt(app) and "1 gold" in prompt(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == f"reserve {target}"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == f"reserve {target}"
         await wait_for(pilot, lambda: my_turn(app))
         assert f"Ann reserved {target} and took 1 gold" in table(app).log_lines
 
 
-async def test_r9_reserve_blind_from_a_deck_pressing_r_twice() -> None:
-    app, host = make_app()
+async def test_r9_reserve_blind_from_a_deck_pressing_r_twice(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        await load(pilot, app, host, find_position(2, first_turn))
+        await load(pilot, kit, find_position(2, first_turn))
         screen = table(app)
         await go_to(pilot, screen, square_of(screen, "deck", 3))
         await pilot.press("r", "r")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == "reserve deck 3"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == "reserve deck 3"
         await wait_for(pilot, lambda: my_turn(app))
-        mine = host.state.view(0).players[0].reserved  # type: ignore[union-attr]
+        mine = kit.state.view(0).players[0].reserved  # type: ignore[union-attr]
         assert mine[0].blind and mine[0].card is not None
         assert screen.view is not None and screen.view.me is not None
         assert screen.view.me.reserved[0].card == mine[0].card  # own blind card shown in full
@@ -117,11 +122,11 @@ def can_buy_from_board(state: GameState) -> bool:
     return any(m.kind == BUY and m.index in board for m in state.legal_moves())  # type: ignore[attr-defined]
 
 
-async def test_r10_buy_a_face_up_card() -> None:
-    app, host = make_app()
+async def test_r10_buy_a_face_up_card(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        state = find_position(2, can_buy_from_board, policy=sensible)
-        await load(pilot, app, host, state)
+        await load(pilot, kit, find_position(2, can_buy_from_board, policy=sensible))
         screen = table(app)
         view = screen.view
         assert view is not None
@@ -131,8 +136,8 @@ async def test_r10_buy_a_face_up_card() -> None:
         await pilot.press("b")
         assert f"Buy {cid} paying" in prompt(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == f"buy {cid}"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == f"buy {cid}"
 
 
 def can_buy_reserved(state: GameState) -> bool:
@@ -140,11 +145,13 @@ def can_buy_reserved(state: GameState) -> bool:
     return any(m.kind == BUY and m.index in mine for m in state.legal_moves())  # type: ignore[attr-defined]
 
 
-async def test_r10_buy_a_reserved_card_pressing_b_twice() -> None:
-    app, host = make_app()
+async def test_r10_buy_a_reserved_card_pressing_b_twice(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        state = find_position(2, can_buy_reserved, policy=sensible)
-        await load(pilot, app, host, state)
+        pos = find_position(2, can_buy_reserved, policy=sensible)
+        state = pos.state
+        await load(pilot, kit, pos)
         screen = table(app)
         mine = [r.card for r in state.view(0).players[0].reserved]
         cid = next(c for c in mine if c is not None and Buy(c) in state.legal_moves())
@@ -152,15 +159,16 @@ async def test_r10_buy_a_reserved_card_pressing_b_twice() -> None:
         assert square[0] == MINE_ROW
         await go_to(pilot, screen, square)
         await pilot.press("b", "b")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == f"buy {cid}"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == f"buy {cid}"
 
 
-async def test_r13_return_tokens_in_the_dialog() -> None:
-    app, host = make_app()
+async def test_r13_return_tokens_in_the_dialog(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        dialog = await take_into_returns(pilot, app, host)
-        after = host.state
+        dialog = await take_into_returns(pilot, kit)
+        after = kit.state
         assert after is not None and after.phase == "return"
         held = after.tokens[0]
         order = sorted(range(6), key=lambda c: -held[c])
@@ -172,53 +180,57 @@ async def test_r13_return_tokens_in_the_dialog() -> None:
         assert isinstance(app.screen, ReturnTokens)
         assert "exactly" in screen_text(app)
         await pilot.press(*["wugrk*"[c] if c < 5 else "asterisk" for c in picks], "enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 2)
-        assert host.moves[1] == "return " + " ".join("WUGRK*"[c] for c in sorted(picks))
+        await wait_for(pilot, lambda: len(kit.moves) >= 2)
+        assert kit.moves[1] == "return " + " ".join("WUGRK*"[c] for c in sorted(picks))
         assert not isinstance(app.screen, ReturnTokens)
 
 
-async def test_colon_types_a_move_in_notation() -> None:
-    app, host = make_app()
+async def test_colon_types_a_move_in_notation(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        await load(pilot, app, host, find_position(2, first_turn))
+        await load(pilot, kit, find_position(2, first_turn))
         await pilot.press("colon", *"take gur", "enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == "take U G R"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == "take U G R"
 
 
-async def test_the_move_line_edits_and_keeps_every_key_it_is_typed() -> None:
-    app, host = make_app()
+async def test_the_move_line_edits_and_keeps_every_key_it_is_typed(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        await load(pilot, app, host, find_position(2, first_turn))
+        await load(pilot, kit, find_position(2, first_turn))
         await pilot.press("colon", *"tke gu", *["left"] * 5, "a", "end", "r")
         assert prompt(app) == "take gur"
         assert " take gur " in screen_text(app)  # drawn on the prompt line
         await pilot.press("escape")
-        assert host.moves == [] and "take gur" not in screen_text(app)
+        assert kit.moves == [] and "take gur" not in screen_text(app)
         await pilot.press("colon", "q", "question_mark")  # letters, not Quit and Help
         assert prompt(app) == "q?" and isinstance(app.screen, type(table(app)))
         await pilot.press("ctrl+u", *"take gux", "backspace", "r", "enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == "take U G R"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == "take U G R"
 
 
-async def test_a_pasted_move_lands_on_the_move_line() -> None:
-    app, host = make_app()
+async def test_a_pasted_move_lands_on_the_move_line(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        await load(pilot, app, host, find_position(2, first_turn))
+        await load(pilot, kit, find_position(2, first_turn))
         table(app).post_message(events.Paste("take w u\ng\n"))  # bracketed paste, any spacing
         await wait_for(pilot, lambda: prompt(app) == "take w u g")
-        assert host.moves == []  # a paste is typed, not played: Enter plays it
+        assert kit.moves == []  # a paste is typed, not played: Enter plays it
         await pilot.press("enter")
-        await wait_for(pilot, lambda: len(host.moves) >= 1)
-        assert host.moves[0] == "take W U G"
+        await wait_for(pilot, lambda: len(kit.moves) >= 1)
+        assert kit.moves[0] == "take W U G"
 
 
-async def test_illegal_attempts_say_why() -> None:
-    app, host = make_app()
+async def test_illegal_attempts_say_why(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        state = find_position(2, lambda s: s.turn > 8 and 0 < s.bank[0] < 4 and s.bank[1] > 0)
-        await load(pilot, app, host, state)
+        pos = find_position(2, lambda s: s.turn > 8 and 0 < s.bank[0] < 4 and s.bank[1] > 0)
+        await load(pilot, kit, pos)
         screen = table(app)
         view = screen.view
         assert view is not None
@@ -235,25 +247,25 @@ async def test_illegal_attempts_say_why() -> None:
         assert "is not a move" in prompt(app)
         await pilot.press("asterisk")
         assert "gold is never taken" in prompt(app)
-        host.connection.deliver(notice("illegal move: something the host refused"))
+        kit.link.deliver(notice("illegal move: something the host refused"))
         await pilot.pause()
         await wait_for(pilot, lambda: "the host refused" in prompt(app))
-        assert host.moves == []  # nothing illegal was ever sent
+        assert kit.moves == []  # nothing illegal was ever sent
 
 
-async def test_keys_on_another_players_turn_say_whose_turn_it_is() -> None:
+async def test_keys_on_another_players_turn_say_whose_turn_it_is(offline: MakeOffline) -> None:
     release = threading.Event()
 
-    def slow(view, level, seed):  # type: ignore[no-untyped-def]
+    def slow(data: bytes) -> str:
         release.wait(10)
-        return fallback_move(view, level, seed)
+        return fallback_choose_move_bytes(data)
 
-    host = LocalHost("Ann", bot_delay=0, chooser=slow)
-    app = SplendorApp(host.connect(), local=True)
+    kit = await offline(runner=slow)
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        state = find_position(2, first_turn)
-        await load(pilot, app, host, state.apply(Take((0, 1, 2))))
+        pos = find_position(2, first_turn)
+        await load(pilot, kit, pos.apply(Take((0, 1, 2))))
         await pilot.press("t")
-        assert "Bot 2's turn" in prompt(app)
+        assert "Easy bot 2's turn" in prompt(app)
         release.set()
         await wait_for(pilot, lambda: my_turn(app))

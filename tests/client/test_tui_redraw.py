@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clientkit import find_position, go_to, load, make_app, screen_text, table, wait_for
+from clientkit import MakeOffline, find_position, go_to, load, screen_text, table, wait_for
 from textual.geometry import Region
 from textual.widget import Widget
 
@@ -40,10 +40,13 @@ def lines(regions: list[Region]) -> set[int]:
     return {y for r in regions for y in range(r.y, r.y + r.height)}
 
 
-async def test_a_cursor_move_repaints_only_the_card_rows_it_leaves_and_enters() -> None:
-    app, host = make_app()
+async def test_a_cursor_move_repaints_only_the_card_rows_it_leaves_and_enters(
+    offline: MakeOffline,
+) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        await load(pilot, app, host, find_position(2, mid_game))
+        await load(pilot, kit, find_position(2, mid_game))
         screen = table(app)
         await go_to(pilot, screen, (1, 2))  # level 2, the second card
         r = 1
@@ -60,11 +63,11 @@ async def test_a_cursor_move_repaints_only_the_card_rows_it_leaves_and_enters() 
         assert players == [] and log == []  # the players and the log stay as they are
 
 
-async def test_picking_a_gem_repaints_the_bank_line_only() -> None:
-    app, host = make_app()
+async def test_picking_a_gem_repaints_the_bank_line_only(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        state = find_position(2, lambda s: mid_game(s) and s.bank[0] > 0)
-        await load(pilot, app, host, state)
+        await load(pilot, kit, find_position(2, lambda s: mid_game(s) and s.bank[0] > 0))
         board = watch(table(app).board)
         await pilot.press("t", "w")
         await pilot.pause()
@@ -72,10 +75,11 @@ async def test_picking_a_gem_repaints_the_bank_line_only() -> None:
         assert "+1" in screen_text(app)
 
 
-async def test_a_resize_there_and_back_draws_the_same_screen() -> None:
-    app, host = make_app()
+async def test_a_resize_there_and_back_draws_the_same_screen(offline: MakeOffline) -> None:
+    kit = await offline()
+    app = kit.app
     async with app.run_test(size=(80, 24)) as pilot:
-        await load(pilot, app, host, find_position(3, mid_game))
+        await load(pilot, kit, find_position(3, mid_game))
         await pilot.press("right", "down")
         before = screen_text(app)
         for size in ((120, 40), (100, 30), (80, 24)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared import CARDS, NOBLES, new_game, protocol, replay
+from shared import CARDS, NOBLES, codec, new_game, protocol, replay
 from shared.deal import turns
 
 from .helpers import play
@@ -75,33 +75,45 @@ def test_no_view_for_a_seat_that_is_not_there(seat: int) -> None:
         new_game(2, seed=1).view(seat)
 
 
+def _update(n: int, seed: int, moves: list[str], log: object) -> bytes:
+    """A table update's bytes with `log` as its log, as any host could send them."""
+    seats = tuple(protocol.SeatSummary(f"p{i}") for i in range(n))
+    update = protocol.TableUpdate("t1", seats, 0, replay(n, seed, moves).view(0))
+    return codec.dumps({**codec.loads(protocol.encode(update)), "log": log})
+
+
 @pytest.mark.parametrize("game", GAMES[:6], ids=[g["name"] for g in GAMES[:6]])
 def test_the_turn_log_round_trips_and_names_no_hidden_card(game: dict[str, object]) -> None:
-    """A table's move log (protocol.log_entry / log_turns) carries each turn as everyone
-    saw it: a blind reserve (R9) names its deck, never its card."""
+    """A table update's log carries each turn as everyone saw it, in the one encoding of
+    a turn (`codec.turn_payload`): a blind reserve (R9) names its deck, never its card."""
     moves = list(game["moves"])  # type: ignore[call-overload]
     n, seed = int(game["players"]), int(game["seed"])  # type: ignore[call-overload]
     played = turns(n, seed, moves)
-    log = tuple(protocol.log_entry(seat, turn) for seat, turn in played)
-    sent = protocol.loads(protocol.dumps({"log": log}))["log"]  # as a table message holds it
-    assert protocol.log_turns(sent, n) == played
+    log = tuple(protocol.LoggedTurn(seat, turn) for seat, turn in played)
+    view = replay(n, seed, moves).view(0)
+    seats = tuple(protocol.SeatSummary(f"p{i}") for i in range(n))
+    data = protocol.encode(protocol.TableUpdate("t1", seats, 0, view, log))
+    received = protocol.decode_host(data)
+    assert isinstance(received, protocol.TableUpdate) and received.log == log
     state = replay(n, seed, moves)
     assert len(played) == state.turn - (0 if state.is_over else 1)
     hidden = {CARDS[i].id for r in state.reserved for i, blind in r if blind}
-    assert not any(card in repr(log) for card in hidden)
+    sent_log = codec.loads(data)["log"]
+    assert not any(card in repr(sent_log) for card in hidden)
 
 
 @pytest.mark.parametrize(
     "entry",
     [
-        (0, "return W", None, None, False),  # a return is never a turn's action
-        (0, "take W U G", "take R", None, False),  # what was given back is a return
-        (0, "take W U G", None, "N99", False),  # no such noble
-        (5, "take W U G", None, None, False),  # no such seat
-        (0, 7, None, None, False),  # not notation
+        (0, ("return W", None, None, False)),  # a return is never a turn's action (R13)
+        (0, ("take W U G", "take R", None, False)),  # what was given back is a return
+        (0, ("take W U G", None, "N99", False)),  # no such noble
+        (5, ("take W U G", None, None, False)),  # no such seat
+        (0, (7, None, None, False)),  # not notation
+        (0, ("take W U G", None, None)),  # a turn has four parts
         ("zero",),
     ],
 )
 def test_a_bad_turn_log_is_refused(entry: tuple[object, ...]) -> None:
     with pytest.raises(protocol.ProtocolError):
-        protocol.log_turns([entry], 2)
+        protocol.decode_host(_update(2, 1, ["take W U G"], (entry,)))

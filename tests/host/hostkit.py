@@ -7,19 +7,21 @@ import itertools
 from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from client.connection import Connection
 from server.host import GameHost
 from server.identity import Identity
 from shared import protocol
-from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, RETURN, TAKE, Move
+from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, RETURN, TAKE, Move, parse_move
+from shared.protocol import ClientMessage, HostMessage, Notice, PlayMove, TableUpdate
 from shared.view import PlayerView
 
 TINY_BUDGETS = {"easy": 0.01, "medium": 0.01, "hard": 0.02}
 WAIT = 15.0  # seconds any single expected message may take, at most
 
-Message = dict[str, Any]
+Message = HostMessage
+M = TypeVar("M", bound=HostMessage)
 
 
 def make_host(data_dir: Path, executor: Executor | None, **kw: Any) -> GameHost:
@@ -53,7 +55,7 @@ class HostConnection(Connection):
 
     def _receive(self, data: bytes) -> None:
         self.raw.append(data)
-        self.messages.append(protocol.decode(data, protocol.HOST_TYPES))
+        self.messages.append(protocol.decode_host(data))
         self._arrived.set()
 
     def send(self, data: bytes) -> None:
@@ -62,8 +64,8 @@ class HostConnection(Connection):
     def close(self) -> None:
         self.link.close()
 
-    def cmd(self, t: str, **fields: Any) -> None:
-        self.send(protocol.encode(t, **fields))
+    def cmd(self, msg: ClientMessage) -> None:
+        self.send(protocol.encode(msg))
 
     async def next(self, pred: Callable[[Message], bool] = lambda m: True) -> Message:
         """The first message from the cursor on that satisfies `pred`; the cursor moves past it."""
@@ -80,8 +82,11 @@ class HostConnection(Connection):
 
         return await asyncio.wait_for(wait(), WAIT)
 
-    async def next_of(self, t: str, pred: Callable[[Message], bool] = lambda m: True) -> Message:
-        return await self.next(lambda m: m["t"] == t and pred(m))
+    async def next_of(self, t: type[M], pred: Callable[[M], bool] = lambda m: True) -> M:
+        """The next message of type `t` that satisfies `pred`."""
+        msg = await self.next(lambda m: isinstance(m, t) and pred(m))
+        assert isinstance(msg, t)
+        return msg
 
     def skip(self) -> None:
         """Forget what has arrived so far."""
@@ -91,13 +96,12 @@ class HostConnection(Connection):
         return self.messages[mark:]
 
     @property
-    def last_table(self) -> Message:
-        return next(m for m in reversed(self.messages) if m["t"] == "table")
+    def last_table(self) -> TableUpdate:
+        return next(m for m in reversed(self.messages) if isinstance(m, TableUpdate))
 
     @property
     def view(self) -> PlayerView:
-        view: PlayerView = self.last_table["view"]
-        return view
+        return self.last_table.view
 
 
 def pick(view: PlayerView) -> Move:
@@ -110,31 +114,31 @@ def pick(view: PlayerView) -> Move:
 
 
 def my_turn(m: Message) -> bool:
-    return m["t"] == "table" and (m["view"].is_over or bool(m["view"].legal_moves))
+    return isinstance(m, TableUpdate) and (m.view.is_over or bool(m.view.legal_moves))
 
 
-async def await_turn(conn: HostConnection) -> Message:
+async def await_turn(conn: HostConnection) -> TableUpdate:
     """The table message that asks this seat to decide (or shows the game over): the
     latest one if it does already, else the next one that does."""
-    tables = [m for m in conn.messages if m["t"] == "table"]
+    tables = [m for m in conn.messages if isinstance(m, TableUpdate)]
     if tables and my_turn(tables[-1]):
         conn.skip()
         return tables[-1]
-    return await conn.next(my_turn)
+    return await conn.next_of(TableUpdate, my_turn)
 
 
-async def play_move(conn: HostConnection, move: Move | str) -> Message:
+async def play_move(conn: HostConnection, move: Move | str) -> TableUpdate:
     """Send `move` and return the table message that shows it played."""
 
     def moment(v: PlayerView) -> tuple[int, str, bool]:
         return v.turn, v.phase, v.is_over
 
     before = moment(conn.view)
-    conn.cmd("move", move=str(move))
+    conn.cmd(PlayMove(move if isinstance(move, Move) else parse_move(move)))
     msg = await conn.next(
-        lambda m: m["t"] == "notice" or (m["t"] == "table" and moment(m["view"]) != before)
+        lambda m: isinstance(m, Notice) or (isinstance(m, TableUpdate) and moment(m.view) != before)
     )
-    assert msg["t"] == "table", msg
+    assert isinstance(msg, TableUpdate), msg
     return msg
 
 
@@ -142,8 +146,7 @@ async def play_to_end(conn: HostConnection, limit: int = 400) -> PlayerView:
     """Play `pick` whenever it is this seat's decision until the game is over."""
     for _ in range(limit):
         msg = await await_turn(conn)
-        if msg["view"].is_over:
-            view: PlayerView = msg["view"]
-            return view
-        await play_move(conn, pick(msg["view"]))
+        if msg.view.is_over:
+            return msg.view
+        await play_move(conn, pick(msg.view))
     raise AssertionError(f"the game did not end in {limit} decisions")

@@ -12,14 +12,15 @@ from pathlib import Path
 from hostkit import HostConnection, identity, make_host, play_to_end
 
 from shared.codec import dumps
+from shared.protocol import Quick, TableUpdate
 
 
 class PrintingConnection(HostConnection):
     def _receive(self, data: bytes) -> None:
         super()._receive(data)
         msg = self.messages[-1]
-        if msg["t"] == "table":
-            sys.stdout.write(dumps(msg["view"]).hex() + "\n")
+        if isinstance(msg, TableUpdate):
+            sys.stdout.write(dumps(msg.view).hex() + "\n")
             sys.stdout.flush()
 
 
@@ -27,7 +28,7 @@ async def main(data_dir: Path) -> None:
     host = make_host(data_dir, None, bot_workers=1)  # its own process pool, like a server
     await host.start()
     alice = PrintingConnection(host, identity("alice"))
-    alice.cmd("quick", players=4, level="easy")
+    alice.cmd(Quick(4, "easy"))
     await play_to_end(alice)
     sys.stdout.write("over\n")
     await host.stop()

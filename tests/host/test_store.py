@@ -17,6 +17,7 @@ from server.table import Table
 from shared.codec import dumps
 from shared.deal import new_game, replay
 from shared.moves import parse_move
+from shared.protocol import Bye, Quick, SeatSummary, TableUpdate
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -61,26 +62,26 @@ async def test_a_game_in_progress_resumes_after_a_restart(
     first = make_host(tmp_path, bot_executor)
     await first.start()
     alice = HostConnection(first, identity("alice"))
-    alice.cmd("quick", players=3, level="easy")
+    alice.cmd(Quick(3, "easy"))
     for _ in range(10):  # about 30 moves: past the first snapshot
         msg = await await_turn(alice)
-        await play_move(alice, pick(msg["view"]))
+        await play_move(alice, pick(msg.view))
     msg = await await_turn(alice)
-    before, table_id = msg["view"], msg["table"]
-    history = (await HostConnection(first, identity("alice")).next_of("table"))["log"]
-    assert len(history) == before.turn - 1  # every turn so far, to a second session
+    before, table_id = msg.view, msg.table
+    history = (await HostConnection(first, identity("alice")).next_of(TableUpdate)).log
+    assert history is not None and len(history) == before.turn - 1  # every turn, to a newcomer
     await first.stop()
-    assert (await alice.next_of("bye"))["text"]
+    assert (await alice.next_of(Bye)).text
     record = Store(tmp_path).load_game(table_id)
     assert record is not None and record.snapshot is not None and record.status == "playing"
 
     second = make_host(tmp_path, bot_executor)
     await second.start()
     again = HostConnection(second, identity("alice"))
-    back = await again.next_of("table")
-    assert back["table"] == table_id and back["view"] == before
-    assert back["log"] == history  # the move log too, rebuilt from the stored moves
-    assert back["seats"][1] == {"name": None, "bot": "easy", "connected": True}
+    back = await again.next_of(TableUpdate)
+    assert back.table == table_id and back.view == before
+    assert back.log == history  # the move log too, rebuilt from the stored moves
+    assert back.seats[1] == SeatSummary(None, bot="easy", connected=True)
     final = await play_to_end(again)
     assert final.outcome is not None
     await second.stop()
@@ -148,8 +149,8 @@ async def test_kill_9_loses_no_move_that_was_sent(tmp_path: Path, bot_executor: 
     host = make_host(tmp_path, bot_executor)
     await host.start()
     alice = HostConnection(host, identity("alice"))
-    back = await alice.next_of("table")
-    assert back["view"] == state.view(0)  # exactly where the log ends
+    back = await alice.next_of(TableUpdate)
+    assert back.view == state.view(0)  # exactly where the log ends
     final = await play_to_end(alice)
     assert final.is_over
     await host.stop()

@@ -24,11 +24,12 @@ from server.identity import Identity
 from server.ssh import SSHService
 from shared import protocol
 from shared.moves import Move
+from shared.protocol import HostMessage, Notice, TableUpdate
 from shared.view import PlayerView
 
 SIZE = (110, 36)  # the table's wide layout
 KEYS = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D", "enter": "\r"}
-Message = dict[str, Any]
+Message = HostMessage
 
 
 @dataclass
@@ -39,8 +40,8 @@ class Record:
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
     cursor: int = 0  # `wait` looks at messages from here on
 
-    def tables(self) -> list[Message]:
-        return [m for m in self.messages if m["t"] == protocol.TABLE]
+    def tables(self) -> list[TableUpdate]:
+        return [m for m in self.messages if isinstance(m, TableUpdate)]
 
     async def wait(self, pred: Callable[[Message], bool], timeout: float = WAIT) -> Message:
         """The latest message from the cursor on that satisfies `pred` (waiting for one if
@@ -73,7 +74,7 @@ class TappedHost:
         self.records.setdefault(identity.name, []).append(record)
 
         def tapped(data: bytes) -> None:
-            record.messages.append(protocol.decode(data, protocol.HOST_TYPES))
+            record.messages.append(protocol.decode_host(data))
             record.arrived.set()
             deliver(data)
 
@@ -119,7 +120,7 @@ def moment(view: PlayerView) -> tuple[int, str]:
 
 
 def decision(m: Message) -> bool:
-    return m["t"] == protocol.TABLE and (m["view"].is_over or bool(m["view"].legal_moves))
+    return isinstance(m, TableUpdate) and (m.view.is_over or bool(m.view.legal_moves))
 
 
 def status(text: str) -> str:
@@ -165,19 +166,17 @@ async def play_turn(player: Player, record: Record, move: Move | str | None = No
     """Wait for this seat's decision, check the screen says so, play `move` (or `pick`),
     and wait until the host and the screen show it played. The view after."""
     msg = await record.wait(decision)
-    view: PlayerView = msg["view"]
+    view: PlayerView = msg.view
     if view.is_over:
         return view
     await player.wait_for(lambda t: f"turn {view.turn} · your turn" in status(t))
     before = moment(view)
     await type_move(player, view, move if move is not None else pick(view))
     after = await record.wait(
-        lambda m: (
-            m["t"] == protocol.NOTICE or (m["t"] == protocol.TABLE and moment(m["view"]) != before)
-        )
+        lambda m: isinstance(m, Notice) or (isinstance(m, TableUpdate) and moment(m.view) != before)
     )
-    assert after["t"] == protocol.TABLE, after
-    new: PlayerView = after["view"]
+    assert isinstance(after, TableUpdate), after
+    new: PlayerView = after.view
     await player.wait_for(lambda t: turn_shown(t) >= new.turn)  # bots may have moved on
     return new
 

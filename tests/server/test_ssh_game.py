@@ -19,11 +19,11 @@ from gamekit import (
     turn_shown,
 )
 
-from shared import protocol
+from shared.protocol import TableUpdate
 
 
 def table_id(record) -> str:
-    return str(record.tables()[-1]["table"])
+    return str(record.tables()[-1].table)
 
 
 async def play_a_full_game(game, player, name: str) -> None:
@@ -106,7 +106,7 @@ async def test_a_spectator_sees_both_players_and_no_blind_reserve(tmp_path, bot_
         await play_turn(bob, game.tap.latest("bob"), "reserve deck 1")  # blind
         await cat.wait_for("bob reserved")
         await ann.wait_for("bob reserved")
-        reserved = game.tap.latest("bob").tables()[-1]["view"].me.reserved[0]
+        reserved = game.tap.latest("bob").tables()[-1].view.me.reserved[0]
         assert reserved.blind and reserved.card.startswith("1-")
         hidden = reserved.card
         await bob.wait_for(hidden)  # the owner sees the card...
@@ -136,25 +136,23 @@ async def test_reconnecting_mid_game_lands_back_at_the_table(tmp_path, bot_execu
         record = game.tap.latest("ann")
         later = await play_turn(again, record)
         assert later.turn > view.turn
-        tables = [m for m in record.messages if m["t"] == protocol.TABLE]
-        assert tables[0]["table"] == table_id(game.tap.records["ann"][0])
+        tables = [m for m in record.messages if isinstance(m, TableUpdate)]
+        assert tables[0].table == table_id(game.tap.records["ann"][0])
         await again.close()
 
 
 async def test_a_move_typed_in_one_burst_after_colon_is_played(tmp_path, bot_executor):
-    """":", the move and Enter in one packet (typed fast, or pasted): the keys after ":"
+    """ ":", the move and Enter in one packet (typed fast, or pasted): the keys after ":"
     go to the move line, not to the table's own keys (t, k, r...)."""
     async with game_server(tmp_path, bot_executor) as game:
         player = await login(game.port, "ann")
         await quick_game(player, "easy")
         record = game.tap.latest("guest-ann")
-        view = (await record.wait(decision))["view"]
+        view = (await record.wait(decision)).view
         await player.wait_for(lambda t: f"turn {view.turn} · your turn" in status(t))
         played = len(game.host.store.moves(table_id(record)))
         move = pick(view)
         player.press(":" + str(move) + "\r")
-        await record.wait(
-            lambda m: m["t"] == protocol.TABLE and moment(m["view"]) != moment(view)
-        )
+        await record.wait(lambda m: isinstance(m, TableUpdate) and moment(m.view) != moment(view))
         assert game.host.store.moves(table_id(record))[played] == str(move)
         await player.wait_for(lambda t: turn_shown(t) > view.turn)

@@ -1,0 +1,139 @@
+"""`splendor play`: an offline game against bots, on this same game host in this process.
+
+    splendor play                                  # the setup screen
+    splendor play --players 3 --bots easy,hard --seed 7 --name Ann --log play.log
+
+Offline play is not a second host: it starts the server's own `GameHost` (lobby,
+tables, bots in their worker processes, a store in a temporary directory that
+goes when the game does) and joins one app to it through the same bridge an SSH
+session uses (`server.bridge.HostBridge`). Only two settings differ: the player
+may choose the deal's seed, and nobody else can connect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import logging
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from client.screens.setup import GameSetup
+from shared.protocol import BOT_LEVELS
+
+from .bridge import connect_app
+from .identity import Identity
+
+if TYPE_CHECKING:
+    from .host import GameHost
+
+NAME_LIMIT = 20  # characters of a player's name at the table
+
+
+def _name() -> str:
+    try:
+        return getpass.getuser() or "You"
+    except (KeyError, OSError):
+        return "You"
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="splendor", description="Splendor in the terminal.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play an offline game against bots")
+    play.add_argument("--players", type=int, choices=(2, 3, 4), help="players, you included")
+    play.add_argument(
+        "--bots",
+        help=f"bot levels for the other seats, comma-separated ({', '.join(BOT_LEVELS)}); "
+        "the last one repeats",
+    )
+    play.add_argument("--seed", type=int, help="the deal's seed: the same seed deals the same game")
+    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument(
+        "--bot-delay", type=float, default=0.6, help="seconds between bot moves (default 0.6)"
+    )
+    play.add_argument("--log", metavar="FILE", help="write the game host's log to FILE")
+    return parser.parse_args(argv)
+
+
+def setup_from(args: argparse.Namespace) -> GameSetup | None:
+    """The game the options ask for, or None when they ask for none (show the setup screen)."""
+    if args.players is None and args.bots is None and args.seed is None:
+        return None
+    bots = [b.strip().lower() for b in (args.bots or "medium").split(",") if b.strip()]
+    players = args.players if args.players is not None else 1 + len(bots)
+    if not bots:
+        bots = ["medium"]
+    if len(bots) > players - 1:
+        raise ValueError(f"{players} players leave {players - 1} seats for bots, not {len(bots)}")
+    bots += [bots[-1]] * (players - 1 - len(bots))
+    return GameSetup(players=players, bots=tuple(bots), seed=args.seed)
+
+
+def player_name(asked: str | None) -> str:
+    """The name at the table: the one asked for, else the login name; `ValueError` if it
+    cannot be shown."""
+    name = " ".join((asked if asked is not None else _name()).split())
+    if not name or len(name) > NAME_LIMIT or not name.isprintable():
+        raise ValueError(f"a name is 1 to {NAME_LIMIT} printable characters")
+    return name
+
+
+def offline_identity(name: str) -> Identity:
+    """The one player of an offline host (no key: nobody else can connect to it)."""
+    return Identity(name, False, "offline")
+
+
+def offline_host(data_dir: str | Path, **options: Any) -> GameHost:
+    """The game host of offline play: the player may choose the deal's seed, and games
+    last only as long as this run (no fsync per move, nobody's game to abandon)."""
+    from .host import GameHost
+
+    settings: dict[str, Any] = {"synchronous": "NORMAL", "abandon_after": None}
+    settings.update(options)
+    return GameHost(data_dir, client_seeds=True, **settings)
+
+
+async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
+    """Run the host and one app on it until the player quits; then stop the host."""
+    from client.app import SplendorApp
+
+    with tempfile.TemporaryDirectory(prefix="splendor-play-") as data_dir:
+        host = offline_host(data_dir, bot_pause=bot_delay)
+        await host.start()
+        # The bot workers start before the app does: a running app stands in for the
+        # process's stderr, and multiprocessing cannot hand that to its helper processes.
+        await host.bots_ready()
+        try:
+            app, _, _ = connect_app(
+                host, offline_identity(name), lambda c: SplendorApp(c, local=True, setup=setup)
+            )
+            await app.run_async(mouse=False)
+        finally:
+            await host.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        setup = setup_from(args)
+        name = player_name(args.name)
+    except ValueError as e:
+        print(f"splendor: {e}", file=sys.stderr)
+        return 2
+    if args.log:  # never to the terminal: no log lines over the screen
+        logging.basicConfig(
+            filename=args.log, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
+        )
+    else:
+        logging.getLogger().addHandler(logging.NullHandler())
+    asyncio.run(play(setup, name, max(0.0, args.bot_delay)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,185 @@
+"""The messages between the client app and a game host: frozen dataclasses, one vocabulary
+for both sides (`shared.protocol` encodes and decodes them). Each message class has a
+`TAG`, its type on the wire."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+from .moves import Move
+from .view import LastTurn, PlayerView
+
+PROTOCOL_VERSION = 2  # 2: typed messages, the version in `welcome`, turns as one list
+
+BOT_LEVELS = ("easy", "medium", "hard")
+MAX_SEED = 1 << 63  # seeds are 0 .. 2**63-1: a signed 64-bit integer in any database
+MAX_ID = 32  # characters in a table id
+MAX_NAME = 64  # characters in a player's name as the host sends it
+MAX_TEXT = 2000  # characters in a notice or a parting line
+
+
+class TableStatus(Enum):
+    """Where a table is in its life (the host's transitions are in `server.seat`)."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+# -- parts of messages -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat as the lobby and the table show it: a player, a bot level, or open."""
+
+    name: str | None = None
+    bot: str | None = None
+    connected: bool = True
+
+    @property
+    def open(self) -> bool:
+        return self.name is None and self.bot is None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """A table in the lobby list; `turn` is the game's turn once it plays."""
+
+    id: str
+    host: str
+    status: TableStatus
+    seats: tuple[SeatSummary, ...]
+    turn: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedTurn:
+    """One turn of a game's history: who played it and what everyone saw."""
+
+    seat: int
+    turn: LastTurn
+
+
+# -- host → client ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The first message of a session: who the host takes it for, and its protocol."""
+
+    TAG: ClassVar[str] = "welcome"
+    name: str
+    guest: bool = False
+    protocol: int = PROTOCOL_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyList:
+    """Every table not finished, who is online, and the ids of the tables where this
+    player holds a seat (the one it waits at, and games it can rejoin)."""
+
+    TAG: ClassVar[str] = "lobby"
+    tables: tuple[TableSummary, ...] = ()
+    online: tuple[str, ...] = ()
+    mine: tuple[str, ...] = ()
+
+    def table(self, table_id: str) -> TableSummary | None:
+        return next((t for t in self.tables if t.id == table_id), None)
+
+    def waiting_at(self) -> TableSummary | None:
+        """The waiting table this player sits at, if any."""
+        return next(
+            (t for t in self.tables if t.status is TableStatus.WAITING and t.id in self.mine),
+            None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """A table from one seat (`seat` None: a spectator): its seats and the view. `log`,
+    on the first update a session gets for a table, holds the game's turns so far."""
+
+    TAG: ClassVar[str] = "table"
+    table: str
+    seats: tuple[SeatSummary, ...]
+    seat: int | None
+    view: PlayerView
+    log: tuple[LoggedTurn, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line for one session: a refusal and its reason ("error"), or news ("info")."""
+
+    TAG: ClassVar[str] = "notice"
+    text: str
+    level: str = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """The host is closing this session; `text` says why."""
+
+    TAG: ClassVar[str] = "bye"
+    text: str
+
+
+# -- client → host ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    """A new table: `bots` has one level or None (an open seat) per seat; seat 0 is the
+    creator's. `seed` is honoured only by a host that lets players choose the deal
+    (offline play): on a server, a player who chose the seed would know the decks."""
+
+    TAG: ClassVar[str] = "create"
+    seats: int
+    bots: tuple[str | None, ...]
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Quick:
+    """Sit at once against bots of one level; `seed` as for `Create`."""
+
+    TAG: ClassVar[str] = "quick"
+    players: int = 2
+    level: str = "medium"
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    TAG: ClassVar[str] = "join"
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    TAG: ClassVar[str] = "watch"
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    TAG: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    TAG: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMove:
+    TAG: ClassVar[str] = "move"
+    move: Move
+
+
+HostMessage = Welcome | LobbyList | TableUpdate | Notice | Bye
+ClientMessage = Create | Quick | Join | Watch | Leave | Start | PlayMove
+Message = HostMessage | ClientMessage

@@ -1,0 +1,180 @@
+"""The client–host protocol (`shared.protocol`): every message round-trips through its
+bytes, and anything else decodes to a clear `CodecError`, never another exception
+(fuzzed with Hypothesis, derandomized)."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shared import protocol
+from shared.codec import FORMAT_VERSION, CodecError, dumps, loads
+from shared.deal import new_game, turns
+from shared.moves import parse_move
+from shared.protocol import (
+    Bye,
+    Create,
+    Join,
+    Leave,
+    LobbyList,
+    LoggedTurn,
+    Notice,
+    PlayMove,
+    Quick,
+    SeatSummary,
+    Start,
+    TableStatus,
+    TableSummary,
+    TableUpdate,
+    Watch,
+    Welcome,
+    decode_client,
+    decode_host,
+    encode,
+)
+
+from .helpers import play
+from .test_fuzz import fuzz, msgpack_values
+
+MOVES = ["take W U G", "reserve deck 1", "take R R", "reserve deck 2"]
+STATE = play(new_game(3, seed=8), *MOVES)
+SEATS = (SeatSummary("ann"), SeatSummary(None, bot="hard"), SeatSummary("bob", connected=False))
+LOG = tuple(LoggedTurn(seat, turn) for seat, turn in turns(3, 8, MOVES))
+
+HOST_MESSAGES = [
+    Welcome("ann"),
+    Welcome("guest-bo", guest=True, protocol=7),
+    LobbyList(),
+    LobbyList(
+        (
+            TableSummary("t1", "ann", TableStatus.WAITING, (SeatSummary("ann"), SeatSummary())),
+            TableSummary("t2", "bob", TableStatus.PLAYING, SEATS, turn=12),
+        ),
+        ("ann", "bob"),
+        ("t1",),
+    ),
+    TableUpdate("t2", SEATS, 1, STATE.view(1)),
+    TableUpdate("t2", SEATS, None, STATE.view(None), LOG),
+    Notice("`take R R`: only 3 red left; taking two needs 4 (R8)"),
+    Notice("the game at table t2 was abandoned", "info"),
+    Bye("the server is shutting down"),
+]
+CLIENT_MESSAGES = [
+    Create(2, (None, None)),
+    Create(4, (None, "easy", None, "hard"), seed=(1 << 63) - 1),
+    Quick(),
+    Quick(3, "hard", seed=0),
+    Join("t1"),
+    Watch("t2"),
+    Leave(),
+    Start(),
+    PlayMove(parse_move("buy 1-07")),
+]
+
+
+@pytest.mark.parametrize("msg", HOST_MESSAGES, ids=lambda m: type(m).__name__)
+def test_host_messages_round_trip(msg: protocol.HostMessage) -> None:
+    assert decode_host(encode(msg)) == msg
+
+
+@pytest.mark.parametrize("msg", CLIENT_MESSAGES, ids=lambda m: type(m).__name__)
+def test_client_messages_round_trip(msg: protocol.ClientMessage) -> None:
+    assert decode_client(encode(msg)) == msg
+
+
+def test_each_side_refuses_the_others_messages() -> None:
+    for msg in CLIENT_MESSAGES:
+        with pytest.raises(protocol.ProtocolError, match="not a message a host sends"):
+            decode_host(encode(msg))
+    for hmsg in HOST_MESSAGES:
+        with pytest.raises(protocol.ProtocolError, match="not a message a client sends"):
+            decode_client(encode(hmsg))
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"t": "create", "seats": 5}, "seats should be a whole number from 2 to 4"),
+        ({"t": "create", "seats": 2, "bots": ("easy", None)}, "seat 0 is yours"),
+        ({"t": "create", "seats": 3, "bots": (None, None)}, "each of the 3 seats"),
+        ({"t": "create", "seats": 2, "bots": (None, "genius")}, "bot level"),
+        ({"t": "quick", "players": 2, "seed": 1 << 63}, "seed should be"),
+        ({"t": "quick", "level": True}, "level should be a bot level"),
+        ({"t": "join", "table": ""}, "table should be text"),
+        ({"t": "join"}, "needs table"),
+        ({"t": "move", "move": "take W W W"}, "`take W W W` is not a move"),
+        ({"t": "move", "move": ("take",)}, "notation text"),
+        ({"t": 3}, "3 is not a message"),
+        ({"move": "pass"}, "None is not a message"),
+    ],
+)
+def test_a_malformed_client_message_says_what_is_wrong(
+    fields: dict[str, object], words: str
+) -> None:
+    with pytest.raises(protocol.ProtocolError) as raised:
+        decode_client(dumps(fields))
+    assert words in str(raised.value)
+
+
+def test_a_table_update_must_agree_with_its_view() -> None:
+    good = loads(encode(HOST_MESSAGES[4]))
+    for key, value in [("seat", 0), ("seats", good["seats"][:2]), ("log", ((3, ("pass",)),))]:
+        with pytest.raises(protocol.ProtocolError):
+            decode_host(dumps({**good, key: value}))
+
+
+def test_a_host_of_an_older_protocol_is_told_apart() -> None:
+    old = decode_host(dumps({"t": "welcome", "name": "ann", "guest": False}))  # version 1
+    assert old == Welcome("ann", False, 1) and old.protocol != protocol.PROTOCOL_VERSION
+
+
+def check(decode: object, data: bytes) -> None:
+    try:
+        decode(data)  # type: ignore[operator]
+    except CodecError:
+        pass
+
+
+ENCODED = [(decode_host, encode(m)) for m in HOST_MESSAGES]
+ENCODED += [(decode_client, encode(m)) for m in CLIENT_MESSAGES]
+TAGS = sorted({m.TAG for m in HOST_MESSAGES} | {m.TAG for m in CLIENT_MESSAGES})
+FIELDS = st.sampled_from(
+    ["t", "name", "guest", "protocol", "tables", "online", "mine", "table", "seats", "seat",
+     "view", "log", "text", "level", "bots", "seed", "players", "move", "id", "status"]
+)  # fmt: skip
+
+
+@fuzz
+@given(
+    st.sampled_from(ENCODED),
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=6),
+)
+def test_mutated_messages_give_a_codec_error_or_a_message(
+    sample: tuple[object, bytes], changes: list[tuple[int, int]]
+) -> None:
+    decode, data = sample
+    mutated = bytearray(data)
+    for where, byte in changes:
+        mutated[where % len(mutated)] = byte
+    check(decode, bytes(mutated))
+
+
+@fuzz
+@given(st.sampled_from(ENCODED), FIELDS, msgpack_values)
+def test_a_message_with_one_field_replaced(
+    sample: tuple[object, bytes], key: str, value: object
+) -> None:
+    decode, data = sample
+    version, tag, payload = msgpack.unpackb(data)
+    payload[key] = value
+    check(decode, msgpack.packb([version, tag, payload]))
+
+
+@fuzz
+@given(st.sampled_from(TAGS), st.dictionaries(FIELDS, msgpack_values, max_size=8))
+def test_well_formed_maps_of_any_tag(tag: str, fields: dict[str, object]) -> None:
+    data = msgpack.packb([FORMAT_VERSION, "msg", {**fields, "t": tag}])
+    check(decode_host, data)
+    check(decode_client, data)
