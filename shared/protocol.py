@@ -92,7 +92,10 @@ def encode(msg: Message) -> bytes:
 
 
 def notice(text: str, level: str = "error") -> bytes:
-    return encode(Notice(text, level))
+    """A `Notice` as bytes; an over-long text is cut to what a client accepts."""
+    if len(text) > MAX_TEXT:
+        text = text[: MAX_TEXT - 1] + "…"
+    return encode(Notice(text or "?", level))
 
 
 # -- decoding --------------------------------------------------------------------

@@ -14,6 +14,7 @@ from client.screens.table import TableScreen
 from shared.codec import dumps, loads
 from shared.deal import new_game, replay, turns
 from shared.protocol import (
+    PROTOCOL_VERSION,
     ClientMessage,
     Create,
     Join,
@@ -234,3 +235,13 @@ async def test_a_table_joined_mid_game_shows_its_moves_so_far() -> None:
         await pilot.pause()
         text = screen_text(app)
         assert [s for s in said if s in text] == list(said), text
+
+
+async def test_a_host_of_another_protocol_version_is_left_with_a_message() -> None:
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(80, 24)) as pilot:
+        conn.deliver(encode(Welcome("Ann", protocol=PROTOCOL_VERSION + 1)))
+        await wait_for(pilot, lambda: app.return_code is not None)
+    assert app.bye_text is not None and f"version {PROTOCOL_VERSION + 1}" in app.bye_text
+    assert "update the older one" in app.bye_text
