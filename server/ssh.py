@@ -176,17 +176,19 @@ class PlayerAuth(asyncssh.SSHServer):
         """Keys are how players own their names. True."""
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         """Called for every key the client offers, first without a signature (a query)
         and again with one. True: this key may log in as the name (it owns it or
         nobody does); asyncssh then checks the signature itself. Nothing is bound
         here: the key of the latest accepted check is remembered for
-        `auth_completed`, which only follows a good signature of that same key."""
+        `auth_completed`, which only follows a good signature of that same key. The
+        owner is read off the event loop (the store's reads never wait for a write)."""
         self._attempts += 1
         if self._attempts > self.config.max_auth_attempts:
             raise asyncssh.PermissionDenied("too many authentication attempts")
         fingerprint = key.get_fingerprint("sha256")
-        owner = self.names.name_owner(self._name)
+        loop = asyncio.get_running_loop()
+        owner = await loop.run_in_executor(None, self.names.name_owner, self._name)
         if owner is None or owner == fingerprint:
             self._key = fingerprint
             return True
