@@ -17,6 +17,7 @@ import secrets
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import asyncssh
@@ -54,8 +55,15 @@ class Sessions:
         self.last_input = time.monotonic()
         self.gc_debt = 0  # sessions ended since the last full collection
 
-    def open(self, identity: Identity, address: str, command_hint: str) -> GameSession:
-        """A new session for `identity`, or ChannelOpenError with the reason the player sees."""
+    def open(
+        self,
+        identity: Identity,
+        address: str,
+        command_hint: str,
+        on_end: Callable[[], None] | None = None,
+    ) -> GameSession:
+        """A new session for `identity`, or ChannelOpenError with the reason the player sees.
+        `on_end` is called once the session has ended."""
         c = self.config
         if self.closing:
             raise _refuse("the server is shutting down; try again in a minute")
@@ -67,7 +75,7 @@ class Sessions:
             )
         if self._per_address[address] >= c.max_sessions_per_address:
             raise _refuse(f"too many sessions from {address}")
-        session = GameSession(self, identity, address, command_hint)
+        session = GameSession(self, identity, address, command_hint, on_end)
         self.live.add(session)
         self._per_identity[identity.name] += 1
         self._per_address[address] += 1
@@ -101,11 +109,19 @@ def _refuse(reason: str) -> asyncssh.ChannelOpenError:
 class GameSession(asyncssh.SSHServerSession[bytes]):
     """One interactive session: a PTY, a client app, a seat at the host."""
 
-    def __init__(self, sessions: Sessions, identity: Identity, address: str, hint: str) -> None:
+    def __init__(
+        self,
+        sessions: Sessions,
+        identity: Identity,
+        address: str,
+        hint: str,
+        on_end: Callable[[], None] | None = None,
+    ) -> None:
         self.sessions = sessions
         self.identity = identity
         self.address = address
         self.hint = hint  # "ssh -p 2222 host": what a player types to come back
+        self._on_end = on_end
         self.started = time.monotonic()
         self.status: int | None = None  # exit status once ended
         config = sessions.config
@@ -312,6 +328,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 self.identity.name,
                 time.monotonic() - self.started,
             )
+            if self._on_end is not None:
+                self._on_end()
 
     def end(self, message: str = "", status: int | None = None) -> None:
         """Ask the app to exit; `message` is shown once the terminal is restored."""
