@@ -66,7 +66,7 @@ class PlayerAuth(asyncssh.SSHServer):
         self.config = gate.config
         self.identity: Identity | None = None
         self.address = "?"
-        self.hint = "ssh HOST"  # what a player types to come back here
+        self.hint = "ssh HOST"  # what a player types to come back here, with the name typed
         self._conn: asyncssh.SSHServerConnection | None = None
         self._name = ""
         self._key: str | None = None  # fingerprint of the key in the latest accepted check
@@ -109,6 +109,7 @@ class PlayerAuth(asyncssh.SSHServer):
             log.info("login from %s refused: bad name %r", self.address, username[:40])
             raise asyncssh.PermissionDenied(str(e)) from None
         self._key, self._key_refused, self._guest = None, False, False
+        self.hint = f"{self._ssh}{username}@{self._host}"  # the name as typed: it passed
         return True
 
     def password_auth_supported(self) -> bool:

@@ -14,15 +14,22 @@ from sshkit import WAIT, KeylessClient, Player, connect, running_server
 from server.ssh import KEX_ALGS
 
 
-async def test_exec_is_refused_with_one_line_and_status_1(server, new_key):
-    conn = await connect(server.port, "ann", new_key)
-    for term_type in (None, "xterm"):
+async def test_exec_is_refused_with_one_line_and_status_1(server, new_key, caplog):
+    caplog.set_level(logging.INFO, logger="splendor.ssh")
+    conn = await connect(server.port, "Bob", new_key)  # the hint keeps the name as typed
+    play = f"ssh -t -p {server.port} Bob@127.0.0.1"
+    answers = {
+        None: f"this server needs an interactive terminal: {play}",  # ssh host cmd
+        "xterm": f"commands are not run here; to play: {play}",  # ssh -t host cmd
+    }
+    for term_type, line in answers.items():
         result = await conn.run("cat /etc/passwd", term_type=term_type, encoding=None)
         assert result.exit_status == 1
-        line = f"this server needs an interactive terminal: ssh -t -p {server.port} 127.0.0.1"
         assert line.encode() in (result.stderr or b"") + (result.stdout or b"")
         assert b"root:" not in (result.stdout or b"")
     assert server.host.links == []  # no app ever ran
+    assert caplog.text.count("bob: command refused: 'cat /etc/passwd'") == 2
+    assert "session ended" not in caplog.text  # a refusal is one line
     conn.close()
 
 
