@@ -4,8 +4,9 @@ Every process a run starts (server processes, bot workers, forkservers, resource
 trackers, tmux, ssh) inherits `RUN_MARK` from pytest's environment. When the session
 ends, after every fixture is torn down, pytest's own forkserver and resource tracker
 are stopped (they served the bot pools, shut down by now) and every process still
-carrying the mark is waited for, at most `LEFTOVER_WAIT` seconds. Any left then is
-listed, killed, and fails the run.
+carrying the mark is waited for, at most `LEFTOVER_WAIT` seconds (the environment
+variable SPLENDOR_LEFTOVER_WAIT sets it). Any left then is listed, killed, and fails
+the run. Without /proc (not Linux) there is no check.
 """
 
 from __future__ import annotations
