@@ -8,7 +8,8 @@ worker is handed to the pool at a time, so a request's deadline (budget +
 `GRACE`) counts only its own thinking, never its wait in the queue. Whatever
 goes wrong (a crash, a hung worker, a move that is not legal), the pool
 answers with `fallback_choose_move_bytes`, a plain legal move from the view,
-so a table never stalls on a bot.
+so a table never stalls on a bot. Workers exit when the server process dies, however
+it dies (`_exit_with_parent`), and the pool's helpers then follow.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import wait
 from typing import Any
 
 from shared.bots import choose_move_bytes, encode_request
@@ -100,13 +104,43 @@ def _warm() -> int:
     return os.getpid()
 
 
-def _init_worker() -> None:
-    """Bot workers run at a lower priority: when the machine is busy, the event loop
-    serving every player's keystrokes comes before a bot's thinking."""
-    try:
-        os.nice(10)
-    except OSError:
-        pass
+def _init_worker(niceness: int) -> None:
+    """Set up a bot worker: a lower priority (when the machine is busy, the event loop
+    serving every player's keystrokes comes before a bot's thinking), and an exit as
+    soon as the server is gone."""
+    if niceness:
+        try:
+            os.nice(niceness)
+        except OSError:
+            pass
+    _exit_with_parent()
+
+
+def _exit_with_parent() -> None:
+    """End this worker the moment the process that started it dies, SIGKILL included.
+
+    Nothing else would: a pool worker waits on its call queue, and it holds that queue's
+    write end itself, so the queue never reports EOF. The worker also holds the write
+    ends that the forkserver ("alive") and the resource tracker wait on, by design: they
+    exit once every process of the program has closed them. So a worker that outlives
+    its server keeps all three alive for good. The parent's sentinel is a pipe whose
+    other end only the parent holds: it reads as EOF once the parent is gone."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="splendor-parent-watch", daemon=True).start()
+
+
+def process_pool(workers: int, niceness: int = 10) -> ProcessPoolExecutor:
+    """A pool of `workers` bot processes at `niceness` that end with this process."""
+    return ProcessPoolExecutor(
+        workers, mp_context=_pool_context(), initializer=_init_worker, initargs=(niceness,)
+    )
 
 
 def _pool_context() -> Any:
@@ -135,9 +169,7 @@ class BotPool:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                self._workers, mp_context=_pool_context(), initializer=_init_worker
-            )
+            self._executor = process_pool(self._workers)
         return self._executor
 
     async def warm_up(self, timeout: float = 20.0) -> None:
@@ -170,9 +202,18 @@ class BotPool:
             raise
         except TimeoutError:
             log.error("bot %s took more than %.1fs; playing a fallback", level, budget + GRACE)
+        except BrokenProcessPool:
+            log.error("a bot worker died; new workers start, and this move is a fallback")
+            self._drop_pool()
         except Exception:
             log.exception("bot %s failed; playing a fallback", level)
         return parse_move(fallback_choose_move_bytes(data))
+
+    def _drop_pool(self) -> None:
+        """Let go of a pool that cannot run anything any more: the next move starts a new
+        one (a pool given by the caller is the caller's to replace)."""
+        if self._own:
+            self.shutdown()
 
     def shutdown(self) -> None:
         """Stop the workers without waiting for a decision in flight."""

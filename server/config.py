@@ -32,7 +32,8 @@ class Config:
     allow_guests: bool = True
     # What players are told to type ("ssh -t -p PORT NAME"); empty: the address they used.
     public_host: str = ""
-    # Logins: seconds to finish authentication; public-key attempts per connection.
+    # Logins: seconds to finish authentication (and to open a session once logged in);
+    # public-key attempts per connection.
     login_timeout: float = 30.0
     max_auth_attempts: int = 10
     # Keepalives: a silent client is dropped after interval * count_max seconds.
@@ -44,6 +45,9 @@ class Config:
     max_sessions_per_address: int = 8
     max_connections_per_address: int = 12  # TCP connections, authenticated or not
     max_unauthenticated: int = 64  # connections still logging in, server-wide
+    # Logged in with no session open (yet, or any more), server-wide; each gets
+    # login_timeout seconds to open one.
+    max_idle_logins: int = 64
     input_bytes_per_second: int = 4096  # per session, with a burst of 4 seconds' worth
     # Output: asyncssh pauses us above the high mark; a reader paused this long is cut off.
     write_buffer_high: int = 512 * 1024
@@ -77,6 +81,7 @@ class Config:
             "max_sessions_per_address",
             "max_connections_per_address",
             "max_unauthenticated",
+            "max_idle_logins",
             "input_bytes_per_second",
             "write_buffer_high",
             "startup_concurrency",

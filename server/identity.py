@@ -1,4 +1,5 @@
-"""Who a session is: the name it plays under and how it proved it.
+"""Who a session is: the name it plays under (`check_name` says what a name may be)
+and how it proved it.
 
 Shared between the SSH transport (which builds an Identity at auth time) and
 the game host (which seats, reconnects and lists players by it).
@@ -8,7 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from dataclasses import dataclass
+
+NAME_RE = re.compile(r"[a-z][a-z0-9_-]{1,15}")
+GUEST_PREFIX = "guest-"  # guests' names start with it; no player name may
 
 
 @dataclass(frozen=True)
@@ -41,3 +46,14 @@ def guest_secret(host_private_key: bytes) -> bytes:
     `host_private_key` must be the same bytes every time (PKCS#8 DER: OpenSSH's format
     holds random check bytes)."""
     return hashlib.sha256(b"splendor guest key\0" + host_private_key).digest()
+
+
+def check_name(username: str) -> str:
+    """The player name for an SSH username, or ValueError saying what a name may be."""
+    name = username.lower()
+    if not NAME_RE.fullmatch(name) or name.startswith(GUEST_PREFIX.rstrip("-")):
+        raise ValueError(
+            f"{username[:40]!r} can't be a player name here: use 2 to 16 letters, digits, "
+            "'-' or '_', starting with a letter (not 'guest'), as in: ssh ann@host"
+        )
+    return name

@@ -17,6 +17,7 @@ import secrets
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import asyncssh
@@ -54,8 +55,15 @@ class Sessions:
         self.last_input = time.monotonic()
         self.gc_debt = 0  # sessions ended since the last full collection
 
-    def open(self, identity: Identity, address: str, command_hint: str) -> GameSession:
-        """A new session for `identity`, or ChannelOpenError with the reason the player sees."""
+    def open(
+        self,
+        identity: Identity,
+        address: str,
+        command_hint: str,
+        on_end: Callable[[], None] | None = None,
+    ) -> GameSession:
+        """A new session for `identity`, or ChannelOpenError with the reason the player sees.
+        `on_end` is called once the session has ended."""
         c = self.config
         if self.closing:
             raise _refuse("the server is shutting down; try again in a minute")
@@ -67,7 +75,7 @@ class Sessions:
             )
         if self._per_address[address] >= c.max_sessions_per_address:
             raise _refuse(f"too many sessions from {address}")
-        session = GameSession(self, identity, address, command_hint)
+        session = GameSession(self, identity, address, command_hint, on_end)
         self.live.add(session)
         self._per_identity[identity.name] += 1
         self._per_address[address] += 1
@@ -101,11 +109,19 @@ def _refuse(reason: str) -> asyncssh.ChannelOpenError:
 class GameSession(asyncssh.SSHServerSession[bytes]):
     """One interactive session: a PTY, a client app, a seat at the host."""
 
-    def __init__(self, sessions: Sessions, identity: Identity, address: str, hint: str) -> None:
+    def __init__(
+        self,
+        sessions: Sessions,
+        identity: Identity,
+        address: str,
+        hint: str,
+        on_end: Callable[[], None] | None = None,
+    ) -> None:
         self.sessions = sessions
         self.identity = identity
         self.address = address
-        self.hint = hint  # "ssh -p 2222 host": what a player types to come back
+        self.hint = hint  # "ssh -p 2222 ann@host": what a player types to come back
+        self._on_end = on_end
         self.started = time.monotonic()
         self.status: int | None = None  # exit status once ended
         config = sessions.config
@@ -120,6 +136,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._task: asyncio.Task[None] | None = None
         self._gone = False  # the channel is closed: nothing more can be written
         self._ending = False  # end() was called: no app may start any more
+        self._refused = False  # refused (logged then): no app, no "session ended" line
         self._end_message = ""
         self._closed = asyncio.Event()
         self._slow_timer: asyncio.TimerHandle | None = None
@@ -159,6 +176,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def subsystem_requested(self, subsystem: str) -> bool:
         """Called for subsystems such as SFTP; False refuses every one."""
         log.info("%s: subsystem %r refused", self.identity.name, subsystem)
+        self._refused = True
         return False
 
     def break_received(self, msec: int) -> bool:
@@ -308,11 +326,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if not self._closed.is_set():
             self.sessions._ended(self)
             self._closed.set()
-            log.debug(
-                "%s: session ended after %.0f s",
-                self.identity.name,
-                time.monotonic() - self.started,
-            )
+            if not self._refused:  # a refusal had its own line
+                seconds = time.monotonic() - self.started
+                log.info("%s: session ended after %.0f s", self.identity.name, seconds)
+            if self._on_end is not None:
+                self._on_end()
 
     def end(self, message: str = "", status: int | None = None) -> None:
         """Ask the app to exit; `message` is shown once the terminal is restored."""
@@ -331,10 +349,19 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         await self._closed.wait()
 
     def _refuse_non_interactive(self) -> None:
+        """One line on stderr saying how to play, exit status 1, and a line in the log."""
         assert self._chan is not None
-        line = "this server needs an interactive terminal: " + self.hint.replace("ssh", "ssh -t", 1)
-        if self._command is not None:
-            log.info("%s: command refused: %r", self.identity.name, self._command[:80])
+        self._refused = True
+        play = self.hint.replace("ssh", "ssh -t", 1)
+        name = self.identity.name
+        if self._command is None:
+            log.info("%s: session without a terminal refused (ssh -T)", name)
+        else:
+            log.info("%s: command refused: %r", name, self._command[:80])
+        if self._pty and self._command is not None:  # ssh -t host cmd
+            line = f"commands are not run here; to play: {play}"
+        else:
+            line = f"this server needs an interactive terminal: {play}"
         newline = "\r\n" if self._pty else "\n"
         self._chan.write_stderr((line + newline).encode())
         self.status = 1

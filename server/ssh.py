@@ -8,7 +8,9 @@ identity is bound only once authentication has succeeded, from the method
 that succeeded: a key that was merely offered (asyncssh asks
 `validate_public_key` before any signature) never makes anyone its owner.
 Everything is denied unless allowed: no exec, subsystem, forwarding of any
-kind, agent or X11. Sessions are `server.session`'s business.
+kind, agent or X11. A logged-in connection must keep a session open: one with
+none for `login_timeout` is closed (`server.gate`). Sessions are
+`server.session`'s business.
 """
 
 from __future__ import annotations
@@ -16,8 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
-from collections import Counter
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,14 +25,13 @@ import asyncssh
 
 from .bridge import AppFactory, Host
 from .config import Config
-from .identity import Identity, guest_key, guest_secret
-from .session import GameSession, Sessions, release
+from .gate import Gate
+from .identity import Identity, check_name, guest_key, guest_secret
+from .session import GameSession, Sessions
 
 log = logging.getLogger("splendor.ssh")
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-NAME_RE = re.compile(r"[a-z][a-z0-9_-]{1,15}")
-GUEST_PREFIX = "guest-"
 # Dropbear's client is dropped during key exchange unless this comes first (note 9);
 # OpenSSH still gets its own first choice. No SHA-1, no GSS.
 KEX_ALGS = [
@@ -57,61 +56,6 @@ class Names(Protocol):
     def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
 
 
-def check_name(username: str) -> str:
-    """The player name for an SSH username, or ValueError saying what a name may be."""
-    name = username.lower()
-    if not NAME_RE.fullmatch(name) or name.startswith(GUEST_PREFIX.rstrip("-")):
-        raise ValueError(
-            f"{username[:40]!r} can't be a player name here: use 2 to 16 letters, digits, "
-            "'-' or '_', starting with a letter (not 'guest'), as in: ssh ann@host"
-        )
-    return name
-
-
-class Gate:
-    """Connection counts shared by every connection of one listener."""
-
-    def __init__(self, config: Config, guest_secret: bytes = b"") -> None:
-        self.config = config
-        self.guest_secret = guest_secret  # keys guests' address digests (identity.guest_key)
-        self.connections: set[PlayerAuth] = set()
-        self.unauthenticated = 0
-        self.per_address: Counter[str] = Counter()
-        self.guests: Counter[str] = Counter()  # guest names in use right now
-
-    def admit(self, conn: PlayerAuth) -> str:
-        """'' if `conn` may proceed, else why not."""
-        c = self.config
-        if self.unauthenticated >= c.max_unauthenticated:
-            return "too many logins in progress"
-        if self.per_address[conn.address] >= c.max_connections_per_address:
-            return f"too many connections from {conn.address}"
-        self.connections.add(conn)
-        self.unauthenticated += 1
-        self.per_address[conn.address] += 1
-        return ""
-
-    def guest_name(self, name: str) -> str:
-        """A marked guest name, distinct from every guest online now."""
-        base = GUEST_PREFIX + name
-        candidate, n = base, 1
-        while self.guests[candidate]:
-            n += 1
-            candidate = f"{base}{n}"
-        self.guests[candidate] += 1
-        return candidate
-
-    def release(self, conn: PlayerAuth) -> None:
-        if conn not in self.connections:
-            return
-        self.connections.discard(conn)
-        if conn.identity is None:
-            self.unauthenticated -= 1
-        elif conn.identity.guest:
-            release(self.guests, conn.identity.name)
-        release(self.per_address, conn.address)
-
-
 class PlayerAuth(asyncssh.SSHServer):
     """One connection's authentication (and only that; sessions go to `Sessions`)."""
 
@@ -122,7 +66,7 @@ class PlayerAuth(asyncssh.SSHServer):
         self.config = gate.config
         self.identity: Identity | None = None
         self.address = "?"
-        self.hint = "ssh HOST"  # what a player types to come back here
+        self.hint = "ssh HOST"  # what a player types to come back here, with the name typed
         self._conn: asyncssh.SSHServerConnection | None = None
         self._name = ""
         self._key: str | None = None  # fingerprint of the key in the latest accepted check
@@ -131,6 +75,8 @@ class PlayerAuth(asyncssh.SSHServer):
         self._attempts = 0
         self._ssh, self._host = "ssh ", "HOST"
         self._bound = asyncio.Event()  # set once auth_completed has decided the identity
+        self._sessions = 0  # sessions open on this connection now
+        self._idle_timer: asyncio.TimerHandle | None = None  # runs while it has none
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         """Called when a TCP connection arrives; over a cap it is closed at once."""
@@ -150,6 +96,7 @@ class PlayerAuth(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Called when the connection closes, cleanly or not."""
+        self._busy()
         self.gate.release(self)
 
     def begin_auth(self, username: str) -> bool:
@@ -162,6 +109,7 @@ class PlayerAuth(asyncssh.SSHServer):
             log.info("login from %s refused: bad name %r", self.address, username[:40])
             raise asyncssh.PermissionDenied(str(e)) from None
         self._key, self._key_refused, self._guest = None, False, False
+        self.hint = f"{self._ssh}{username}@{self._host}"  # the name as typed: it passed
         return True
 
     def password_auth_supported(self) -> bool:
@@ -176,17 +124,19 @@ class PlayerAuth(asyncssh.SSHServer):
         """Keys are how players own their names. True."""
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         """Called for every key the client offers, first without a signature (a query)
         and again with one. True: this key may log in as the name (it owns it or
         nobody does); asyncssh then checks the signature itself. Nothing is bound
         here: the key of the latest accepted check is remembered for
-        `auth_completed`, which only follows a good signature of that same key."""
+        `auth_completed`, which only follows a good signature of that same key. The
+        owner is read off the event loop (the store's reads never wait for a write)."""
         self._attempts += 1
         if self._attempts > self.config.max_auth_attempts:
             raise asyncssh.PermissionDenied("too many authentication attempts")
         fingerprint = key.get_fingerprint("sha256")
-        owner = self.names.name_owner(self._name)
+        loop = asyncio.get_running_loop()
+        owner = await loop.run_in_executor(None, self.names.name_owner, self._name)
         if owner is None or owner == fingerprint:
             self._key = fingerprint
             return True
@@ -247,6 +197,13 @@ class PlayerAuth(asyncssh.SSHServer):
                 return
         if self not in self.gate.connections:  # the connection went away meanwhile
             return
+        refusal = self.gate.logged_in(self)
+        if refusal:
+            log.warning("login %s from %s refused: %s", self._name, self.address, refusal)
+            conn.disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS, "the server is busy; try again in a minute"
+            )
+            return
         if self._guest:
             key = guest_key(self.address, self.gate.guest_secret)
             identity = Identity(self.gate.guest_name(self._name), True, key)
@@ -254,9 +211,9 @@ class PlayerAuth(asyncssh.SSHServer):
         else:
             identity = Identity(self._name, False, key)
             how = f"key {key}"
-        self.gate.unauthenticated -= 1
         self.identity = identity
         log.info("connect %s (%s) from %s", identity.name, how, self.address)
+        self._idle("logging in")
 
     async def session_requested(self) -> GameSession | bool:
         """Called when the client opens a session channel (possibly while
@@ -268,7 +225,47 @@ class PlayerAuth(asyncssh.SSHServer):
             return False
         if self.identity is None:
             return False
-        return self.sessions.open(self.identity, self.address, self.hint)
+        session = self.sessions.open(self.identity, self.address, self.hint, self._session_ended)
+        self._sessions += 1
+        self._busy()
+        return session
+
+    # -- idle logins (server.gate) ---------------------------------------------------------
+
+    def _session_ended(self) -> None:
+        """Called by each session of this connection once it has ended."""
+        self._sessions -= 1
+        if self._sessions == 0 and self in self.gate.connections:
+            self._idle("its last session")
+
+    def _idle(self, since: str) -> None:
+        """No session is open: the gate counts this connection as idle, and it must open one
+        within `login_timeout` of `since`, or it is closed."""
+        self.gate.idle.add(self)
+        delay = self.config.login_timeout
+        loop = asyncio.get_running_loop()
+        self._idle_timer = loop.call_later(delay, self._close_idle, since)
+
+    def _busy(self) -> None:
+        """A session is open, or the connection is gone: it is not idle."""
+        self.gate.idle.discard(self)
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
+
+    def _close_idle(self, since: str) -> None:
+        """Called `login_timeout` after the connection became idle, if it still is."""
+        self._idle_timer = None
+        if self._conn is None or self.identity is None:
+            return
+        log.info(
+            "%s from %s: no session within %g s of %s; connection closed",
+            self.identity.name,
+            self.address,
+            self.config.login_timeout,
+            since,
+        )
+        self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, "no session was opened; goodbye")
 
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int

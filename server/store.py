@@ -12,10 +12,13 @@ a move to nobody before that, so a move anyone saw is on disk:
   (the commit is in the WAL file, the OS writes it), but a power cut may lose
   the last moves.
 
-The methods are synchronous and thread-safe (one connection behind a lock);
-the host calls the writing ones from one worker thread so that an fsync never
-stalls the event loop. Snapshots (`shared.codec` bytes of a `GameState`) are a
-cache for fast resumption only; the move log is the truth.
+The methods are synchronous and thread-safe. Writes go through one connection
+behind a lock, and the host calls them from one worker thread so that an fsync
+never stalls the event loop. Reads go through a second, read-only connection
+behind a lock of its own: WAL lets it read the last commit while a write (and its
+fsync) is under way, so a read never waits for a write. Snapshots (`shared.codec`
+bytes of a `GameState`) are a cache for fast resumption only; the move log is the
+truth.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -133,6 +137,14 @@ class Store:
         self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        self._read_lock = threading.Lock()
+        self._reader: sqlite3.Connection | None = sqlite3.connect(
+            self.path.resolve().as_uri() + "?mode=ro",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=10.0,
+        )
 
     # -- plumbing ----------------------------------------------------------
 
@@ -140,6 +152,20 @@ class Store:
         if self._db is None:
             raise StoreError("the store is closed")
         return self._db
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The read-only connection, one reader at a time, in a read transaction: what it
+        reads is the last commit as a whole, whatever the writer is doing meanwhile."""
+        with self._read_lock:
+            db = self._reader
+            if db is None:
+                raise StoreError("the store is closed")
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                db.execute("COMMIT")
 
     def _write(self, sql: str, args: Sequence[Any]) -> None:
         """One statement in its own committed transaction."""
@@ -155,6 +181,10 @@ class Store:
 
     def close(self) -> None:
         """Checkpoint the WAL and close; further calls raise `StoreError`."""
+        with self._read_lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
         with self._lock:
             if self._db is not None:
                 try:
@@ -167,7 +197,11 @@ class Store:
 
     def claim_name(self, name: str, key_fingerprint: str) -> bool:
         """True if `name` is free (it is now owned by this key) or already this key's;
-        False if another key owns it. Names compare without case."""
+        False if another key owns it. Names compare without case. A name once owned is
+        never released, so only a free name needs the write (and its wait for the disk)."""
+        owner = self.name_owner(name)
+        if owner is not None:
+            return owner == key_fingerprint
         with self._lock:
             db = self._conn()
             db.execute("BEGIN IMMEDIATE")
@@ -189,9 +223,9 @@ class Store:
 
     def name_owner(self, name: str) -> str | None:
         """The key fingerprint that owns `name`, or None if nobody does."""
-        with self._lock:
-            row = self._conn().execute("SELECT key FROM names WHERE name = ?", (name,)).fetchone()
-        return None if row is None else str(row[0])
+        with self._reading() as db:
+            rows = db.execute("SELECT key FROM names WHERE name = ?", (name,)).fetchall()
+        return str(rows[0][0]) if rows else None
 
     # -- games -------------------------------------------------------------
 
@@ -242,37 +276,31 @@ class Store:
             db.execute("DELETE FROM snapshots WHERE game = ?", (game_id,))
 
     def game_exists(self, game_id: str) -> bool:
-        with self._lock:
-            row = self._conn().execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
-        return row is not None
+        """Whether a game with this id was ever stored (a read: it never waits for a write)."""
+        with self._reading() as db:
+            rows = db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchall()
+        return bool(rows)
 
     def moves(self, game_id: str) -> tuple[str, ...]:
         """The game's move log in order (a replay is seed + these)."""
-        with self._lock:
-            rows = self._conn().execute(
-                "SELECT notation FROM moves WHERE game = ? ORDER BY seq", (game_id,)
-            )
+        with self._reading() as db:
+            rows = db.execute("SELECT notation FROM moves WHERE game = ? ORDER BY seq", (game_id,))
             return tuple(str(r[0]) for r in rows)
 
     def load_game(self, game_id: str) -> GameRecord | None:
-        with self._lock:
-            row = self._conn().execute(_GAME_SELECT + " WHERE id = ?", (game_id,)).fetchone()
-            return None if row is None else self._record(row)
+        with self._reading() as db:
+            rows = db.execute(_GAME_SELECT + " WHERE id = ?", (game_id,)).fetchall()
+            return self._record(db, rows[0]) if rows else None
 
     def games_in_progress(self) -> list[GameRecord]:
         """Every game with status "playing", oldest first, with moves and latest snapshot."""
-        with self._lock:
-            rows = (
-                self._conn()
-                .execute(_GAME_SELECT + " WHERE status = 'playing' ORDER BY created, id")
-                .fetchall()
-            )
-            return [self._record(r) for r in rows]
+        with self._reading() as db:
+            query = _GAME_SELECT + " WHERE status = 'playing' ORDER BY created, id"
+            return [self._record(db, r) for r in db.execute(query).fetchall()]
 
-    def _record(self, row: tuple[Any, ...]) -> GameRecord:
-        """A `GameRecord` from a games row (caller holds the lock)."""
+    def _record(self, db: sqlite3.Connection, row: tuple[Any, ...]) -> GameRecord:
+        """A `GameRecord` from a games row, its moves and snapshot read on `db`."""
         game_id, seed, seats, host, status, created, finished, outcome = row
-        db = self._conn()
         moves = tuple(
             str(r[0])
             for r in db.execute(

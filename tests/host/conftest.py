@@ -1,10 +1,9 @@
-"""Fixtures for the game-host tests: one bot process pool for the session, a fresh host
-(and data directory) per test."""
+"""Fixtures for the game-host tests: a fresh host (and data directory) per test, on the
+suite's bot process pool (`bot_executor`, tests/conftest.py)."""
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -12,14 +11,6 @@ import pytest
 from hostkit import make_host
 
 from server.host import GameHost
-
-
-@pytest.fixture(scope="session")
-def bot_executor() -> Iterator[ProcessPoolExecutor]:
-    """The bots' process pool, shared by every test (starting workers is the slow part)."""
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
-    yield pool
-    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.fixture

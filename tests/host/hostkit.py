@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 from client.connection import Connection
 from server.host import GameHost
 from server.identity import Identity
+from server.store import Store
 from shared import protocol
 from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, RETURN, TAKE, Move, parse_move
 from shared.protocol import ClientMessage, HostMessage, Notice, PlayMove, TableUpdate
@@ -35,6 +40,28 @@ def make_host(data_dir: Path, executor: Executor | None, **kw: Any) -> GameHost:
     }
     args.update(kw)
     return GameHost(data_dir, **args)
+
+
+@contextmanager
+def write_in_progress(store: Store) -> Iterator[threading.Thread]:
+    """A write that holds `store` for as long as the block runs, as a commit waiting on
+    the disk would: another connection holds the database's write lock, and a thread's
+    `claim_name` of a new name waits for it, holding the store's own write lock. Yields
+    that thread (alive as long as the write is held)."""
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    writer = threading.Thread(target=store.claim_name, args=("writer", "SHA256:writer-key"))
+    writer.start()
+    try:
+        deadline = time.monotonic() + WAIT
+        while not store._lock.locked():  # the writer has the store's write lock
+            assert writer.is_alive() and time.monotonic() < deadline, "the write never began"
+            time.sleep(0.01)
+        yield writer
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        writer.join(WAIT)
 
 
 def identity(name: str, guest: bool = False) -> Identity:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
@@ -72,3 +73,28 @@ async def test_a_failing_bot_still_yields_a_legal_move(
         state = new_game(2, 9)
         move = await pool.choose(state.view(state.current_player), "hard", 1)
         assert move in state.legal_moves()
+
+
+async def test_a_dead_worker_is_replaced_and_the_bots_play_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A worker killed (out of memory, say) breaks its pool: that move is a fallback, and
+    the next ones come from new workers, from the real bot again."""
+    pool = BotPool(workers=1, budgets={"easy": 0.01})
+    try:
+        await pool.warm_up()
+        executor = pool._pool()
+        assert isinstance(executor, bots_module.ProcessPoolExecutor)
+        for pid in list(executor._processes):  # the only way to reach a pool's workers
+            os.kill(pid, signal.SIGKILL)
+        state = new_game(2, 9)
+        view = state.view(state.current_player)
+        for _ in range(50):  # the pool notices the death on its next use
+            if pool._executor is not executor:
+                break
+            assert await pool.choose(view, "easy", 5) in view.legal_moves
+        assert "a bot worker died" in caplog.text
+        assert pool._executor is not executor
+        assert await pool.choose(view, "easy", 5) == choose_move(view, "easy", 5)
+    finally:
+        pool.shutdown()

@@ -7,10 +7,20 @@ import os
 import signal
 import sys
 import threading
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 
-from hostkit import HostConnection, await_turn, identity, make_host, pick, play_move, play_to_end
+from hostkit import (
+    WAIT,
+    HostConnection,
+    await_turn,
+    identity,
+    make_host,
+    pick,
+    play_move,
+    play_to_end,
+    write_in_progress,
+)
 
 from server.store import GameRecord, SeatRecord, Store
 from server.table import Table
@@ -53,6 +63,22 @@ def test_claim_name_races_have_one_winner(tmp_path: Path) -> None:
     assert sum(results.values()) == 1
     winner = next(k for k, ok in results.items() if ok)
     assert store.name_owner("carol") == winner
+    store.close()
+
+
+def test_reads_answer_while_a_write_holds_the_store(tmp_path: Path) -> None:
+    """Name and game look-ups use their own connection: a write (a commit's fsync, here a
+    write that waits for the database) never makes them wait."""
+    store = Store(tmp_path)
+    store.claim_name("ann", "K1")
+    store.create_game("g1", 5, [SeatRecord("ann", False, "K1"), SeatRecord(bot="easy")], "ann")
+    with write_in_progress(store) as writer, ThreadPoolExecutor(1) as reads:
+        assert reads.submit(store.name_owner, "ann").result(WAIT) == "K1"
+        assert reads.submit(store.claim_name, "ann", "K1").result(WAIT)  # owned: no write
+        assert reads.submit(store.game_exists, "g1").result(WAIT)
+        assert not reads.submit(store.game_exists, "g2").result(WAIT)
+        assert writer.is_alive()  # all answered while the write was still held
+    assert store.name_owner("writer") == "SHA256:writer-key"  # and the write went through
     store.close()
 
 

@@ -1,10 +1,9 @@
-"""Fixtures for the SSH server tests: a real server on port 0 per test, fresh client keys."""
+"""Fixtures for the SSH server tests: a real server on port 0 per test, fresh client keys.
+(The game tests' bot pool, `bot_executor`, is the suite's: tests/conftest.py.)"""
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import AsyncIterator, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
@@ -22,11 +21,3 @@ async def server(tmp_path: Path) -> AsyncIterator[Running]:
 @pytest.fixture
 def new_key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
-
-
-@pytest.fixture(scope="session")
-def bot_executor() -> Iterator[ProcessPoolExecutor]:
-    """The bots' process pool for the game tests (starting workers is the slow part)."""
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
-    yield pool
-    pool.shutdown(wait=True, cancel_futures=True)

@@ -188,13 +188,18 @@ class TerminalSession(asyncssh.SSHClientSession[bytes]):
 
 
 class KeylessClient(asyncssh.SSHClient):
-    """Answers keyboard-interactive with nothing (the guest door); keeps banners."""
+    """Answers keyboard-interactive with nothing (the guest door); keeps banners, and why
+    the server hung up (`lost`)."""
 
     def __init__(self) -> None:
         self.banners: list[str] = []
+        self.lost: Exception | None = None
 
     def auth_banner_received(self, msg: str, lang: str) -> None:
         self.banners.append(msg)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = exc
 
     def kbdint_auth_requested(self) -> str:
         return ""
@@ -206,9 +211,16 @@ class KeylessClient(asyncssh.SSHClient):
 
 
 async def connect(
-    port: int, name: str, key: Any = None, *, guest: bool = True, **options: Any
+    port: int,
+    name: str,
+    key: Any = None,
+    *,
+    guest: bool = True,
+    client: KeylessClient | None = None,
+    **options: Any,
 ) -> asyncssh.SSHClientConnection:
-    """An SSH connection as `name`, with `key` (an SSHKey or key pair) and/or the guest door."""
+    """An SSH connection as `name`, with `key` (an SSHKey or key pair) and/or the guest door;
+    `client`, if given, is the connection's client (it records why the server hung up)."""
     return await asyncssh.connect(
         "127.0.0.1",
         port,
@@ -216,7 +228,7 @@ async def connect(
         known_hosts=None,
         agent_path=None,
         client_keys=[key] if key is not None else [],
-        client_factory=KeylessClient if guest else None,
+        client_factory=(lambda: client) if client else KeylessClient if guest else None,
         preferred_auth="publickey,keyboard-interactive" if guest else "publickey",
         **options,
     )

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import asyncssh
 import pytest
-from sshkit import EchoApp, FakeHost, Player, connect, running_server
+from hostkit import write_in_progress
+from sshkit import WAIT, EchoApp, FakeHost, Player, connect, running_server
 
 from server.config import Config
 from server.identity import guest_key
@@ -49,6 +52,24 @@ async def test_the_first_key_owns_the_name(server, new_key):
     await again.close()
 
 
+async def test_logins_go_on_while_a_write_holds_the_store(server, new_key):
+    """Name look-ups at login read off the event loop, on the store's own read connection:
+    neither they nor the loop wait for a commit (another game's fsync)."""
+    await claim(server, "ann", new_key)
+    with write_in_progress(server.store) as writer:
+        newcomer = asyncio.create_task(Player.login(server.port, "bob", new_key))  # must write
+        player = await Player.login(server.port, "ann", new_key)  # a returning player
+        await player.wait_for("hello ann guest=False")
+        player.press("k")
+        await player.wait_for("keys: k")
+        assert writer.is_alive()  # all while the write was still held
+    bob = await asyncio.wait_for(newcomer, WAIT)  # bob's claim waited for it, off the loop
+    await bob.wait_for("hello bob guest=False")
+    assert server.store.name_owner("bob") == fingerprint(new_key)
+    await bob.close()
+    await player.close()
+
+
 async def test_another_key_with_an_owned_name_is_refused_with_a_clear_message(server, new_key):
     await claim(server, "ann", new_key)
     other = asyncssh.generate_private_key("ssh-ed25519")
@@ -72,8 +93,8 @@ async def test_offering_the_victims_public_key_then_logging_in_as_guest_is_a_gue
     answers: list[tuple[str, bool]] = []
     check = PlayerAuth.validate_public_key
 
-    def spy(self: PlayerAuth, username: str, key: asyncssh.SSHKey) -> bool:
-        answers.append((fingerprint(key), ok := check(self, username, key)))
+    async def spy(self: PlayerAuth, username: str, key: asyncssh.SSHKey) -> bool:
+        answers.append((fingerprint(key), ok := await check(self, username, key)))
         return ok
 
     monkeypatch.setattr(PlayerAuth, "validate_public_key", spy)

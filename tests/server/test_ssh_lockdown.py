@@ -4,24 +4,32 @@ refused, and the caps hold."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import asyncssh
 import pytest
 from asyncssh.packet import Boolean, String, UInt32
-from sshkit import Player, connect, running_server
+from sshkit import WAIT, KeylessClient, Player, connect, running_server
 
 from server.ssh import KEX_ALGS
 
 
-async def test_exec_is_refused_with_one_line_and_status_1(server, new_key):
-    conn = await connect(server.port, "ann", new_key)
-    for term_type in (None, "xterm"):
+async def test_exec_is_refused_with_one_line_and_status_1(server, new_key, caplog):
+    caplog.set_level(logging.INFO, logger="splendor.ssh")
+    conn = await connect(server.port, "Bob", new_key)  # the hint keeps the name as typed
+    play = f"ssh -t -p {server.port} Bob@127.0.0.1"
+    answers = {
+        None: f"this server needs an interactive terminal: {play}",  # ssh host cmd
+        "xterm": f"commands are not run here; to play: {play}",  # ssh -t host cmd
+    }
+    for term_type, line in answers.items():
         result = await conn.run("cat /etc/passwd", term_type=term_type, encoding=None)
         assert result.exit_status == 1
-        line = f"this server needs an interactive terminal: ssh -t -p {server.port} 127.0.0.1"
         assert line.encode() in (result.stderr or b"") + (result.stdout or b"")
         assert b"root:" not in (result.stdout or b"")
     assert server.host.links == []  # no app ever ran
+    assert caplog.text.count("bob: command refused: 'cat /etc/passwd'") == 2
+    assert "session ended" not in caplog.text  # a refusal is one line
     conn.close()
 
 
@@ -129,3 +137,72 @@ async def test_key_exchange_offers_curve25519_first(server, new_key):
     assert not any(alg.endswith("sha1") or alg.startswith("gss") for alg in KEX_ALGS)
     conn = await connect(server.port, "ann", new_key, kex_algs=["curve25519-sha256"])
     conn.close()
+
+
+# -- logged in, no session: ssh -N ----------------------------------------------------------
+
+
+async def test_a_login_that_opens_no_session_is_closed(tmp_path, new_key, caplog):
+    caplog.set_level(logging.INFO, logger="splendor.ssh")
+    async with running_server(tmp_path, login_timeout=1.0) as server:
+        client = KeylessClient()
+        conn = await connect(server.port, "eve", new_key, client=client)  # ssh -N: opens nothing
+        await asyncio.wait_for(conn.wait_closed(), WAIT)
+        assert client.lost is None  # a disconnect "by application", not a dropped line
+        line = "eve from 127.0.0.1: no session within 1 s of logging in; connection closed"
+        assert line in caplog.text
+        await server.settle(lambda: not server.service.gate.connections)
+        assert not server.service.gate.idle
+
+
+async def test_a_session_opened_after_the_login_timeout_is_too_late(tmp_path, new_key):
+    async with running_server(tmp_path, login_timeout=1.0) as server:
+        conn = await connect(server.port, "eve", new_key)
+        await server.settle(lambda: not server.service.gate.connections)  # closed by then
+        with pytest.raises((asyncssh.Error, OSError)):
+            await Player.open(conn)
+        assert server.service.sessions.live == set()
+
+
+async def test_a_connection_whose_sessions_ended_is_closed_when_idle(tmp_path, new_key, caplog):
+    caplog.set_level(logging.INFO, logger="splendor.ssh")
+    async with running_server(tmp_path, login_timeout=1.0) as server:
+        conn = await connect(server.port, "ann", new_key)
+        player = await Player.open(conn)
+        await player.wait_for("hello ann")
+        await asyncio.sleep(2.0)  # twice the login timeout: an open session keeps it
+        player.press("k")
+        await player.wait_for("keys: k")
+        assert server.service.gate.idle == set()
+        second = await Player.open(conn)  # a session ending while another is open...
+        await second.wait_for("hello ann")
+        second.press("q")
+        await second.closed()
+        await asyncio.sleep(2.0)
+        player.press("j")  # ...leaves the connection busy
+        await player.wait_for("keys: k j")
+        player.press("q")  # the last one ends
+        await player.closed()
+        await asyncio.wait_for(conn.wait_closed(), WAIT)
+        line = "ann from 127.0.0.1: no session within 1 s of its last session; connection closed"
+        assert line in caplog.text
+
+
+async def test_idle_logins_are_capped(tmp_path, new_key, caplog):
+    caplog.set_level(logging.INFO, logger="splendor.ssh")
+    async with running_server(tmp_path, max_idle_logins=1) as server:
+        idle = await connect(server.port, "ann", new_key)
+        await server.settle(lambda: len(server.service.gate.idle) == 1)
+        client = KeylessClient()
+        refused = await connect(server.port, "bob", new_key, client=client)  # logged in...
+        await asyncio.wait_for(refused.wait_closed(), WAIT)  # ...then the server hangs up
+        assert "the server is busy" in client.lost.reason
+        line = "login bob from 127.0.0.1 refused: 1 logged-in connections have no session open"
+        assert line in caplog.text
+        player = await Player.open(idle)  # ann opens a session: she is not idle any more
+        await player.wait_for("hello ann")
+        assert server.service.gate.idle == set()
+        bob = await Player.login(server.port, "bob", new_key)  # room again
+        await bob.wait_for("hello bob")
+        await bob.close()
+        await player.close()

@@ -1,5 +1,6 @@
 """`splendor-server` as its own process: killed with SIGKILL and restarted, it resumes
-the game; and the OpenSSH client, driven inside tmux, plays it end to end."""
+the game; killed with SIGKILL, it leaves no process behind; and the OpenSSH client,
+driven inside tmux, plays it end to end."""
 
 from __future__ import annotations
 
@@ -118,6 +119,69 @@ async def test_a_game_survives_sigkill_and_restart(server_process):
     assert await asyncio.to_thread(server_process.kill, signal.SIGTERM) == 0
     log = server_process.log.read_text()
     assert "game resumed" in log and "stopped" in log
+
+
+# -- what a killed server leaves -------------------------------------------------------------
+
+GONE_WAIT = 10.0  # seconds a killed server's helpers get to end
+
+
+def process_tree(pid: int) -> dict[tuple[int, str], str]:
+    """`pid` and every process below it, from /proc: (pid, start time) -> command line.
+    The start time tells a process from a later one that got its pid."""
+    children: dict[int, list[int]] = {}
+    started: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+            started[int(entry.name)] = fields[19]
+    tree, todo = {}, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            command = Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        tree[(p, started[p])] = command
+        todo += children.get(p, [])
+    return tree
+
+
+def running(process: tuple[int, str]) -> bool:
+    """Whether a process of `process_tree` still runs (not gone, not a zombie)."""
+    pid, start = process
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[19] == start and fields[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
+async def test_sigkill_leaves_no_process_behind(server_process):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    port = await asyncio.to_thread(server_process.start)
+    player = await login(port, "ann", key)
+    await quick_game(player, "easy")
+    screen = await player.wait_for(lambda t: "your turn" in status(t))
+    first = turn_shown(screen)
+    await type_move(player, "take W U G")  # and the bot answers
+    await player.wait_for(lambda t: "your turn" in status(t) and turn_shown(t) > first)
+    tree = process_tree(server_process.proc.pid)
+    commands = " | ".join(tree.values())
+    # The server, its resource tracker, its forkserver and the bot workers forked from it.
+    assert len(tree) >= 4 and "resource_tracker" in commands and "forkserver" in commands, tree
+
+    assert await asyncio.to_thread(server_process.kill) == -signal.SIGKILL
+    await player.closed()
+    deadline = time.monotonic() + GONE_WAIT
+    while any(map(running, tree)) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert [tree[p] for p in tree if running(p)] == []
 
 
 # -- OpenSSH in tmux -----------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -77,16 +78,21 @@ async def test_zero_size_pty_gets_a_default(server, new_key):
     await player.close()
 
 
-async def test_session_without_pty_gets_one_line_and_status_1(server, new_key):
+async def test_session_without_pty_gets_one_line_and_status_1(server, new_key, caplog):
+    caplog.set_level(logging.INFO, logger="splendor.ssh")
     conn = await connect(server.port, "ann", new_key)
-    player = await Player.open(conn, term_type=None)
+    player = await Player.open(conn, term_type=None)  # ssh -T
     await player.closed()
     assert player.term.exit_status == 1
     port = server.port
     assert bytes(player.term.stderr) == (
-        f"this server needs an interactive terminal: ssh -t -p {port} 127.0.0.1\n".encode()
+        f"this server needs an interactive terminal: ssh -t -p {port} ann@127.0.0.1\n".encode()
     )
     assert server.host.links == []  # no app, no host link
+    refusals = [r for r in caplog.records if r.name == "splendor.ssh" and "ann: " in r.message]
+    assert [(r.levelno, r.message) for r in refusals] == [
+        (logging.INFO, "ann: session without a terminal refused (ssh -T)")
+    ]
     conn.close()
 
 
@@ -110,6 +116,24 @@ async def test_closing_the_client_ends_the_app_and_frees_the_seat(server, new_ke
     player.conn.abort()
     await server.settle(lambda: not server.service.sessions.live)
     assert server.host.links[0].closed
+
+
+async def test_each_session_end_is_logged_with_its_length(server, new_key, caplog):
+    caplog.set_level(logging.INFO, logger="splendor.ssh")
+    ann = await Player.login(server.port, "ann", new_key)
+    bob = await Player.login(server.port, "bob", new_key)
+    await ann.wait_for("hello ann")
+    await bob.wait_for("hello bob")
+    ann.press("q")  # ann quits
+    await ann.closed()
+    bob.conn.abort()  # bob's connection drops
+    await server.settle(lambda: not server.service.sessions.live)
+    ended = [r for r in caplog.records if "session ended" in r.message]
+    assert sorted(r.message.split(":")[0] for r in ended) == ["ann", "bob"]
+    for record in ended:
+        assert record.levelno == logging.INFO
+        assert re.fullmatch(r"(ann|bob): session ended after \d+ s", record.message)
+    await ann.close()
 
 
 async def test_no_app_is_left_behind_after_sessions_end(server, new_key):

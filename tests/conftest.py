@@ -1,0 +1,112 @@
+"""The whole suite's fixtures, and its rule that a run leaves no process behind.
+
+Every process a run starts (server processes, bot workers, forkservers, resource
+trackers, tmux, ssh) inherits `RUN_MARK` from pytest's environment. When the session
+ends, after every fixture is torn down, pytest's own forkserver and resource tracker
+are stopped (they served the bot pools, shut down by now) and every process still
+carrying the mark is waited for, at most `LEFTOVER_WAIT` seconds (the environment
+variable SPLENDOR_LEFTOVER_WAIT sets it). Any left then is listed, killed, and fails
+the run. Without /proc (not Linux) there is no check.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from server.bots import process_pool
+
+RUN_MARK = "SPLENDOR_TEST_RUN"  # its value names one run: pytest's pid and a random tag
+# Seconds processes get to end once the session is over (a killed server's helpers take ~1 s).
+LEFTOVER_WAIT = float(os.environ.get("SPLENDOR_LEFTOVER_WAIT", "15"))
+
+
+@pytest.fixture(scope="session")
+def bot_executor() -> Iterator[ProcessPoolExecutor]:
+    """The bots' process pool for the host and game tests (starting workers is the slow
+    part), at normal priority."""
+    pool = process_pool(1, niceness=0)
+    yield pool
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ[RUN_MARK] = f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if a process it started is still running (see the module docstring)."""
+    if not Path("/proc").is_dir():
+        return  # no /proc (not Linux): nothing to look through
+    _stop_multiprocessing_helpers()
+    left = _wait_for_leftovers(LEFTOVER_WAIT)
+    if not left:
+        return
+    lines = [f"pid {pid} {what}" for pid, what in sorted(left.items())]
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    title = f"processes started by this run and still running (now killed): {len(left)}"
+    if reporter is not None:
+        reporter.write_line("")
+        reporter.write_sep("=", title, red=True)
+        for line in lines:
+            reporter.write_line(line)
+    else:
+        print(title, *lines, sep="\n", file=sys.stderr)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _stop_multiprocessing_helpers() -> None:
+    """End this process's forkserver and resource tracker, which otherwise live until
+    pytest exits. The standard library has no public way: `_stop` is what its own tests
+    use. Each waits for its process, so each runs in a thread waited for at most
+    `LEFTOVER_WAIT` (a pool never shut down keeps the forkserver up: it is then reported)."""
+    from multiprocessing import forkserver, resource_tracker
+
+    for stop in (forkserver._forkserver._stop, resource_tracker._resource_tracker._stop):
+        thread = threading.Thread(target=stop, daemon=True)
+        thread.start()
+        thread.join(LEFTOVER_WAIT)
+
+
+def _wait_for_leftovers(timeout: float) -> dict[int, str]:
+    """The processes of this run still running after up to `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = _marked_processes()
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
+
+
+def _marked_processes() -> dict[int, str]:
+    """Every running process but this one whose environment carries this run's mark, with
+    its parent and command line. (A zombie's environment reads empty: it is not running.)"""
+    mark = f"{RUN_MARK}={os.environ[RUN_MARK]}".encode()
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if mark not in Path(entry.path, "environ").read_bytes().split(b"\0"):
+                continue
+            stat = Path(entry.path, "stat").read_text()
+            command = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        parent = stat.rsplit(")", 1)[1].split()[1]
+        found[int(entry.name)] = f"(parent {parent}): {command.decode(errors='replace')[:200]}"
+    return found
