@@ -1,4 +1,4 @@
-"""The app's only link to a game host: bytes in, bytes out (DESIGN.md).
+"""The app's only link to a game host: bytes in, bytes out (docs/design.md).
 
 The app never holds a `GameState`. It sends encoded client messages
 (`shared.protocol`) with `send`, and the host calls the receiver the app

@@ -66,7 +66,7 @@ def make_app(connection: Connection, identity: Identity) -> Any:
 
 
 def tune_gc() -> None:
-    """Note 6: a full collection stalls every session (0.4-2.4 s with 50-100 of them).
+    """docs/design.md, P6: a full collection stalls every session (0.4-2.4 s with 50-100 of them).
     Keep start-up objects out of every collection and make full collections rare;
     `collect_garbage` runs them when the server is quiet."""
     gc.collect()

@@ -149,7 +149,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     # -- asyncssh callbacks --------------------------------------------------
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
-        """Called when the session channel opens; sets the write-buffer limits (note 12)."""
+        """Called when the channel opens; sets the write-buffer limits (docs/design.md, P12)."""
         self._chan = chan
         c = self.sessions.config
         chan.set_write_buffer_limits(high=c.write_buffer_high, low=c.write_buffer_low)
@@ -184,7 +184,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return False
 
     def signal_received(self, signal: str) -> None:
-        """Called when the client sends a signal; ignored (Ctrl+C is a key, note 15)."""
+        """Called when the client sends a signal; ignored (Ctrl+C is a key, docs/design.md, P15)."""
 
     def session_started(self) -> None:
         """Called once the channel is set up: refuse non-interactive sessions, else
@@ -381,7 +381,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._cut_off()
 
     def _cut_off(self) -> None:
-        """The player's terminal stopped reading: drop the session (note 12)."""
+        """The player's terminal stopped reading: drop the session (docs/design.md, P12)."""
         if self._gone:
             return
         log.warning("%s: slow reader at %s cut off", self.identity.name, self.address)

@@ -32,7 +32,7 @@ from .session import GameSession, Sessions
 log = logging.getLogger("splendor.ssh")
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-# Dropbear's client is dropped during key exchange unless this comes first (note 9);
+# Dropbear's client is dropped during key exchange unless this comes first (docs/design.md, P9);
 # OpenSSH still gets its own first choice. No SHA-1, no GSS.
 KEX_ALGS = [
     "curve25519-sha256",
@@ -337,7 +337,7 @@ class SSHService:
             server_factory=self._make_auth,
             server_host_keys=[self.host_key],
             server_version="Splendor",
-            encoding=None,  # bytes reach Textual's parser untouched (note 1)
+            encoding=None,  # bytes reach Textual's parser untouched (docs/design.md, P1)
             line_editor=False,
             allow_pty=True,
             agent_forwarding=False,

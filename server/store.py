@@ -1,4 +1,4 @@
-"""Persistence: names and their keys, games as an event log (DESIGN.md), in SQLite.
+"""Persistence: names and their keys, games as an event log (docs/design.md), in SQLite.
 
 One file, ``splendor.db``, in the server's data directory, in WAL mode. A game
 is its seed, its seats and its moves; the moves table has one row per move

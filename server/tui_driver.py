@@ -2,20 +2,20 @@
 
 This is the only module that touches Textual internals, and it is written
 against textual==8.2.8 (pinned in pyproject.toml). What it relies on, each
-for a pitfall in ../shared/SSH_TEXTUAL_NOTES.md:
+for a pitfall in docs/design.md (P1–P16):
 
 - the `Driver` interface (write/flush/start/stop/disable_input/close and
   `_size`), `Driver.process_message` for mouse bookkeeping;
 - `XTermParser` and its `_parse_extended_key`, whose process-wide
   `lru_cache` would keep every finished session's parser (and its app)
-  alive: `_SessionParser` calls the uncached function instead (note 4);
-- `Parser._timeout_time` and `tick()`, to deliver a lone Escape (note 2);
+  alive: `_SessionParser` calls the uncached function instead (P4);
+- `Parser._timeout_time` and `tick()`, to deliver a lone Escape (P2);
 - `textual.app.redirect_stdout/redirect_stderr`, which swap the process-wide
-  `sys.stdout` while an app runs: replaced by a null context (note 5);
+  `sys.stdout` while an app runs: replaced by a null context (P5);
 - `App.console`, `App._filters`, `App.no_color`, `App.error_console`,
   `App.use_command_palette` and `App._exception`, set per session so that
   colours come from the player's terminal, never the server's environment
-  (note 8), no command palette writes files (note 10), and a crash is
+  (P8), no command palette writes files (P10), and a crash is
   reported to the session instead of the server's stderr.
 
 The transport side sees only `RemoteTerminal` (bytes in, bytes out, a size)
@@ -58,7 +58,7 @@ START_SEQUENCE = (
     "\x1b[?7l"  # no autowrap: the last column never scrolls the screen
 )
 # Clicks only (press, release, wheel) in SGR coordinates; never 1002/1003 motion reports,
-# which re-render on every hover (note 14). The kitty keyboard protocol is never enabled.
+# which re-render on every hover (docs/design.md, P14). Kitty's keyboard protocol is never enabled.
 MOUSE_CLICKS_ON = "\x1b[?1000h\x1b[?1006h"
 SYNC_OUTPUT_QUERY = "\x1b[?2026$p"  # terminals that answer get flicker-free frames
 RESTORE_SEQUENCE = (
@@ -73,7 +73,7 @@ RESTORE_SEQUENCE = (
 )
 
 
-# Note 5: never swap the process-wide sys.stdout/sys.stderr for one session's app.
+# docs/design.md, P5: never swap the process-wide sys.stdout/sys.stderr for one session's app.
 def _no_redirect(_target: object) -> contextlib.AbstractContextManager[None]:
     return contextlib.nullcontext()
 
@@ -98,7 +98,7 @@ class _NullFile:
 
 
 class _SessionParser(XTermParser):
-    """Textual's xterm parser without the process-wide cache that leaks apps (note 4)."""
+    """Textual's xterm parser without the global cache that leaks apps (docs/design.md, P4)."""
 
     def __init__(self) -> None:
         super().__init__(debug=False)  # debug would open ./keys.log on the server
@@ -219,7 +219,7 @@ class SSHDriver(Driver):
 
     @property
     def can_suspend(self) -> bool:
-        return False  # Ctrl+Z is a key here, never a signal (note 15)
+        return False  # Ctrl+Z is a key here, never a signal (docs/design.md, P15)
 
     # -- output ------------------------------------------------------------
 
@@ -230,7 +230,7 @@ class SSHDriver(Driver):
             self._flush_handle = self._loop.call_soon(self.flush)
 
     def flush(self) -> None:
-        """Send what was written since the last flush as one channel write (note 3)."""
+        """Send what was written since the last flush as one channel write (docs/design.md, P3)."""
         if self._flush_handle is not None:
             self._flush_handle.cancel()
             self._flush_handle = None
@@ -298,7 +298,7 @@ class SSHDriver(Driver):
             self.process_message(message)
 
     def _schedule_tick(self) -> None:
-        """A lone Escape is only known once no byte follows it in time (note 2)."""
+        """A lone Escape is only known once no byte follows it in time (docs/design.md, P2)."""
         parser = self._parser
         if parser is None or self._tick_handle is not None:
             return
@@ -340,7 +340,7 @@ class SSHDriver(Driver):
         mime_type: str | None = None,
         name: str | None = None,
     ) -> None:
-        """Refused: a remote player must never make the server write a file (note 10)."""
+        """Refused: no remote player may make the server write a file (docs/design.md, P10)."""
         with contextlib.suppress(Exception):
             binary.close()
         error = PermissionError("files are not delivered over SSH")

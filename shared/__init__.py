@@ -1,4 +1,4 @@
-"""The Splendor rules engine (RULES.md R1–R18): pure Python, no I/O.
+"""The Splendor rules engine (docs/rules.md): pure Python, no I/O.
 
     from shared import new_game, parse_move
     state = new_game(num_players=3, seed=42)

@@ -1,7 +1,7 @@
 """The card set (R3, "Card set") and the nobles (R4): static data every side shares.
 
 Colours are indexes 0..4 in the order W U G R K; gold is 5 (R1). This edition
-builds every level from the rows of RULES.md's card-set table. Each row gives,
+builds every level from the rows of docs/rules.md's card-set table. Each row gives,
 for a card of colour ``c``, the tokens it asks of the colour at each *offset*
 along the cycle W → U → G → R → K (offset 0 is the card's own colour). Using
 the same offsets for all five colours keeps every level balanced: each colour
@@ -52,7 +52,7 @@ class Noble:
         return " ".join(f"{n}{COLOURS[c]}" for c, n in enumerate(self.requires) if n)
 
 
-# (level, prestige, {offset: tokens}) in the order of RULES.md's table.
+# (level, prestige, {offset: tokens}) in the order of docs/rules.md's table.
 # Offset 0 appears exactly where the table says the own colour is "always",
 # never where it says "never", and by choice where it says "free".
 ROWS: tuple[tuple[int, int, dict[int, int]], ...] = (

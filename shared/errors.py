@@ -1,4 +1,4 @@
-"""The engine's errors: one base, a syntax layer and a legality layer (STYLE.md)."""
+"""The engine's errors: one base, a syntax layer and a legality layer (docs/contributing.md)."""
 
 
 class SplendorError(ValueError):

@@ -1,4 +1,4 @@
-"""Moves: small frozen values that print and parse themselves (DESIGN.md, "Notation").
+"""Moves: small frozen values that print and parse themselves (docs/rules.md, "Notation").
 
 ``str(move)`` is the canonical notation and ``parse_move(str(move)) == move``.
 Every move a game can contain exists once in `ALL_MOVES`; `parse_move` returns

@@ -1,4 +1,4 @@
-"""Per-player views: what one seat may know, and nothing more (DESIGN.md).
+"""Per-player views: what one seat may know, and nothing more (docs/design.md).
 
 This is the one function that decides hidden information. A view names a card
 only where its viewer can see it: face-up cards, cards bought, face-up

@@ -1,6 +1,6 @@
 """Determinization: full game states consistent with what one seat can see.
 
-A view hides two things (DESIGN.md): the contents and order of the three decks,
+A view hides two things (docs/design.md): the contents and order of the three decks,
 and opponents' blind reserves (known only by level). Everything else is in the
 view and is copied exactly. The hidden cards of a level are exactly that
 level's cards seen nowhere in the view; a `Determinizer` deals them at random,

@@ -1,4 +1,4 @@
-"""A bot cannot reach hidden information (issue 3, DESIGN.md "Bots never see hidden
+"""A bot cannot reach hidden information (issue 3, docs/design.md "Bots never see hidden
 information").
 
 The process entry point takes bytes only, and those bytes are the seat's view:

@@ -1,5 +1,5 @@
 """The bots live in shared/: importing them loads no UI or SSH library, nothing of
-client/ or server/ (DESIGN.md), so a process pool worker stays small."""
+client/ or server/ (docs/design.md), so a process pool worker stays small."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The card set (R3, R4 and RULES.md "Card set"): every structural property, checked
-against the table as RULES.md writes it, and the ids pinned by a data file."""
+"""The card set (R3, R4 and docs/rules.md "Card set"): every structural property, checked
+against the table as docs/rules.md writes it, and the ids pinned by a data file."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from shared.cards import COLOURS
 
 DATA = Path(__file__).parent / "data"
 
-# RULES.md "Card set", row by row: (level, cost shape, prestige, own colour in the cost).
+# docs/rules.md "Card set", row by row: (level, cost shape, prestige, own colour in the cost).
 # The own-colour rule is None for "never", a count for "always (as that count)", and
 # "free" when either is allowed.
 TABLE: list[tuple[int, str, int, int | str | None]] = [

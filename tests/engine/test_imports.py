@@ -1,4 +1,4 @@
-"""shared/ is pure rules (DESIGN.md, STYLE.md): importing it loads no UI or SSH
+"""shared/ is pure rules (docs/design.md, docs/contributing.md): importing it loads no UI or SSH
 library, it imports nothing of client/ or server/, and only the codec imports msgpack."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Notation (DESIGN.md "Notation"): every move prints and parses itself; malformed
+"""Notation (docs/rules.md "Notation"): every move prints and parses itself; malformed
 text is an `InvalidMoveError`; a well-formed move that is not allowed now is an
 `IllegalMoveError` naming the move, the reason, the turn and the seat."""
 

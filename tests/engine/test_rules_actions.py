@@ -1,4 +1,4 @@
-"""The actions of a turn: RULES.md R7 (take three), R8 (take two), R9 (reserve),
+"""The actions of a turn: docs/rules.md R7 (take three), R8 (take two), R9 (reserve),
 R10 (buy), R11 (refill) and R12 (pass).
 
 Positions start from seed 1 with two players and seat 0 to play. Its face-up

@@ -1,4 +1,4 @@
-"""Components and setup: RULES.md R1, R2, R5 and R6 (R3 and R4, the card set, are in
+"""Components and setup: docs/rules.md R1, R2, R5 and R6 (R3 and R4, the card set, are in
 test_cards.py)."""
 
 from __future__ import annotations

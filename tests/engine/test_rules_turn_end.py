@@ -1,4 +1,4 @@
-"""The end of a turn and of the game: RULES.md R13 (ten tokens), R14 (nobles),
+"""The end of a turn and of the game: docs/rules.md R13 (ten tokens), R14 (nobles),
 R15 (final round), R16 and R17 (scoring), R18 (a whole round of passes).
 
 Positions start from seed 1, whose nobles lie in the order N7 (3U 3G 3K),

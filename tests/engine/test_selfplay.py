@@ -1,5 +1,5 @@
 """Random self-play: 1,000 seeded games across 2, 3 and 4 players, every one played to
-its end, with the invariants checked after every move (STYLE.md, after OpenSpiel):
+its end, with the invariants checked after every move (docs/contributing.md, after OpenSpiel):
 
 - tokens and cards are conserved, nobody ends a turn above 10 tokens (R13);
 - a game that is not over has legal moves, each listed once (R12);

@@ -1,4 +1,4 @@
-"""Per-player views (DESIGN.md): what one seat may know, and nothing more."""
+"""Per-player views (docs/design.md): what one seat may know, and nothing more."""
 
 from __future__ import annotations
 
