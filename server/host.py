@@ -4,7 +4,8 @@ The transport (SSH, or the in-process bridge of offline play and tests) calls
 `GameHost.connect(identity, deliver)` once per session and gets a
 `server.link.HostLink`. It is the only game host: `splendor play` runs this same
 host in its own process (`server.play`), with the deal's seed left to the player
-and the store in a temporary directory.
+and the store in a temporary directory. With a shared store (PostgreSQL) many
+processes run a host each on one database, and `server.cluster` keeps them in step.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from pathlib import Path
 from shared import protocol
 
 from .bots import BotPool, BotRunner, run_bot
+from .cluster import Cluster
 from .identity import Identity
 from .link import HostLink
 from .lobby import Lobby
-from .store import AsyncStore, GameRecord, Store
+from .store import PLAYING, GameRecord, Store, default_url, open_store, redact
 
 log = logging.getLogger("splendor")
 
@@ -33,6 +35,7 @@ class GameHost:
         self,
         data_dir: str | Path,
         *,
+        database: str | None = None,
         synchronous: str = "FULL",
         bot_budgets: dict[str, float] | None = None,
         bot_workers: int | None = None,
@@ -47,6 +50,7 @@ class GameHost:
         client_seeds: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir)
+        self.database = database or default_url(self.data_dir)
         self._synchronous = synchronous
         self.bots = BotPool(bot_workers, bot_budgets, bot_executor, bot_runner)
         self._lobby_args = {
@@ -57,8 +61,9 @@ class GameHost:
             "lobby_tick": lobby_tick,
             "client_seeds": client_seeds,
         }
-        self._store: AsyncStore | None = None
+        self._store: Store | None = None
         self._lobby: Lobby | None = None
+        self._cluster: Cluster | None = None
         self._warm: asyncio.Task[None] | None = None
         self._abandon_after = abandon_after
         self._janitor: asyncio.Task[None] | None = None
@@ -66,14 +71,10 @@ class GameHost:
 
     @property
     def store(self) -> Store:
-        """The synchronous store (the transport calls `claim_name` on it at auth time)."""
+        """The store (the transport looks names up and claims them in it at login)."""
         if self._store is None:
             raise RuntimeError("the game host has not started")
-        return self._store.store
-
-    def claim_name(self, name: str, key_fingerprint: str) -> bool:
-        """`Store.claim_name`: True if `name` is free or this key's already."""
-        return self.store.claim_name(name, key_fingerprint)
+        return self._store
 
     @property
     def lobby(self) -> Lobby:
@@ -82,16 +83,23 @@ class GameHost:
         return self._lobby
 
     async def start(self) -> None:
-        """Open the store and bring back every game in progress (seats held, bots waiting
-        for a human to come back); start the bot workers in the background."""
-        self._store = AsyncStore(Store(self.data_dir, synchronous=self._synchronous))
-        self._lobby = Lobby(self._store, self.bots, **self._lobby_args)  # type: ignore[arg-type]
-        for record in await self._store.call(self._store.store.games_in_progress):
+        """Open the store and bring back every open table (seats held, bots waiting for a
+        human to come back); start the bot workers in the background."""
+        store = open_store(self.database, synchronous=self._synchronous)
+        await store.open()
+        self._store = store
+        self._lobby = Lobby(store, self.bots, **self._lobby_args)  # type: ignore[arg-type]
+        for record in await store.open_tables():
             await self.resume(record)
+        self._cluster = Cluster(self._lobby, store)
+        self._cluster.start()
+        if store.shared:
+            await self._cluster.presence()
         loop = asyncio.get_running_loop()
         self._warm = loop.create_task(self.bots.warm_up())
         if self._abandon_after is not None:
             self._janitor = loop.create_task(self._sweep(self._abandon_after))
+        log.info("game host on %s: %d open tables", redact(self.database), len(self._lobby.tables))
 
     async def bots_ready(self) -> None:
         """Wait until the bot workers have started (or failed to: bots then fall back)."""
@@ -99,19 +107,22 @@ class GameHost:
             await asyncio.shield(self._warm)
 
     async def resume(self, record: GameRecord) -> bool:
-        """Bring back a stored game in progress: seats held for their players, bots
-        waiting for a human to come back. False if it could not be resumed or was over."""
+        """Bring back a stored table: a waiting one as it was, a game in progress with its
+        seats held for their players and bots waiting for a human to come back. False if
+        it could not be, or its game was over (it is then marked so)."""
         lobby = self.lobby
         try:
-            table = lobby.make_resumed(record)
+            table = lobby.add(record)
         except Exception:
             log.exception("game %s could not be resumed; it stays in the store", record.id)
+            lobby.tables.pop(record.id, None)
             return False
         if await table.finish_if_over():
             log.info("game end %s: over at move %d (marked at start)", table.id, len(table.moves))
+            lobby.tables.pop(record.id, None)
             return False
-        lobby.resume(table)
-        log.info("game resumed %s: %s at move %d", table.id, table.describe(), len(table.moves))
+        if record.status == PLAYING:
+            log.info("game resumed %s: %s at move %d", table.id, table.describe(), len(table.moves))
         return True
 
     async def _sweep(self, after: float) -> None:
@@ -125,7 +136,7 @@ class GameHost:
 
     def connect(self, identity: Identity, deliver: Callable[[bytes], None]) -> HostLink:
         """A new session for `identity`: it is welcomed and lands in the lobby, or back at
-        its game. `deliver` gets every host message for it."""
+        its table. `deliver` gets every host message for it."""
         link = HostLink(identity, deliver, self._handle, self._disconnected)
         if self.closing or self._lobby is None:
             link.deliver(protocol.encode(protocol.Bye("the server is shutting down")))
@@ -152,8 +163,9 @@ class GameHost:
         for task in (self._warm, self._janitor):
             if task is not None:
                 task.cancel()
-        for table in list(lobby.tables.values()):
-            await table.stop()
+        if self._cluster is not None:
+            await self._cluster.stop()
+        await lobby.stop_tables()
         links = list(lobby.links)
         try:
             await asyncio.wait_for(asyncio.gather(*(link.idle() for link in links)), 5.0)
@@ -165,5 +177,5 @@ class GameHost:
             link.closed = True
         self.bots.shutdown()
         assert self._store is not None
-        await asyncio.get_running_loop().run_in_executor(None, self._store.close)
+        await self._store.close()
         log.info("game host stopped: %d tables, %d sessions", len(lobby.tables), len(links))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -42,6 +43,7 @@ class HostLink:
         on_close: Callable[[HostLink], None],
     ) -> None:
         self.identity = identity
+        self.sid = secrets.token_hex(8)  # this session, among every process's
         self.table: Table | None = None  # where the session is: None for the lobby
         self.seat: int | None = None  # its seat there; None when watching
         self.closed = False
@@ -81,8 +83,8 @@ class HostLink:
         if self.closed:
             return
         self._inbox.clear()
+        self.closed = True  # nothing more is delivered to it
         self._on_close(self)
-        self.closed = True
 
     async def _drain(self) -> None:
         while self._inbox and not self.closed:

@@ -1,4 +1,4 @@
-"""The lobby: every table, who is online, and the client commands that move players
+"""The lobby: every open table, who is online, and the client commands that move players
 between them (create, join, leave, start, watch, quick, move).
 
 A session is in the lobby, or at one table (in a seat or watching). The lobby
@@ -6,6 +6,9 @@ list goes to every session that is not at a game in progress, again after each
 change (coalesced, and sent a batch of sessions at a time). A refused command is a notice
 to the one session that sent it; an unexpected error is logged and becomes a
 notice too, so one session's trouble never reaches another.
+
+In a cluster every process keeps a copy of every open table; what other processes
+do reaches this one as store events, which `server.cluster` applies here.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any
 
 from shared import protocol
 from shared.errors import SplendorError
@@ -36,12 +41,16 @@ from shared.protocol import (
 from .bots import BotPool
 from .identity import Identity
 from .link import HostLink
-from .store import AsyncStore, GameRecord
-from .table import Peer, Seat, Table, TableError, same_player
+from .store import WAITING, GameRecord, Store, StoreUnavailable
+from .table import BUSY, Peer, Seat, Table, TableError
 
 log = logging.getLogger("splendor")
 
 Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
+
+LOBBY_BATCH = 8  # sessions sent the lobby at once...
+LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
+WAITING_IDLE = 600.0  # seconds a waiting table with nobody at it is kept (after a restart)
 
 
 def _links(peers: Iterable[Peer]) -> list[HostLink]:
@@ -49,16 +58,12 @@ def _links(peers: Iterable[Peer]) -> list[HostLink]:
     return [p for p in peers if isinstance(p, HostLink)]
 
 
-LOBBY_BATCH = 8  # sessions sent the lobby at once...
-LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
-
-
 class Lobby:
-    """All tables of this host and the sessions looking at them."""
+    """All open tables and the sessions of this process looking at them."""
 
     def __init__(
         self,
-        store: AsyncStore,
+        store: Store,
         bots: BotPool,
         *,
         seeds: Callable[[], int] | None = None,
@@ -72,7 +77,8 @@ class Lobby:
         self.bots = bots
         self.tables: dict[str, Table] = {}
         self.links: set[HostLink] = set()
-        self._online: Counter[str] = Counter()
+        self._online: Counter[str] = Counter()  # names of this process's sessions
+        self.remote_online: frozenset[str] = frozenset()  # other processes' (`server.cluster`)
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._bot_pause = bot_pause
         self.max_tables_per_player = max_tables_per_player
@@ -86,20 +92,20 @@ class Lobby:
         self._tick: asyncio.TimerHandle | None = None
         self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
         self._unreached: list[HostLink] = []  # ...and the sessions it has yet to reach
+        self._tasks: set[asyncio.Task[None]] = set()  # follow-ups of sessions that dropped
 
     # -- sessions ----------------------------------------------------------
 
     def connected(self, link: HostLink) -> None:
-        """A new session: welcome it, and seat it back at its game if it has one."""
+        """A new session: welcome it, and seat it back at its table if it has one (the game
+        where it is this player's turn, else the latest; else a table it waits at)."""
         self.links.add(link)
         self._online[link.identity.name] += 1
         link.deliver(protocol.encode(Welcome(link.identity.name, link.identity.guest)))
-        games = [
-            t
-            for t in self.tables.values()
-            if t.status is TableStatus.PLAYING and t.seat_of(link.identity) is not None
-        ]
-        if games:  # the game where it is this player's turn, else the latest
+        self._present(link)
+        mine = [t for t in self.tables.values() if t.seat_of(link.identity) is not None]
+        games = [t for t in mine if t.status is TableStatus.PLAYING]
+        if games:
             games.sort(
                 key=lambda t: (
                     t.state is not None and t.state.current_player == t.seat_of(link.identity)
@@ -107,41 +113,73 @@ class Lobby:
             )
             self._place(link, games[-1], games[-1].seat_of(link.identity))
         else:
+            waiting = [t for t in mine if t.status is TableStatus.WAITING]
+            if waiting:
+                self._place(link, waiting[-1], waiting[-1].seat_of(link.identity))
             self.send_lobby(link)
         self.refresh(minor=True)  # who is online: a minor change
 
     def disconnected(self, link: HostLink) -> None:
         """A session dropped: a seat in a game is held; a seat at a waiting table is given
-        up once none of that player's sessions is there."""
+        up once no session of that player shows it (on any process)."""
         self.links.discard(link)
         self._online[link.identity.name] -= 1
         if self._online[link.identity.name] <= 0:
             del self._online[link.identity.name]
         self._unplace(link)
+        self._spawn(self.store.drop_session(link.sid))
         self.refresh(minor=True)
+
+    def _present(self, link: HostLink) -> None:
+        """Tell the other processes where this session is (a shared store only)."""
+        i, table = link.identity, link.table
+        where = None if table is None else table.id
+        self._spawn(self.store.set_session(link.sid, i.name, i.guest, i.key, where, link.seat))
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run `coro` in the background; a failure is logged."""
+        task = asyncio.get_running_loop().create_task(self._logged(coro))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _logged(self, coro: Coroutine[Any, Any, Any]) -> None:
+        try:
+            await coro
+        except (TableError, StoreUnavailable) as e:
+            log.info("a follow-up was not done: %s", e)
+        except Exception:
+            log.exception("a follow-up failed")
 
     def _place(self, link: HostLink, table: Table, seat: int | None) -> None:
         if link.table is not None and (link.table is not table or link.seat != seat):
             self._unplace(link)
         link.table, link.seat = table, seat
         table.attach(link, seat)
+        self._present(link)
 
-    def _unplace(self, link: HostLink, left: bool = False, stand: bool = True) -> None:
+    def _unplace(self, link: HostLink, stand: bool = True) -> None:
         """`link` no longer shows its table. A seat at a waiting table is given up when
-        the last of its player's sessions goes (a game's seat is held)."""
+        the last session of its player there goes (a game's seat is held)."""
         table, seat, link.table, link.seat = link.table, link.seat, None, None
         if table is None:
             return
-        table.detach(link, left)
+        table.detach(link)
+        if not link.closed:
+            self._present(link)
         if stand and seat is not None and table.status is TableStatus.WAITING:
-            if not table.seats[seat].peers:
-                self._stand(table, link.identity)
+            if not table.seats[seat].connected:
+                self._spawn(self._stand(table, link.identity))
         self._forget_if_done(table)
 
     def _forget_if_done(self, table: Table) -> None:
         if table.status is TableStatus.FINISHED and not table.peers:
             self.tables.pop(table.id, None)
             self._seed_asked.pop(table.id, None)
+
+    @property
+    def online(self) -> tuple[str, ...]:
+        """Who is online on any process, in name order."""
+        return tuple(sorted(set(self._online) | self.remote_online, key=str.casefold))
 
     # -- the lobby list ----------------------------------------------------
 
@@ -187,9 +225,8 @@ class Lobby:
             else None
         )
         for link in links[:LOBBY_BATCH]:
-            if link in self.links and (
-                link.table is None or link.table.status is TableStatus.WAITING
-            ):
+            showing = link.table
+            if link in self.links and (showing is None or showing.status is TableStatus.WAITING):
                 self.send_lobby(link, listing, encoded)
 
     def stop(self) -> None:
@@ -204,7 +241,7 @@ class Lobby:
         tables = tuple(
             t.summary() for t in self.tables.values() if t.status is not TableStatus.FINISHED
         )
-        return tables, tuple(sorted(self._online, key=str.casefold))
+        return tables, self.online
 
     def send_lobby(
         self,
@@ -226,7 +263,8 @@ class Lobby:
                 encoded[mine] = data
         link.deliver(data)
 
-    def _table_changed(self, table: Table, minor: bool) -> None:
+    def table_changed(self, table: Table, minor: bool) -> None:
+        """A table's seats, status or turn changed (here or elsewhere)."""
         self._forget_if_done(table)
         self.refresh(minor)
 
@@ -252,6 +290,8 @@ class Lobby:
                     await self._move(link, move)
         except (TableError, SplendorError) as e:  # includes codec, protocol and move errors
             link.deliver(protocol.notice(str(e)))
+        except StoreUnavailable:
+            link.deliver(protocol.notice(BUSY))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -272,23 +312,27 @@ class Lobby:
         if len(self.tables) >= self.max_tables:
             raise TableError("the server has as many tables as it can hold; try again later")
 
-    def _new_table(self, link: HostLink, bots: list[str | None]) -> Table:
+    async def _new_table(self, link: HostLink, bots: list[str | None]) -> Table:
+        """A waiting table with `link`'s player at seat 0, stored before anyone sees it."""
         self._check_cap(link.identity)
-        table_id = secrets.token_hex(3)
-        while table_id in self.tables or self.store.store.game_exists(table_id):
+        seats = [Seat(identity=link.identity).record()] + [Seat(bot=b).record() for b in bots]
+        for _ in range(20):
             table_id = secrets.token_hex(3)
-        seats = [Seat(identity=link.identity)] + [Seat(bot=b) for b in bots]
-        table = Table(
-            table_id,
-            link.identity,
-            seats,
-            self.store,
-            self.bots,
-            self._table_changed,
-            self._bot_pause,
-        )
-        self.tables[table_id] = table
+            if table_id not in self.tables and await self.store.create_table(
+                table_id, seats, link.identity.name
+            ):
+                break
+        else:
+            raise TableError(BUSY)
+        record = GameRecord(table_id, None, tuple(seats), link.identity.name, WAITING, time.time())
+        table = self.add(record)
         self._place(link, table, 0)
+        return table
+
+    def add(self, record: GameRecord) -> Table:
+        """This process's copy of a stored table."""
+        table = Table(record, self.store, self.bots, self.table_changed, self._bot_pause)
+        self.tables[table.id] = table
         return table
 
     def _table(self, table_id: str) -> Table:
@@ -304,13 +348,14 @@ class Lobby:
         return self._seeds()
 
     async def _create(self, link: HostLink, msg: Create) -> None:
-        table = self._new_table(link, list(msg.bots[1:]))
+        table = await self._new_table(link, list(msg.bots[1:]))
         if msg.seed is not None and self.client_seeds:
             self._seed_asked[table.id] = msg.seed
         self.send_lobby(link)
+        self.refresh()
 
     async def _quick(self, link: HostLink, msg: Quick) -> None:
-        table = self._new_table(link, [msg.level] * (msg.players - 1))
+        table = await self._new_table(link, [msg.level] * (msg.players - 1))
         await table.start(self._seed(msg.seed))
 
     async def _join(self, link: HostLink, table: Table) -> None:
@@ -318,9 +363,10 @@ class Lobby:
             if table.status is not TableStatus.WAITING:
                 raise TableError(f"the game at table {table.id} is in progress; watch it instead")
             self._check_cap(link.identity)
-        seat = table.sit(link.identity)
+        seat = await table.sit(link.identity)
         self._place(link, table, seat)
         if table.status is TableStatus.WAITING:
+            self.send_lobby(link)
             self.refresh()
 
     async def _watch(self, link: HostLink, table: Table) -> None:
@@ -328,15 +374,15 @@ class Lobby:
             raise TableError(f"table {table.id} has not started; join it instead")
         seat = table.seat_of(link.identity)
         if seat is not None:
-            table.sit(link.identity)
+            await table.sit(link.identity)
         self._place(link, table, seat)
 
     async def _start(self, link: HostLink) -> None:
         table = link.table
         if table is None or table.status is not TableStatus.WAITING:
             raise TableError("you are not at a table waiting to start")
-        if not same_player(table.host, link.identity):
-            raise TableError(f"only {table.host.name}, who hosts table {table.id}, can start it")
+        if not table.hosted_by(link.identity):
+            raise TableError(f"only {table.host}, who hosts table {table.id}, can start it")
         await table.start(self._seed(self._seed_asked.pop(table.id, None)))
 
     async def _leave(self, link: HostLink) -> None:
@@ -348,18 +394,19 @@ class Lobby:
         if seat is None or table.status is TableStatus.FINISHED:
             self._unplace(link)
         elif table.status is TableStatus.WAITING:
-            self._stand(table, link.identity)
+            await self._stand(table, link.identity)
         else:  # a game in progress: the seat is held for them; all their sessions go
+            await table.set_left(seat, True)
             for peer in _links(table.seats[seat].peers):
-                self._unplace(peer, left=True)
+                self._unplace(peer)
                 if peer is not link:
                     self.send_lobby(peer)
             if all(s.left for s in table.humans):
-                await self._abandon(table)
+                await self.abandon(table)
         self.send_lobby(link)
         self.refresh()
 
-    def _stand(self, table: Table, identity: Identity) -> None:
+    async def _stand(self, table: Table, identity: Identity) -> None:
         """A player leaves a waiting table; the last one out closes it."""
         seat = table.seat_of(identity)
         if seat is None:
@@ -368,18 +415,22 @@ class Lobby:
         for peer in peers:
             self._unplace(peer, stand=False)
         try:
-            table.stand(identity)
+            await table.stand(identity)
         except TableError:  # the game is starting as they leave: their seat is held
             return
         for peer in peers:
             self.send_lobby(peer)
-        if not table.humans:
-            table.close()
+        self._forget_if_done(table)
         self.refresh()
 
-    async def _abandon(self, table: Table) -> None:
+    async def abandon(self, table: Table) -> None:
         """Every human left a game: it ends without a result; watchers go to the lobby."""
         await table.abandon()
+        self.abandoned(table)
+
+    def abandoned(self, table: Table) -> None:
+        """A game ended without a result (here or on another process): its sessions here
+        go back to the lobby with a word of why."""
         for peer in _links(table.peers):
             self._unplace(peer)
             peer.deliver(protocol.notice(f"the game at table {table.id} was abandoned", "info"))
@@ -392,18 +443,26 @@ class Lobby:
             raise TableError("you are not playing a game")
         await table.play(seat, move)
 
-    # -- start and stop ----------------------------------------------------
+    # -- upkeep ------------------------------------------------------------
 
     async def abandon_idle(self, after: float) -> None:
-        """Abandon every game no human has been connected to for `after` seconds, so
-        games nobody comes back to do not pile up (in memory and in every restart)."""
+        """Abandon every game no human has been connected to (on any process) for `after`
+        seconds, so games nobody comes back to do not pile up; close waiting tables
+        nobody is at any more."""
         for table in list(self.tables.values()):
-            if table.status is TableStatus.PLAYING and table.idle_for() > after:
+            patience = after if table.status is TableStatus.PLAYING else min(after, WAITING_IDLE)
+            if table.idle_for() <= patience:
+                continue
+            if table.status is TableStatus.PLAYING:
                 log.info("game %s: no player for %.0f s", table.id, table.idle_for())
-                await self._abandon(table)
+                await self.abandon(table)
+            elif table.status is TableStatus.WAITING:
+                for seat in table.humans:
+                    if seat.identity is not None:
+                        await self._stand(table, seat.identity)
 
-    def resume(self, table: Table) -> None:
-        self.tables[table.id] = table
-
-    def make_resumed(self, record: GameRecord) -> Table:
-        return Table.resume(record, self.store, self.bots, self._table_changed, self._bot_pause)
+    async def stop_tables(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)

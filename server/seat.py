@@ -41,8 +41,9 @@ class Seat:
 
     bot: str | None = None
     identity: Identity | None = None
-    peers: set[Peer] = field(default_factory=set)
-    left: bool = False  # the player went back to the lobby during the game
+    peers: set[Peer] = field(default_factory=set)  # this process's sessions at the seat
+    left: bool = False  # the player went back to the lobby during the game (stored)
+    remote: int = 0  # sessions at the seat on other processes of the cluster
 
     @property
     def empty(self) -> bool:
@@ -50,7 +51,8 @@ class Seat:
 
     @property
     def connected(self) -> bool:
-        return self.bot is not None or (bool(self.peers) and not self.left)
+        """A bot, or a player with a session at the seat on any process."""
+        return self.bot is not None or ((bool(self.peers) or self.remote > 0) and not self.left)
 
     def summary(self) -> SeatSummary:
         name = None if self.identity is None else self.identity.name
@@ -58,13 +60,15 @@ class Seat:
 
     @classmethod
     def from_record(cls, r: SeatRecord) -> Seat:
-        """A stored seat, held for its player (no session yet)."""
+        """A stored seat: open, a bot, or held for its player (no session yet)."""
         if r.bot is not None:
             return cls(bot=r.bot)
-        return cls(identity=Identity(r.name or "?", r.guest, r.key))
+        if r.name is None:
+            return cls()
+        return cls(identity=Identity(r.name, r.guest, r.key), left=r.left)
 
     def record(self) -> SeatRecord:
         i = self.identity
         if i is None:
             return SeatRecord(bot=self.bot)
-        return SeatRecord(name=i.name, guest=i.guest, key=i.key)
+        return SeatRecord(name=i.name, guest=i.guest, key=i.key, left=self.left)

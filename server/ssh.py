@@ -28,6 +28,8 @@ from .config import Config
 from .gate import Gate
 from .identity import Identity, check_name, guest_key, guest_secret
 from .session import GameSession, Sessions
+from .store import StoreUnavailable
+from .table import BUSY
 
 log = logging.getLogger("splendor.ssh")
 
@@ -52,8 +54,8 @@ KEX_ALGS = [
 class Names(Protocol):
     """Who owns which name (`server.store.Store`)."""
 
-    def name_owner(self, name: str) -> str | None: ...
-    def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
+    async def name_owner(self, name: str) -> str | None: ...
+    async def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
 
 
 class PlayerAuth(asyncssh.SSHServer):
@@ -130,13 +132,16 @@ class PlayerAuth(asyncssh.SSHServer):
         nobody does); asyncssh then checks the signature itself. Nothing is bound
         here: the key of the latest accepted check is remembered for
         `auth_completed`, which only follows a good signature of that same key. The
-        owner is read off the event loop (the store's reads never wait for a write)."""
+        store's reads never wait for a write, nor block the event loop."""
         self._attempts += 1
         if self._attempts > self.config.max_auth_attempts:
             raise asyncssh.PermissionDenied("too many authentication attempts")
         fingerprint = key.get_fingerprint("sha256")
-        loop = asyncio.get_running_loop()
-        owner = await loop.run_in_executor(None, self.names.name_owner, self._name)
+        try:
+            owner = await self.names.name_owner(self._name)
+        except StoreUnavailable:
+            log.warning("login %s from %s: the database is unreachable", self._name, self.address)
+            raise asyncssh.PermissionDenied(BUSY) from None
         if owner is None or owner == fingerprint:
             self._key = fingerprint
             return True
@@ -187,8 +192,11 @@ class PlayerAuth(asyncssh.SSHServer):
             if key is None:  # unreachable: no other login method is enabled
                 conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "login refused")
                 return
-            loop = asyncio.get_running_loop()
-            claimed = await loop.run_in_executor(None, self.names.claim_name, self._name, key)
+            try:
+                claimed = await self.names.claim_name(self._name, key)
+            except StoreUnavailable:
+                conn.disconnect(asyncssh.DISC_BY_APPLICATION, BUSY)
+                return
             if not claimed:  # another key claimed the name a moment ago
                 conn.disconnect(
                     asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,

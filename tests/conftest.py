@@ -22,12 +22,36 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from pgkit import PgCluster, bin_dir
 
 from server.bots import process_pool
+from server.store import default_url
 
 RUN_MARK = "SPLENDOR_TEST_RUN"  # its value names one run: pytest's pid and a random tag
 # Seconds processes get to end once the session is over (a killed server's helpers take ~1 s).
 LEFTOVER_WAIT = float(os.environ.get("SPLENDOR_LEFTOVER_WAIT", "15"))
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PgCluster]:
+    """A PostgreSQL server of the run's own (tests/host/pgkit.py), started on first use."""
+    bindir = bin_dir()
+    if bindir is None:
+        pytest.skip("PostgreSQL's server is not installed here (.ci/run installs it)")
+    cluster = PgCluster(bindir)
+    cluster.init()
+    cluster.start()
+    yield cluster
+    cluster.remove()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty database on each backend, as a URL."""
+    if request.param == "sqlite":
+        return default_url(tmp_path / "db")
+    cluster: PgCluster = request.getfixturevalue("postgres")
+    return cluster.create_database()
 
 
 @pytest.fixture(scope="session")

@@ -25,10 +25,10 @@ from server.bridge import connect_app
 from server.identity import Identity
 from server.link import HostLink
 from server.play import offline_host, offline_identity
-from server.store import SeatRecord
+from server.store import PLAYING, SeatRecord
 from server.table import Table
 from shared.deal import new_game
-from shared.moves import TAKE, Move
+from shared.moves import TAKE, Move, parse_move
 from shared.protocol import Join, TableUpdate, decode_host
 from shared.state import GameState
 
@@ -125,6 +125,7 @@ class Offline:
         self.setup = setup
         self.base = 0  # moves of the table that were played before the test's keys
         self.table_id: str | None = None  # the latest table the app was sent
+        self._last: Table | None = None
 
     def connect(self, identity: Identity, deliver: Callable[[bytes], None]) -> HostLink:
         """`host.connect`, noting which table the app was sent last."""
@@ -155,11 +156,12 @@ class Offline:
 
     @property
     def moves(self) -> list[str]:
-        """The moves stored for the latest table the app was sent, from those the test
+        """The moves played at the latest table the app was sent, from those the test
         played with keys on (the ones before were the position it was put at)."""
-        if self.table_id is None:
-            return []
-        return list(self.host.store.moves(self.table_id)[self.base :])
+        table = self.host.lobby.tables.get(self.table_id or "")
+        if table is not None:
+            self._last = table
+        return [] if self._last is None else self._last.moves[self.base :]
 
     @property
     def state(self) -> GameState | None:
@@ -172,10 +174,13 @@ class Offline:
         store, me = self.host.store, self.identity
         seats = [SeatRecord(name=me.name, key=me.key)]
         seats += [SeatRecord(bot=level)] * (pos.state.num_players - 1)
-        store.create_game(table_id, pos.seed, seats, me.name)
+        assert await store.create_table(table_id, seats, me.name)
+        assert await store.update_table(table_id, 0, seats, me.name, PLAYING, pos.seed)
+        state = new_game(pos.state.num_players, pos.seed)
         for seq, text in enumerate(pos.moves):
-            store.append_move(table_id, seq, text)
-        record = store.load_game(table_id)
+            state = state.apply(parse_move(text))
+            await store.append_move(table_id, seq, text, state.turn)
+        record = await store.load_game(table_id)
         assert record is not None and await self.host.resume(record)
         self.base = len(pos.moves)
         self.app.send(Join(table_id))

@@ -1,5 +1,5 @@
-"""Fixtures for the game-host tests: a fresh host (and data directory) per test, on the
-suite's bot process pool (`bot_executor`, tests/conftest.py)."""
+"""Fixtures for the game-host tests: a fresh host (data directory and database) per test,
+on the suite's bot process pool (`bot_executor`, tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ from server.host import GameHost
 
 
 @pytest.fixture
-async def host(tmp_path: Path, bot_executor: ProcessPoolExecutor) -> AsyncIterator[GameHost]:
-    h = make_host(tmp_path, bot_executor)
+async def host(
+    tmp_path: Path, bot_executor: ProcessPoolExecutor, database: str
+) -> AsyncIterator[GameHost]:
+    """A started host on each backend (`database`: SQLite, then PostgreSQL)."""
+    h = make_host(tmp_path, bot_executor, database=database)
     await h.start()
     yield h
     await h.stop()

@@ -5,18 +5,17 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 from client.connection import Connection
 from server.host import GameHost
 from server.identity import Identity
-from server.store import Store
+from server.store import SqliteStore
 from shared import protocol
 from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, RETURN, TAKE, Move, parse_move
 from shared.protocol import ClientMessage, HostMessage, Notice, PlayMove, TableUpdate
@@ -42,26 +41,25 @@ def make_host(data_dir: Path, executor: Executor | None, **kw: Any) -> GameHost:
     return GameHost(data_dir, **args)
 
 
-@contextmanager
-def write_in_progress(store: Store) -> Iterator[threading.Thread]:
+@asynccontextmanager
+async def write_in_progress(store: SqliteStore) -> AsyncIterator[asyncio.Future[bool]]:
     """A write that holds `store` for as long as the block runs, as a commit waiting on
-    the disk would: another connection holds the database's write lock, and a thread's
-    `claim_name` of a new name waits for it, holding the store's own write lock. Yields
-    that thread (alive as long as the write is held)."""
+    the disk would: another connection holds the database's write lock, and a
+    `claim_name` of a new name waits for it on the store's write thread, holding the
+    store's own write lock. Yields that claim (not done as long as the write is held)."""
     other = sqlite3.connect(store.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
-    writer = threading.Thread(target=store.claim_name, args=("writer", "SHA256:writer-key"))
-    writer.start()
+    writer = asyncio.ensure_future(store.claim_name("writer", "SHA256:writer-key"))
     try:
         deadline = time.monotonic() + WAIT
         while not store._lock.locked():  # the writer has the store's write lock
-            assert writer.is_alive() and time.monotonic() < deadline, "the write never began"
-            time.sleep(0.01)
+            assert not writer.done() and time.monotonic() < deadline, "the write never began"
+            await asyncio.sleep(0.01)
         yield writer
     finally:
         other.execute("ROLLBACK")
         other.close()
-        writer.join(WAIT)
+        await asyncio.wait_for(writer, WAIT)
 
 
 def identity(name: str, guest: bool = False) -> Identity:

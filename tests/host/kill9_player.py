@@ -24,8 +24,9 @@ class PrintingConnection(HostConnection):
             sys.stdout.flush()
 
 
-async def main(data_dir: Path) -> None:
-    host = make_host(data_dir, None, bot_workers=1)  # its own process pool, like a server
+async def main(data_dir: Path, database: str | None) -> None:
+    # Its own process pool, like a server.
+    host = make_host(data_dir, None, bot_workers=1, database=database)
     await host.start()
     alice = PrintingConnection(host, identity("alice"))
     alice.cmd(Quick(4, "easy"))
@@ -35,4 +36,4 @@ async def main(data_dir: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1])))
+    asyncio.run(main(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else None))

@@ -36,7 +36,7 @@ async def test_full_game_against_a_bot(host: GameHost, caplog: pytest.LogCapture
 
     assert final.outcome is not None and final.is_over
     table_id = alice.last_table.table
-    record = host.store.load_game(table_id)
+    record = await host.store.load_game(table_id)
     assert record is not None and record.status == "finished"
     assert record.outcome == {
         "scores": list(final.outcome.scores),
@@ -154,9 +154,9 @@ async def test_guest_plays_and_never_claims_a_name(host: GameHost) -> None:
     guest.cmd(Quick(3, "easy"))
     msg = await guest.next(my_turn)
     await play_move(guest, pick(msg.view))
-    record = host.store.load_game(guest.last_table.table)
+    record = await host.store.load_game(guest.last_table.table)
     assert record is not None and record.seats[0].guest and record.seats[0].key is None
-    assert host.store.name_owner("guest-7") is None
+    assert await host.store.name_owner("guest-7") is None
     assert parse_move(record.moves[-1]) is not None
 
 

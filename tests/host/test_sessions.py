@@ -6,12 +6,13 @@ import asyncio
 import random
 
 import pytest
-from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_end
+from hostkit import WAIT, HostConnection, identity, my_turn, pick, play_move, play_to_end
 
 from server.host import GameHost
 from server.identity import Identity, guest_key
 from server.link import HostLink
 from server.lobby import LOBBY_BATCH, LOBBY_BATCH_GAP, Lobby
+from server.store import GameRecord
 from server.table import Seat, Table, TableError
 from shared.codec import dumps
 from shared.deal import replay
@@ -75,7 +76,7 @@ async def test_disconnect_and_reconnect_lands_back_at_the_current_state(host: Ga
     assert all(
         m.log is None for m in bob.messages[-3:] if isinstance(m, TableUpdate)
     )  # broadcasts carry no log
-    record = host.store.load_game(table_id)
+    record = await host.store.load_game(table_id)
     assert record is not None
     assert back.view == replay(3, record.seed, record.moves).view(0)  # exactly where it is
     assert back.view.turn == bob.view.turn and back.view.bank == bob.view.bank
@@ -104,7 +105,7 @@ async def test_the_lobby_is_live_for_everyone(host: GameHost) -> None:
     assert playing.tables[0].turn == 1
     alice.cmd(Leave())  # the only human leaves a game against a bot: abandoned
     await watcher.next_of(LobbyList, lambda m: m.tables == ())
-    record = host.store.load_game(table.id)
+    record = await host.store.load_game(table.id)
     assert record is not None and record.status == "abandoned"
     alice.close()
     await watcher.next_of(LobbyList, lambda m: m.online == ("watcher",))
@@ -125,10 +126,9 @@ async def test_a_lobby_change_reaches_everyone_a_batch_per_loop_turn(host: GameH
         )
 
     alice.cmd(Create(2, (None,) * 2))
-    for _ in range(50):  # until the push starts
-        await asyncio.sleep(0)
-        if pushed():
-            break
+    deadline = asyncio.get_running_loop().time() + WAIT
+    while not pushed() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0)  # turn by turn of the loop, until the push starts
     assert 0 < pushed() <= LOBBY_BATCH  # a first batch, not everyone at once
     bob.cmd(Create(3, (None,) * 3))  # a second change while the first push is under way
     for w in watchers:
@@ -277,7 +277,7 @@ async def test_games_nobody_comes_back_to_are_abandoned(host: GameHost) -> None:
     table.seen -= 61.0
     await host.lobby.abandon_idle(60.0)
     assert table.status is TableStatus.FINISHED and table_id not in host.lobby.tables
-    record = host.store.load_game(table_id)
+    record = await host.store.load_game(table_id)
     assert record is not None and record.status == "abandoned"
 
 
@@ -295,18 +295,13 @@ def first_table(m: LobbyList) -> TableSummary:
 
 
 def test_lifecycle_transitions_are_guarded() -> None:
-    table = Table(
-        "t",
-        identity("a"),
-        [Seat(identity=identity("a")), Seat(bot="easy")],
-        store=None,
-        bots=None,
-        changed=lambda t, minor: None,
-    )  # type: ignore[arg-type]
+    seats = (Seat(identity=identity("a")).record(), Seat(bot="easy").record())
+    record = GameRecord("t", None, seats, "a", "waiting", 0.0)
+    table = Table(record, store=None, bots=None, changed=lambda t, minor: None)  # type: ignore[arg-type]
     assert table.status is TableStatus.WAITING
     with pytest.raises(TableError):
         table._to(TableStatus.WAITING)
-    table.close()
+    table._to(TableStatus.FINISHED)  # closed before it started
     assert table.status is TableStatus.FINISHED
     for status in TableStatus:
         with pytest.raises(TableError):

@@ -22,7 +22,7 @@ from server.bridge import AppFactory
 from server.config import Config
 from server.identity import Identity
 from server.ssh import SSHService
-from server.store import Store
+from server.store import SqliteStore, Store
 
 WAIT = 10.0  # seconds any one expected screen may take, at most
 
@@ -146,7 +146,8 @@ async def running_server(
     }
     args.update(settings)
     config = Config(**args)
-    store = Store(data_dir)
+    store: Store = SqliteStore(data_dir / "splendor.db")
+    await store.open()
     host = host if host is not None else FakeHost()
     service = SSHService(config, host, store, app_factory or EchoApp, host_key())
     await service.start()
@@ -154,7 +155,7 @@ async def running_server(
         yield Running(service, host, store, config, data_dir)
     finally:
         await service.stop("the test is over")
-        store.close()
+        await store.close()
 
 
 # -- clients ----------------------------------------------------------------------------

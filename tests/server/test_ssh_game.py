@@ -33,7 +33,7 @@ async def play_a_full_game(game, player, name: str) -> None:
     assert final.is_over and final.outcome is not None
     screen = await player.wait_for("game over")
     assert f"{name} (you)" in screen
-    stored = game.host.store.load_game(table_id(record))
+    stored = await game.host.store.load_game(table_id(record))
     assert stored is not None and stored.status == "finished"
     assert len(stored.moves) >= final.turn
     player.press("q")  # the results dialog's quit
@@ -47,7 +47,7 @@ async def test_a_guest_plays_a_full_game_against_an_easy_bot(tmp_path, bot_execu
         guest = await login(game.port, "ann")
         await guest.wait_for("you are guest-ann (guest)")
         await play_a_full_game(game, guest, "guest-ann")
-        assert game.host.store.name_owner("ann") is None
+        assert await game.host.store.name_owner("ann") is None
 
 
 async def test_a_keyed_player_plays_a_full_game_against_an_easy_bot(tmp_path, bot_executor):
@@ -56,7 +56,7 @@ async def test_a_keyed_player_plays_a_full_game_against_an_easy_bot(tmp_path, bo
         keyed = await login(game.port, "bob", key)
         await keyed.wait_for("you are bob")
         await play_a_full_game(game, keyed, "bob")
-        assert game.host.store.name_owner("bob") == key.get_fingerprint("sha256")
+        assert await game.host.store.name_owner("bob") == key.get_fingerprint("sha256")
 
 
 async def sit_two(game, ann_key, bob_key):
@@ -150,9 +150,9 @@ async def test_a_move_typed_in_one_burst_after_colon_is_played(tmp_path, bot_exe
         record = game.tap.latest("guest-ann")
         view = (await record.wait(decision)).view
         await player.wait_for(lambda t: f"turn {view.turn} · your turn" in status(t))
-        played = len(game.host.store.moves(table_id(record)))
+        played = len(await game.host.store.moves(table_id(record)))
         move = pick(view)
         player.press(":" + str(move) + "\r")
         await record.wait(lambda m: isinstance(m, TableUpdate) and moment(m.view) != moment(view))
-        assert game.host.store.moves(table_id(record))[played] == str(move)
+        assert (await game.host.store.moves(table_id(record)))[played] == str(move)
         await player.wait_for(lambda t: turn_shown(t) > view.turn)

@@ -41,7 +41,7 @@ async def claim(server, name: str, key: asyncssh.SSHKey) -> None:
     player = await Player.login(server.port, name, key)
     await player.wait_for(f"hello {name} guest=False")
     await player.close()
-    assert server.store.name_owner(name) == fingerprint(key)
+    assert await server.store.name_owner(name) == fingerprint(key)
 
 
 async def test_the_first_key_owns_the_name(server, new_key):
@@ -56,16 +56,16 @@ async def test_logins_go_on_while_a_write_holds_the_store(server, new_key):
     """Name look-ups at login read off the event loop, on the store's own read connection:
     neither they nor the loop wait for a commit (another game's fsync)."""
     await claim(server, "ann", new_key)
-    with write_in_progress(server.store) as writer:
+    async with write_in_progress(server.store) as writer:
         newcomer = asyncio.create_task(Player.login(server.port, "bob", new_key))  # must write
         player = await Player.login(server.port, "ann", new_key)  # a returning player
         await player.wait_for("hello ann guest=False")
         player.press("k")
         await player.wait_for("keys: k")
-        assert writer.is_alive()  # all while the write was still held
+        assert not writer.done()  # all while the write was still held
     bob = await asyncio.wait_for(newcomer, WAIT)  # bob's claim waited for it, off the loop
     await bob.wait_for("hello bob guest=False")
-    assert server.store.name_owner("bob") == fingerprint(new_key)
+    assert await server.store.name_owner("bob") == fingerprint(new_key)
     await bob.close()
     await player.close()
 
@@ -77,7 +77,7 @@ async def test_another_key_with_an_owned_name_is_refused_with_a_clear_message(se
         await connect(server.port, "ann", other)
     assert "the name 'ann' belongs to another player's SSH key" in refused.value.reason
     assert f"pick another name: ssh -p {server.port} NAME@127.0.0.1" in refused.value.reason
-    assert server.store.name_owner("ann") == fingerprint(new_key)
+    assert await server.store.name_owner("ann") == fingerprint(new_key)
     with pytest.raises(asyncssh.PermissionDenied):  # a client that only tries keys
         await connect(server.port, "ann", other, guest=False)
 
@@ -106,7 +106,7 @@ async def test_offering_the_victims_public_key_then_logging_in_as_guest_is_a_gue
     identity = server.host.links[-1].identity
     assert (identity.name, identity.guest) == ("guest-vic", True)
     assert identity.key == guest_key("127.0.0.1", server.service.gate.guest_secret)  # not vic's
-    assert server.store.name_owner("vic") == fingerprint(victim)
+    assert await server.store.name_owner("vic") == fingerprint(victim)
     await player.close()
 
 
@@ -122,7 +122,7 @@ async def test_an_offered_key_never_claims_a_free_name(server, new_key):
     conn = await connect(server.port, "newbie", PublicOnlyKey(new_key))
     player = await Player.open(conn)
     await player.wait_for("hello guest-newbie guest=True")
-    assert server.store.name_owner("newbie") is None
+    assert await server.store.name_owner("newbie") is None
     await player.close()
 
 
@@ -139,7 +139,7 @@ async def test_offered_then_own_key_binds_the_signed_key(server, new_key):
     )
     player = await Player.open(conn)
     await player.wait_for("hello zed guest=False")
-    assert server.store.name_owner("zed") == fingerprint(new_key)
+    assert await server.store.name_owner("zed") == fingerprint(new_key)
     assert server.host.links[-1].identity.key == fingerprint(new_key)
     await player.close()
 
@@ -157,7 +157,7 @@ async def test_offered_victim_key_then_own_key_cannot_take_an_owned_name(server,
             client_keys=[PublicOnlyKey(new_key), mine],
             preferred_auth="publickey",
         )
-    assert server.store.name_owner("vic") == fingerprint(new_key)
+    assert await server.store.name_owner("vic") == fingerprint(new_key)
 
 
 async def test_guests_get_a_marked_name_that_claims_nothing(server):
@@ -165,7 +165,7 @@ async def test_guests_get_a_marked_name_that_claims_nothing(server):
     ann2 = await Player.login(server.port, "ann")  # a different keyless "ann"
     assert "hello guest-ann guest=True" in await ann.wait_for("hello")
     assert "hello guest-ann2 guest=True" in await ann2.wait_for("hello")
-    assert server.store.name_owner("ann") is None
+    assert await server.store.name_owner("ann") is None
     # A guest holds only a keyed digest of its address: a held seat goes back to that
     # address. The address cannot be read back from it, and a restart keeps it.
     keys = {link.identity.key for link in server.host.links}

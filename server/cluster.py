@@ -1,0 +1,177 @@
+"""What the other processes of a cluster do, applied to this process's copies.
+
+A shared store (PostgreSQL) tells every process of every stored move, every change
+of a table, and every change of who is online where (`server.store.base`). This
+module turns those events into the lobby's and tables' own updates: a move is
+applied to the table's copy (any gap is read from the store first), a changed table
+is read again, and the sessions of other processes are counted at each seat. After
+the store's listening connection came back, everything is read again.
+
+Two watches run here whatever the store: one takes over the bots of games whose
+bots stopped moving (the process that ran them died, its lock with it), one makes
+sure the presence of other processes is read now and then even if an event was lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Coroutine
+from typing import Any
+
+from shared.protocol import TableStatus
+
+from .lobby import Lobby
+from .store import (
+    OPEN_STATUSES,
+    MovePlayed,
+    PresenceChanged,
+    Reconnected,
+    Store,
+    StoreError,
+    TableChanged,
+)
+from .store.base import Event
+from .table import Table
+
+log = logging.getLogger("splendor")
+
+WATCH_EVERY = 1.0  # seconds between looks at games whose bots should move
+PRESENCE_EVERY = 5.0  # seconds between reads of who is online elsewhere, events or not
+
+
+class Cluster:
+    """Applies a shared store's events to `lobby` (see the module docstring)."""
+
+    def __init__(self, lobby: Lobby, store: Store) -> None:
+        self.lobby = lobby
+        self.store = store
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._presence_due = False
+        self._watch: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.store.subscribe(self._event)
+        self._watch = asyncio.get_running_loop().create_task(self._watch_loop())
+
+    async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(self._logged(coro))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _logged(self, coro: Coroutine[Any, Any, None]) -> None:
+        try:
+            await coro
+        except asyncio.CancelledError:
+            raise
+        except StoreError as e:
+            log.warning("cluster: could not follow another process: %s", e)
+        except Exception:
+            log.exception("cluster: applying another process's change failed")
+
+    def _event(self, event: Event) -> None:
+        match event:
+            case MovePlayed(game, seq, turn, notation):
+                table = self.lobby.tables.get(game)
+                if table is None:
+                    self._spawn(self._load(game))
+                else:
+                    self._spawn(table.on_move(seq, turn, notation))
+            case TableChanged(table_id):
+                self._spawn(self._changed(table_id))
+            case PresenceChanged():
+                self.presence_soon()
+            case Reconnected():
+                self._spawn(self._resync())
+
+    async def _load(self, table_id: str) -> None:
+        """A table this process has no copy of yet (created elsewhere)."""
+        if table_id in self.lobby.tables:
+            return
+        record = await self.store.load_game(table_id)
+        if record is None or record.status not in OPEN_STATUSES or table_id in self.lobby.tables:
+            return
+        table = self.lobby.add(record)
+        await self.presence()
+        self.lobby.refresh()
+        table.kick_bots()
+
+    async def _changed(self, table_id: str) -> None:
+        table = self.lobby.tables.get(table_id)
+        if table is None:
+            await self._load(table_id)
+            return
+        was = table.status
+        await table.reload()
+        if table.status is TableStatus.FINISHED and was is not TableStatus.FINISHED:
+            if table.result == "abandoned":
+                self.lobby.abandoned(table)
+            self.lobby.table_changed(table, False)
+
+    async def _resync(self) -> None:
+        """After a gap in the events: read every table and who is online again."""
+        known = set(self.lobby.tables)
+        for record in await self.store.open_tables():
+            if record.id not in known:
+                self.lobby.add(record)
+        for table in list(self.lobby.tables.values()):
+            await self._changed(table.id)
+            await table.catch_up()
+        await self.presence()
+        self.lobby.refresh()
+
+    # -- presence ------------------------------------------------------------
+
+    def presence_soon(self) -> None:
+        """Read who is online elsewhere shortly (many changes come in bursts: one read)."""
+        if not self._presence_due:
+            self._presence_due = True
+            asyncio.get_running_loop().call_later(0.05, lambda: self._spawn(self.presence()))
+
+    async def presence(self) -> None:
+        """Count the other processes' sessions at each seat, and who is online there."""
+        self._presence_due = False
+        rows = await self.store.sessions()
+        seats: dict[str, Counter[int]] = {}
+        for row in rows:
+            if row.table is not None and row.seat is not None:
+                seats.setdefault(row.table, Counter())[row.seat] += 1
+        names = frozenset(row.name for row in rows)
+        if names != self.lobby.remote_online:
+            self.lobby.remote_online = names
+            self.lobby.refresh(minor=True)
+        for table in list(self.lobby.tables.values()):
+            table.set_remote(dict(seats.get(table.id, Counter())))
+
+    # -- watches -------------------------------------------------------------
+
+    async def _watch_loop(self) -> None:
+        """Now and then: bots of games in progress move on (a takeover when the process
+        that ran them died), and other processes' sessions are read again."""
+        ticks = 0
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            ticks += 1
+            try:
+                for table in list(self.lobby.tables.values()):
+                    self._kick(table)
+                if self.store.shared and ticks * WATCH_EVERY >= PRESENCE_EVERY:
+                    ticks = 0
+                    await self.presence()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("cluster: a watch failed", exc_info=True)
+
+    @staticmethod
+    def _kick(table: Table) -> None:
+        if table.status is TableStatus.PLAYING:
+            table.kick_bots()

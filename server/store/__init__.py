@@ -1,0 +1,89 @@
+"""Persistence: names and their keys, tables, games as an event log (docs/design.md).
+
+`open_store(url)` gives the backend a database URL names: ``sqlite:///path`` (one
+server process; the default, `DATA_DIR/splendor.db`) or ``postgresql://user@host/db``
+(any number of processes on any number of machines). Both have one interface
+(`server.store.base.Store`) and one schema, versioned (`server.store.schema`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .base import Event, MovePlayed, PresenceChanged, Reconnected, SessionRow, Store, TableChanged
+from .records import (
+    ABANDONED,
+    CLOSED,
+    FINISHED,
+    OPEN_STATUSES,
+    PLAYING,
+    WAITING,
+    GameRecord,
+    MoveTaken,
+    SeatRecord,
+    StoreError,
+    StoreUnavailable,
+    replay_record,
+    turn_log,
+)
+from .schema import LATEST, SchemaTooNew
+from .sqlite import DB_NAME, SqliteStore
+
+
+def default_url(data_dir: str | Path) -> str:
+    """The default database: SQLite in the data directory."""
+    return f"sqlite:///{Path(data_dir) / DB_NAME}"
+
+
+def open_store(url: str, *, synchronous: str = "FULL") -> Store:
+    """The store a database URL names (not yet opened: `await store.open()`).
+    `synchronous` is SQLite's commit durability (see `server.store.sqlite`)."""
+    if url.startswith("sqlite:///"):
+        return SqliteStore(url.removeprefix("sqlite:///"), synchronous=synchronous)
+    if url.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresStore
+
+        return PostgresStore(url)
+    raise StoreError(
+        f"{redact(url)!r} is not a database URL this server reads: use sqlite:///PATH or "
+        "postgresql://USER@HOST/DATABASE"
+    )
+
+
+def redact(url: str) -> str:
+    """A database URL without its password, for logs and messages."""
+    scheme, sep, rest = url.partition("://")
+    who, at, where = rest.rpartition("@")
+    if not at or ":" not in who:
+        return url
+    return f"{scheme}{sep}{who.split(':', 1)[0]}:***@{where}"
+
+
+__all__ = [
+    "ABANDONED",
+    "CLOSED",
+    "FINISHED",
+    "LATEST",
+    "OPEN_STATUSES",
+    "PLAYING",
+    "WAITING",
+    "Event",
+    "GameRecord",
+    "MovePlayed",
+    "MoveTaken",
+    "PresenceChanged",
+    "Reconnected",
+    "SchemaTooNew",
+    "SeatRecord",
+    "SessionRow",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "TableChanged",
+    "default_url",
+    "open_store",
+    "redact",
+    "replay_record",
+    "turn_log",
+]

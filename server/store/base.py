@@ -1,0 +1,181 @@
+"""The store's interface: one for SQLite (one process) and PostgreSQL (many).
+
+Every method is a coroutine and never blocks the event loop: SQLite's run on threads
+of their own (a commit's fsync waits there), PostgreSQL's on an asyncpg pool. The
+database is the only point of order between processes: a move is accepted by being
+inserted at the next `(game, seq)` (the primary key refuses the second: `MoveTaken`),
+and a table's seats or status change only from the version the change names
+(`update_table` answers False when another change came first).
+
+A shared store (PostgreSQL) also tells every process what the others did
+(`subscribe`: `MovePlayed`, `TableChanged`, `PresenceChanged`, and `Reconnected`
+after its listening connection came back, when anything may have been missed),
+keeps who is online where (`Presence`), and lends each game's bots to exactly one
+process at a time (`try_lock_game`). A store that is not shared (SQLite) has
+nothing to tell and every lock is this process's.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .records import GameRecord, SeatRecord
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed:
+    """Move `seq` (0-based) of `game` is stored; after it the game is at `turn`."""
+
+    game: str
+    seq: int
+    turn: int
+    notation: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableChanged:
+    """A table's seats or status changed (or it was created)."""
+
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceChanged:
+    """Sessions came, went or moved on some process (or a process died)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """The store's listening connection was lost and is back: events may be missing."""
+
+
+Event = MovePlayed | TableChanged | PresenceChanged | Reconnected
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A session somewhere in the cluster: who, and where (table None: the lobby)."""
+
+    process: str
+    session: str
+    name: str
+    guest: bool
+    key: str | None
+    table: str | None
+    seat: int | None
+
+
+class Store(ABC):
+    """Names, tables and games, moves, snapshots; see the module docstring."""
+
+    shared = False  # True when other server processes may use the same database
+
+    def __init__(self) -> None:
+        self._handlers: list[Callable[[Event], None]] = []
+
+    @property
+    @abstractmethod
+    def url(self) -> str:
+        """Where the data is (`sqlite:///…`, `postgresql://…`), for logs: no password."""
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema up to date (`StoreError` if it is newer)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Let writes under way finish, then disconnect."""
+
+    # -- names -------------------------------------------------------------
+
+    @abstractmethod
+    async def claim_name(self, name: str, key_fingerprint: str) -> bool:
+        """True if `name` is free (it is now this key's) or already this key's; False if
+        another key owns it. Atomic: of two processes racing for a name, one wins."""
+
+    @abstractmethod
+    async def name_owner(self, name: str) -> str | None:
+        """The key fingerprint that owns `name`, or None."""
+
+    # -- tables and games ------------------------------------------------
+
+    @abstractmethod
+    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
+        """A new waiting table at version 0; False if the id is taken."""
+
+    @abstractmethod
+    async def update_table(
+        self,
+        table: str,
+        version: int,
+        seats: Sequence[SeatRecord],
+        host: str,
+        status: str | None = None,
+        seed: int | None = None,
+    ) -> bool:
+        """Replace a table's seats and host (and status, and seed when its game starts) if
+        it is still at `version`; it is then at version + 1. False if it was not."""
+
+    @abstractmethod
+    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
+        """Store move `seq` and commit (everyone hears of it at commit, never before);
+        `MoveTaken` if that place is taken."""
+
+    @abstractmethod
+    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+        """A game in progress ends (finished, abandoned) or a waiting table closes; its
+        moves stay. False if it had ended already (another process came first)."""
+
+    @abstractmethod
+    async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
+        """Keep the state after `seq` moves (a cache for loading a game faster)."""
+
+    @abstractmethod
+    async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
+        """A table as stored, with its moves and latest snapshot (unless `moves` is
+        False: its seats and status are wanted, nothing more)."""
+
+    @abstractmethod
+    async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
+        """The game's moves from `start` on, in order."""
+
+    @abstractmethod
+    async def open_tables(self) -> list[GameRecord]:
+        """Every waiting table and game in progress, oldest first, with moves."""
+
+    # -- the cluster ---------------------------------------------------------
+
+    def subscribe(self, handler: Callable[[Event], None]) -> None:
+        """Call `handler` (on the event loop) with what other processes do."""
+        self._handlers.append(handler)
+
+    def _publish(self, event: Event) -> None:
+        for handler in list(self._handlers):
+            handler(event)
+
+    async def try_lock_game(self, game: str) -> bool:
+        """Whether this process may run `game`'s bots (it then does until it unlocks the
+        game or dies). Alone on its database, a process always may."""
+        return True
+
+    async def unlock_game(self, game: str) -> None:
+        """This process no longer runs `game`'s bots."""
+        return None
+
+    async def set_session(
+        self, session: str, name: str, guest: bool, key: str | None, table: str | None,
+        seat: int | None,
+    ) -> None:  # fmt: skip
+        """Record where one of this process's sessions is (shared stores only)."""
+        return None
+
+    async def drop_session(self, session: str) -> None:
+        """Forget one of this process's sessions (shared stores only)."""
+        return None
+
+    async def sessions(self) -> list[SessionRow]:
+        """Every session of the other processes (none when the store is not shared)."""
+        return []

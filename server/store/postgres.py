@@ -1,0 +1,522 @@
+"""The PostgreSQL store: one database for any number of server processes on any number of
+machines (docs/cluster.md). The driver is asyncpg: native to asyncio (no thread per
+query), its LISTEN support calls back on the event loop, and it needs no libpq.
+
+The database is the only point of order. A move is one transaction that inserts it
+at `(game, seq)` (the primary key refuses a second: `MoveTaken`) and sends a NOTIFY,
+which PostgreSQL delivers at commit, never before the move is durable. A table's
+seats and status change by compare-and-set on its `version`. Every process:
+
+- listens on one connection of its own (channel ``splendor``) and publishes what it
+  hears as events; when that connection is lost it reconnects and publishes
+  `Reconnected`, so that what was missed is read again;
+- holds each game whose bots it runs with a session advisory lock on another
+  connection of its own: when the process dies, so does the connection, and the
+  lock goes to whoever asks next;
+- renews its row in `processes` every `HEARTBEAT_EVERY` seconds and keeps its
+  sessions' rows in `sessions` (written in batches); a process not heard from for
+  `PROCESS_TIMEOUT` seconds is removed with its sessions by whoever notices first,
+  so its players show as away within seconds.
+
+A database that cannot be reached raises `StoreUnavailable` (the host tells the
+player "the server is busy; try again in a moment"): nothing was written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+import zlib
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from .base import (
+    MovePlayed,
+    PresenceChanged,
+    Reconnected,
+    SessionRow,
+    Store,
+    TableChanged,
+)
+from .records import (
+    CLOSED,
+    OPEN_STATUSES,
+    PLAYING,
+    GameRecord,
+    MoveTaken,
+    SeatRecord,
+    StoreUnavailable,
+)
+from .schema import LATEST, POSTGRES, too_new
+from .sqlite import check_seed
+
+log = logging.getLogger("splendor")
+
+CHANNEL = "splendor"
+HEARTBEAT_EVERY = 2.0  # seconds between a process's signs of life
+PROCESS_TIMEOUT = 8.0  # seconds without one before a process counts as dead
+CONNECT_TIMEOUT = 5.0  # seconds to reach the database before giving up for now
+QUERY_TIMEOUT = 10.0  # seconds a statement may take
+LOCK_CLASS = 0x5350  # the first key of every game's advisory lock ("SP")
+MIGRATION_LOCK = 0x53504C  # held while the schema is brought up to date
+
+# What an unreachable or restarting database raises (asyncpg's and the socket's).
+Conn = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy  # what queries run on
+
+_DOWN: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+)
+
+
+def _game_key(game: str) -> int:
+    """A game's advisory lock key: a signed 32-bit hash of its id."""
+    return zlib.crc32(game.encode()) - (1 << 31)
+
+
+class PostgresStore(Store):
+    """The store in a PostgreSQL database; see the module docstring."""
+
+    shared = True
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self._url = url
+        self.process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._pool: asyncpg.Pool | None = None
+        self._listener: asyncpg.Connection | None = None
+        self._locker: asyncpg.Connection | None = None
+        self._held: set[str] = set()  # games whose bots this process runs
+        self._lock_guard = asyncio.Lock()
+        self._sessions: dict[str, tuple[Any, ...] | None] = {}  # session -> row (None: gone)
+        self._mine: dict[str, tuple[Any, ...]] = {}  # this process's sessions, as stored
+        self._flush_due = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+
+    @property
+    def url(self) -> str:
+        from . import redact
+
+        return redact(self._url)
+
+    # -- plumbing ----------------------------------------------------------
+
+    @asynccontextmanager
+    async def _conn(self) -> AsyncIterator[Conn]:
+        """A connection of the pool; an unreachable database is `StoreUnavailable`."""
+        if self._pool is None:
+            raise StoreUnavailable("the store is closed")
+        try:
+            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
+                yield conn
+        except _DOWN as e:
+            raise StoreUnavailable(f"the database is unreachable: {e}") from e
+
+    async def _connect(self) -> asyncpg.Connection:
+        try:
+            return await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
+        except _DOWN as e:
+            raise StoreUnavailable(f"the database is unreachable: {e}") from e
+
+    # -- opening and closing ----------------------------------------------
+
+    async def open(self) -> None:
+        try:
+            self._pool = await asyncpg.create_pool(
+                self._url,
+                min_size=1,
+                max_size=8,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=QUERY_TIMEOUT,
+            )
+        except _DOWN as e:
+            raise StoreUnavailable(f"the database is unreachable: {e}") from e
+        async with self._conn() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await migrate(conn)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+            await conn.execute("INSERT INTO processes (id) VALUES ($1)", self.process)
+        await self._listen()
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._heartbeats()),
+            loop.create_task(self._flushes()),
+        ]
+
+    async def close(self) -> None:
+        self._closing = True
+        self._flush_due.set()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        try:
+            async with self._conn() as conn:  # its sessions go with it
+                await conn.execute("DELETE FROM processes WHERE id = $1", self.process)
+                await conn.execute("SELECT pg_notify($1, 'p')", CHANNEL)
+        except StoreUnavailable:
+            pass
+        for own in (self._listener, self._locker):
+            if own is not None and not own.is_closed():
+                await own.close()
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    # -- events --------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        conn = await self._connect()
+        await conn.add_listener(CHANNEL, self._heard)
+        conn.add_termination_listener(self._lost)
+        self._listener = conn
+
+    def _heard(self, conn: object, pid: int, channel: str, payload: object) -> None:
+        kind, _, rest = str(payload).partition("|")
+        if kind == "m":
+            game, seq, turn, notation = rest.split("|", 3)
+            self._publish(MovePlayed(game, int(seq), int(turn), notation))
+        elif kind == "t":
+            self._publish(TableChanged(rest))
+        elif kind == "p":
+            self._publish(PresenceChanged())
+
+    def _lost(self, conn: object) -> None:
+        """The listening connection closed: listen again as soon as the database lets us."""
+        if not self._closing:
+            log.warning("store: lost the database's events; reconnecting")
+            self._tasks.append(asyncio.get_running_loop().create_task(self._relisten()))
+
+    async def _relisten(self) -> None:
+        delay = 0.2
+        while not self._closing:
+            try:
+                await self._listen()
+            except StoreUnavailable:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                continue
+            log.info("store: listening to the database's events again")
+            self._publish(Reconnected())
+            return
+
+    # -- names -------------------------------------------------------------
+
+    async def claim_name(self, name: str, key_fingerprint: str) -> bool:
+        name = name.lower()
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO names (name, key, claimed) VALUES ($1, $2, $3)"
+                " ON CONFLICT (name) DO NOTHING",
+                name,
+                key_fingerprint,
+                time.time(),
+            )
+            owner = await conn.fetchval("SELECT key FROM names WHERE name = $1", name)
+        return bool(owner == key_fingerprint)
+
+    async def name_owner(self, name: str) -> str | None:
+        async with self._conn() as conn:
+            owner = await conn.fetchval("SELECT key FROM names WHERE name = $1", name.lower())
+        return None if owner is None else str(owner)
+
+    # -- tables and games ------------------------------------------------
+
+    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
+        async with self._conn() as conn, conn.transaction():
+            done = await conn.execute(
+                "INSERT INTO games (id, players, seats, host, status, created)"
+                " VALUES ($1, $2, $3, $4, 'waiting', $5) ON CONFLICT (id) DO NOTHING",
+                table,
+                len(seats),
+                _seats_json(seats),
+                host,
+                time.time(),
+            )
+            if done != "INSERT 0 1":
+                return False
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
+        return True
+
+    async def update_table(
+        self,
+        table: str,
+        version: int,
+        seats: Sequence[SeatRecord],
+        host: str,
+        status: str | None = None,
+        seed: int | None = None,
+    ) -> bool:
+        check_seed(seed)
+        async with self._conn() as conn, conn.transaction():
+            done = await conn.execute(
+                "UPDATE games SET seats = $1, host = $2, status = COALESCE($3, status),"
+                " seed = COALESCE($4, seed), version = version + 1"
+                " WHERE id = $5 AND version = $6",
+                _seats_json(seats),
+                host,
+                status,
+                seed,
+                table,
+                version,
+            )
+            if done != "UPDATE 1":
+                return False
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
+        return True
+
+    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
+        try:
+            async with self._conn() as conn, conn.transaction():
+                await conn.execute(
+                    "INSERT INTO moves (game, seq, notation, at) VALUES ($1, $2, $3, $4)",
+                    game,
+                    seq,
+                    notation,
+                    time.time(),
+                )
+                await conn.execute("UPDATE games SET turn = $1 WHERE id = $2", turn, game)
+                event = f"m|{game}|{seq}|{turn}|{notation}"
+                await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
+        except asyncpg.UniqueViolationError as e:
+            raise MoveTaken(f"game {game} move {seq} `{notation}`: taken") from e
+
+    async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                "INSERT INTO snapshots (game, seq, state) VALUES ($1, $2, $3)"
+                " ON CONFLICT (game, seq) DO UPDATE SET state = EXCLUDED.state",
+                game,
+                seq,
+                state,
+            )
+
+    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+        was = PLAYING if status != CLOSED else "waiting"
+        data = None if outcome is None else json.dumps(outcome)
+        async with self._conn() as conn, conn.transaction():
+            done = await conn.execute(
+                "UPDATE games SET status = $1, finished = $2, outcome = $3,"
+                " version = version + 1 WHERE id = $4 AND status = $5",
+                status,
+                time.time(),
+                data,
+                game,
+                was,
+            )
+            await conn.execute("DELETE FROM snapshots WHERE game = $1", game)
+            if done != "UPDATE 1":
+                return False
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{game}")
+        return True
+
+    async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
+        async with self._conn() as conn:
+            row = await conn.fetchrow(_SELECT + " WHERE id = $1", game)
+            return None if row is None else await _record(conn, row, moves)
+
+    async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
+        async with self._conn() as conn:
+            return await _moves(conn, game, start)
+
+    async def open_tables(self) -> list[GameRecord]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                _SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
+                list(OPEN_STATUSES),
+            )
+            return [await _record(conn, r, True) for r in rows]
+
+    # -- bots: one process per game ----------------------------------------
+
+    async def try_lock_game(self, game: str) -> bool:
+        async with self._lock_guard:
+            if game in self._held:
+                return True
+            try:
+                if self._locker is None or self._locker.is_closed():
+                    self._held.clear()  # a lost connection took its locks with it
+                    self._locker = await self._connect()
+                got = await self._locker.fetchval(
+                    "SELECT pg_try_advisory_lock($1, $2)", LOCK_CLASS, _game_key(game)
+                )
+            except _DOWN:
+                self._locker = None
+                return False
+            if got:
+                self._held.add(game)
+            return bool(got)
+
+    async def unlock_game(self, game: str) -> None:
+        async with self._lock_guard:
+            if game not in self._held:
+                return
+            self._held.discard(game)
+            if self._locker is not None and not self._locker.is_closed():
+                try:
+                    await self._locker.execute(
+                        "SELECT pg_advisory_unlock($1, $2)", LOCK_CLASS, _game_key(game)
+                    )
+                except _DOWN:
+                    self._locker = None
+
+    # -- presence ------------------------------------------------------------
+
+    async def set_session(
+        self, session: str, name: str, guest: bool, key: str | None, table: str | None,
+        seat: int | None,
+    ) -> None:  # fmt: skip
+        self._sessions[session] = (session, self.process, name, guest, key, table, seat)
+        self._flush_due.set()
+
+    async def drop_session(self, session: str) -> None:
+        self._sessions[session] = None
+        self._flush_due.set()
+
+    async def sessions(self) -> list[SessionRow]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT process, id, name, guest, key, tbl, seat FROM sessions WHERE process <> $1",
+                self.process,
+            )
+        return [SessionRow(*r) for r in rows]
+
+    async def _flushes(self) -> None:
+        """Write the sessions' changes in batches (a burst of arrivals: one transaction),
+        then tell the others. A batch that fails is kept and tried again."""
+        while True:
+            await self._flush_due.wait()
+            await asyncio.sleep(0.02)
+            self._flush_due.clear()
+            batch, self._sessions = self._sessions, {}
+            try:
+                await self._write_sessions(batch)
+            except StoreUnavailable:
+                self._sessions = {**batch, **self._sessions}
+                await asyncio.sleep(1.0)
+                self._flush_due.set()
+
+    async def _write_sessions(self, batch: dict[str, tuple[Any, ...] | None]) -> None:
+        if not batch:
+            return
+        gone = [s for s, row in batch.items() if row is None]
+        rows = [row for row in batch.values() if row is not None]
+        async with self._conn() as conn, conn.transaction():
+            if gone:
+                await conn.execute("DELETE FROM sessions WHERE id = ANY($1::text[])", gone)
+            if rows:
+                await conn.executemany(
+                    "INSERT INTO sessions (id, process, name, guest, key, tbl, seat)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO UPDATE SET"
+                    " tbl = EXCLUDED.tbl, seat = EXCLUDED.seat",
+                    rows,
+                )
+            await conn.execute("SELECT pg_notify($1, 'p')", CHANNEL)
+        for s in gone:
+            self._mine.pop(s, None)
+        self._mine.update((row[0], row) for row in rows)
+
+    async def _heartbeats(self) -> None:
+        """Renew this process's sign of life; remove processes that stopped giving one.
+        A process that was taken for dead (the database was away longer than the
+        timeout) comes back with its sessions."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_EVERY)
+            try:
+                async with self._conn() as conn, conn.transaction():
+                    alive = await conn.execute(
+                        "UPDATE processes SET heartbeat = now() WHERE id = $1", self.process
+                    )
+                    if alive != "UPDATE 1":
+                        await conn.execute("INSERT INTO processes (id) VALUES ($1)", self.process)
+                        self._sessions = {**self._mine, **self._sessions}
+                        self._flush_due.set()
+                    dead = await conn.fetch(
+                        "DELETE FROM processes WHERE heartbeat < now() - $1::interval RETURNING id",
+                        f"{PROCESS_TIMEOUT} seconds",
+                    )
+                    if dead:
+                        log.info("store: processes gone: %s", ", ".join(r[0] for r in dead))
+                        await conn.execute("SELECT pg_notify($1, 'p')", CHANNEL)
+            except StoreUnavailable:
+                continue
+            except Exception:
+                log.warning("store: a heartbeat failed", exc_info=True)
+
+
+_SELECT = (
+    "SELECT id, seed, seats, host, status, created, finished, outcome, version, turn FROM games"
+)
+
+
+def _seats_json(seats: Sequence[SeatRecord]) -> str:
+    return json.dumps([s.to_json() for s in seats])
+
+
+async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
+    rows = await conn.fetch(
+        "SELECT notation FROM moves WHERE game = $1 AND seq >= $2 ORDER BY seq", game, start
+    )
+    return tuple(str(r[0]) for r in rows)
+
+
+async def _record(conn: Conn, row: asyncpg.Record, moves: bool) -> GameRecord:
+    game = str(row["id"])
+    snap = None
+    if moves:
+        snap = await conn.fetchrow(
+            "SELECT seq, state FROM snapshots WHERE game = $1 ORDER BY seq DESC LIMIT 1", game
+        )
+    return GameRecord(
+        id=game,
+        seed=None if row["seed"] is None else int(row["seed"]),
+        seats=tuple(SeatRecord.from_json(s) for s in json.loads(row["seats"])),
+        host=str(row["host"]),
+        status=str(row["status"]),
+        created=float(row["created"]),
+        finished=None if row["finished"] is None else float(row["finished"]),
+        outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
+        moves=await _moves(conn, game, 0) if moves else (),
+        snapshot=None if snap is None else (int(snap[0]), bytes(snap[1])),
+        version=int(row["version"]),
+        turn=int(row["turn"]),
+    )
+
+
+async def schema_version(conn: Conn) -> int:
+    if await conn.fetchval("SELECT to_regclass('schema_version')") is not None:
+        return int(await conn.fetchval("SELECT version FROM schema_version"))
+    return 1 if await conn.fetchval("SELECT to_regclass('games')") is not None else 0
+
+
+async def migrate(conn: Conn) -> int:
+    """Bring the schema to `LATEST`, one migration per transaction; the version found."""
+    found = await schema_version(conn)
+    if found > LATEST:
+        raise too_new(found)
+    for version in range(found + 1, LATEST + 1):
+        async with conn.transaction():
+            await conn.execute(POSTGRES[version])
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+                "DELETE FROM schema_version;"
+            )
+            await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
+        log.info("store: database schema now at version %d", version)
+    return found

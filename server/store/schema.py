@@ -1,0 +1,144 @@
+"""The database schema, as numbered migrations for each backend.
+
+A database records its schema version (`schema_version`, one row). At start the
+server applies the migrations after it, in order, each in a transaction of its own,
+or refuses a database whose version is newer than this build knows. A database
+from before versions were recorded (the first SQLite schema) is version 1.
+
+Version 1: names, games (started games only), moves, snapshots.
+Version 2: tables are stored from creation (status "waiting", no seed yet; also
+"closed"), with a `version` for compare-and-set changes and the game's current
+`turn`; PostgreSQL also keeps the cluster's processes and their sessions.
+"""
+
+from __future__ import annotations
+
+LATEST = 2
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer server than this one."""
+
+
+def too_new(found: int) -> SchemaTooNew:
+    return SchemaTooNew(
+        f"the database has schema version {found}, and this server knows versions up to "
+        f"{LATEST}: it was written by a newer splendor-server. Upgrade this one (or point "
+        "it at another database)."
+    )
+
+
+SQLITE: dict[int, str] = {
+    1: """
+CREATE TABLE names (
+    name    TEXT PRIMARY KEY COLLATE NOCASE,  -- "Alice" and "alice" are one name
+    key     TEXT NOT NULL,                    -- public-key fingerprint that owns it
+    claimed REAL NOT NULL
+);
+CREATE TABLE games (
+    id       TEXT PRIMARY KEY,
+    seed     INTEGER NOT NULL,
+    players  INTEGER NOT NULL CHECK (players BETWEEN 2 AND 4),
+    seats    TEXT NOT NULL,
+    host     TEXT NOT NULL,
+    status   TEXT NOT NULL CHECK (status IN ('playing', 'finished', 'abandoned')),
+    created  REAL NOT NULL,
+    finished REAL,
+    outcome  TEXT
+);
+CREATE INDEX games_status ON games (status);
+CREATE TABLE moves (
+    game     TEXT NOT NULL REFERENCES games (id),
+    seq      INTEGER NOT NULL CHECK (seq >= 0),
+    notation TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (game, seq)
+) WITHOUT ROWID;
+CREATE TABLE snapshots (
+    game  TEXT NOT NULL REFERENCES games (id),
+    seq   INTEGER NOT NULL,
+    state BLOB NOT NULL,
+    PRIMARY KEY (game, seq)
+) WITHOUT ROWID;
+""",
+    # SQLite cannot drop a NOT NULL or change a CHECK: the games table is rebuilt (with
+    # foreign keys off meanwhile: moves and snapshots refer to it by name).
+    2: """
+CREATE TABLE games_new (
+    id       TEXT PRIMARY KEY,
+    seed     INTEGER,                      -- NULL until the game starts
+    players  INTEGER NOT NULL CHECK (players BETWEEN 2 AND 4),
+    seats    TEXT NOT NULL,                -- JSON list of {name, guest, key, bot, left}
+    host     TEXT NOT NULL,                -- who hosts the table (seat 0's player at first)
+    status   TEXT NOT NULL
+             CHECK (status IN ('waiting', 'playing', 'finished', 'abandoned', 'closed')),
+    created  REAL NOT NULL,
+    finished REAL,
+    outcome  TEXT,                         -- JSON {scores, ranks} when finished
+    version  INTEGER NOT NULL DEFAULT 0,   -- +1 at every change of seats or status
+    turn     INTEGER NOT NULL DEFAULT 0    -- the game's turn after its latest move
+);
+INSERT INTO games_new (id, seed, players, seats, host, status, created, finished, outcome)
+    SELECT id, seed, players, seats, host, status, created, finished, outcome FROM games;
+DROP TABLE games;
+ALTER TABLE games_new RENAME TO games;
+CREATE INDEX games_status ON games (status);
+""",
+}
+
+POSTGRES: dict[int, str] = {
+    1: """
+CREATE TABLE names (
+    name    TEXT PRIMARY KEY,        -- player names are lower case (server.identity)
+    key     TEXT NOT NULL,
+    claimed DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE games (
+    id       TEXT PRIMARY KEY,
+    seed     BIGINT NOT NULL,
+    players  INTEGER NOT NULL CHECK (players BETWEEN 2 AND 4),
+    seats    TEXT NOT NULL,
+    host     TEXT NOT NULL,
+    status   TEXT NOT NULL CHECK (status IN ('playing', 'finished', 'abandoned')),
+    created  DOUBLE PRECISION NOT NULL,
+    finished DOUBLE PRECISION,
+    outcome  TEXT
+);
+CREATE INDEX games_status ON games (status);
+CREATE TABLE moves (
+    game     TEXT NOT NULL REFERENCES games (id),
+    seq      INTEGER NOT NULL CHECK (seq >= 0),
+    notation TEXT NOT NULL,
+    at       DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+CREATE TABLE snapshots (
+    game  TEXT NOT NULL REFERENCES games (id),
+    seq   INTEGER NOT NULL,
+    state BYTEA NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+""",
+    2: """
+ALTER TABLE games ALTER COLUMN seed DROP NOT NULL;
+ALTER TABLE games DROP CONSTRAINT games_status_check;
+ALTER TABLE games ADD CONSTRAINT games_status_check
+    CHECK (status IN ('waiting', 'playing', 'finished', 'abandoned', 'closed'));
+ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE processes (
+    id        TEXT PRIMARY KEY,          -- one server process: host name, pid, a random tag
+    started   TIMESTAMPTZ NOT NULL DEFAULT now(),
+    heartbeat TIMESTAMPTZ NOT NULL DEFAULT now()  -- the database's clock, renewed often
+);
+CREATE TABLE sessions (
+    id      TEXT PRIMARY KEY,
+    process TEXT NOT NULL REFERENCES processes (id) ON DELETE CASCADE,
+    name    TEXT NOT NULL,
+    guest   BOOLEAN NOT NULL,
+    key     TEXT,
+    tbl     TEXT,                        -- the table it shows; NULL in the lobby
+    seat    INTEGER                      -- its seat there; NULL when watching
+);
+""",
+}

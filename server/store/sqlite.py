@@ -1,0 +1,347 @@
+"""The SQLite store: one file, ``splendor.db`` by default in the data directory, WAL mode;
+for one server process (a cluster needs PostgreSQL: `server.store.postgres`).
+
+A move is committed before anyone sees it:
+
+- ``synchronous=FULL`` (the default) fsyncs the WAL at every commit: a move survives
+  a crash of the process (``kill -9``) and of the machine.
+- ``synchronous=NORMAL`` skips that fsync: still safe against ``kill -9`` (the commit
+  is in the WAL file, the OS writes it), but a power cut may lose the last moves.
+
+Writes run in order on one thread of their own, so an fsync never stalls the event
+loop; reads run on another thread with a read-only connection of their own (WAL lets
+them read the last commit while a write is under way), so a name look-up at login
+never waits behind another game's commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .base import Store
+from .records import CLOSED, OPEN_STATUSES, PLAYING, GameRecord, MoveTaken, SeatRecord, StoreError
+from .schema import LATEST, SQLITE, too_new
+
+DB_NAME = "splendor.db"
+
+T = TypeVar("T")
+
+
+class SqliteStore(Store):
+    """The store in one SQLite file (created if missing); see the module docstring."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        super().__init__()
+        if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
+        self.path = Path(path)
+        self._synchronous = synchronous.upper()
+        self._db: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._lock = threading.Lock()  # the write connection
+        self._read_lock = threading.Lock()  # the read connection
+        self._writes = ThreadPoolExecutor(1, thread_name_prefix="splendor-store")
+        self._reads = ThreadPoolExecutor(1, thread_name_prefix="splendor-store-read")
+
+    @property
+    def url(self) -> str:
+        return f"sqlite:///{self.path}"
+
+    # -- plumbing ----------------------------------------------------------
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._writes, fn, *args)
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._reads, fn, *args)
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError("the store is closed")
+        return self._db
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The write connection in a write transaction, committed at the end."""
+        with self._lock:
+            db = self._conn()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The read-only connection in a read transaction: what it reads is the last
+        commit as a whole, whatever the writer is doing meanwhile."""
+        with self._read_lock:
+            db = self._reader
+            if db is None:
+                raise StoreError("the store is closed")
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                db.execute("COMMIT")
+
+    # -- opening and closing ----------------------------------------------
+
+    async def open(self) -> None:
+        await self._write(self._open)
+
+    def _open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={self._synchronous}")
+        try:
+            migrate(db)
+        except BaseException:
+            db.close()
+            raise
+        db.execute("PRAGMA foreign_keys=ON")
+        self._db = db
+        self._reader = sqlite3.connect(
+            self.path.resolve().as_uri() + "?mode=ro",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=10.0,
+        )
+
+    async def close(self) -> None:
+        """Wait for queued writes, checkpoint the WAL and close."""
+        await asyncio.get_running_loop().run_in_executor(None, self._close)
+
+    def _close(self) -> None:
+        self._writes.shutdown(wait=True)
+        self._reads.shutdown(wait=True)
+        with self._read_lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+        with self._lock:
+            if self._db is not None:
+                try:
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                finally:
+                    self._db.close()
+                    self._db = None
+
+    # -- names -------------------------------------------------------------
+
+    async def claim_name(self, name: str, key_fingerprint: str) -> bool:
+        # A name once owned is never released: only a free name needs the write (and its
+        # wait for the disk).
+        owner = await self.name_owner(name)
+        if owner is not None:
+            return owner == key_fingerprint
+        return await self._write(self._claim, name, key_fingerprint)
+
+    def _claim(self, name: str, key: str) -> bool:
+        with self._transaction() as db:
+            row = db.execute("SELECT key FROM names WHERE name = ?", (name,)).fetchone()
+            if row is not None:
+                return bool(row[0] == key)
+            db.execute(
+                "INSERT INTO names (name, key, claimed) VALUES (?, ?, ?)", (name, key, time.time())
+            )
+            return True
+
+    async def name_owner(self, name: str) -> str | None:
+        return await self._read(self._owner, name)
+
+    def _owner(self, name: str) -> str | None:
+        with self._reading() as db:
+            rows = db.execute("SELECT key FROM names WHERE name = ?", (name,)).fetchall()
+        return str(rows[0][0]) if rows else None
+
+    # -- tables and games ------------------------------------------------
+
+    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
+        return await self._write(self._create, table, _seats_json(seats), len(seats), host)
+
+    def _create(self, table: str, seats: str, players: int, host: str) -> bool:
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    "INSERT INTO games (id, players, seats, host, status, created)"
+                    " VALUES (?, ?, ?, ?, 'waiting', ?)",
+                    (table, players, seats, host, time.time()),
+                )
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    async def update_table(
+        self,
+        table: str,
+        version: int,
+        seats: Sequence[SeatRecord],
+        host: str,
+        status: str | None = None,
+        seed: int | None = None,
+    ) -> bool:
+        check_seed(seed)
+        args = (_seats_json(seats), host, status, seed, table, version)
+        return await self._write(self._update, args)
+
+    def _update(self, args: tuple[Any, ...]) -> bool:
+        with self._transaction() as db:
+            done = db.execute(
+                "UPDATE games SET seats = ?, host = ?, status = COALESCE(?, status),"
+                " seed = COALESCE(?, seed), version = version + 1 WHERE id = ? AND version = ?",
+                args,
+            )
+            return done.rowcount == 1
+
+    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
+        await self._write(self._append, game, seq, notation, turn)
+
+    def _append(self, game: str, seq: int, notation: str, turn: int) -> None:
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    "INSERT INTO moves (game, seq, notation, at) VALUES (?, ?, ?, ?)",
+                    (game, seq, notation, time.time()),
+                )
+                db.execute("UPDATE games SET turn = ? WHERE id = ?", (turn, game))
+        except sqlite3.IntegrityError as e:
+            taken = "UNIQUE" in str(e) or "PRIMARY" in str(e)
+            error = MoveTaken if taken else StoreError
+            raise error(f"game {game} move {seq} `{notation}`: {e}") from e
+
+    async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
+        await self._write(self._snapshot, game, seq, state)
+
+    def _snapshot(self, game: str, seq: int, state: bytes) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO snapshots (game, seq, state) VALUES (?, ?, ?)",
+                (game, seq, state),
+            )
+
+    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+        data = None if outcome is None else json.dumps(outcome)
+        return await self._write(self._finish, game, status, data)
+
+    def _finish(self, game: str, status: str, outcome: str | None) -> bool:
+        was = PLAYING if status != CLOSED else "waiting"
+        with self._transaction() as db:
+            done = db.execute(
+                "UPDATE games SET status = ?, finished = ?, outcome = ?, version = version + 1"
+                " WHERE id = ? AND status = ?",
+                (status, time.time(), outcome, game, was),
+            )
+            # Snapshots only speed up loading a game in progress.
+            db.execute("DELETE FROM snapshots WHERE game = ?", (game,))
+            return done.rowcount == 1
+
+    async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
+        return await self._read(self._load, game, moves)
+
+    def _load(self, game: str, moves: bool) -> GameRecord | None:
+        with self._reading() as db:
+            rows = db.execute(_SELECT + " WHERE id = ?", (game,)).fetchall()
+            return _record(db, rows[0], moves) if rows else None
+
+    async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
+        return await self._read(self._moves, game, start)
+
+    def _moves(self, game: str, start: int) -> tuple[str, ...]:
+        with self._reading() as db:
+            return _moves(db, game, start)
+
+    async def open_tables(self) -> list[GameRecord]:
+        return await self._read(self._open_tables)
+
+    def _open_tables(self) -> list[GameRecord]:
+        marks = ", ".join("?" for _ in OPEN_STATUSES)
+        with self._reading() as db:
+            query = _SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
+            return [_record(db, r) for r in db.execute(query, OPEN_STATUSES).fetchall()]
+
+
+_SELECT = (
+    "SELECT id, seed, seats, host, status, created, finished, outcome, version, turn FROM games"
+)
+
+
+def _seats_json(seats: Sequence[SeatRecord]) -> str:
+    return json.dumps([s.to_json() for s in seats])
+
+
+def check_seed(seed: int | None) -> None:
+    if seed is not None and not 0 <= seed < 1 << 63:
+        raise ValueError("a stored seed is an integer from 0 to 2**63-1")
+
+
+def _moves(db: sqlite3.Connection, game: str, start: int) -> tuple[str, ...]:
+    rows = db.execute(
+        "SELECT notation FROM moves WHERE game = ? AND seq >= ? ORDER BY seq", (game, start)
+    )
+    return tuple(str(r[0]) for r in rows)
+
+
+def _record(db: sqlite3.Connection, row: tuple[Any, ...], moves: bool = True) -> GameRecord:
+    """A `GameRecord` from a games row, with its moves and latest snapshot read on `db`
+    (unless `moves` is False)."""
+    game, seed, seats, host, status, created, finished, outcome, version, turn = row
+    snap = None
+    if moves:
+        snap = db.execute(
+            "SELECT seq, state FROM snapshots WHERE game = ? ORDER BY seq DESC LIMIT 1",
+            (game,),
+        ).fetchone()
+    return GameRecord(
+        id=str(game),
+        seed=None if seed is None else int(seed),
+        seats=tuple(SeatRecord.from_json(s) for s in json.loads(seats)),
+        host=str(host),
+        status=str(status),
+        created=float(created),
+        finished=None if finished is None else float(finished),
+        outcome=None if outcome is None else json.loads(outcome),
+        moves=_moves(db, game, 0) if moves else (),
+        snapshot=None if snap is None else (int(snap[0]), bytes(snap[1])),
+        version=int(version),
+        turn=int(turn),
+    )
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    """The database's schema version: 0 when empty, 1 for a database from before
+    versions were recorded."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_version" in tables:
+        return int(db.execute("SELECT version FROM schema_version").fetchone()[0])
+    return 1 if "games" in tables else 0
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring the schema to `LATEST`, one migration per transaction; the version found."""
+    found = schema_version(db)
+    if found > LATEST:
+        raise too_new(found)
+    db.execute("PRAGMA foreign_keys=OFF")  # a migration may rebuild a referenced table
+    for version in range(found + 1, LATEST + 1):
+        db.executescript(
+            "BEGIN IMMEDIATE;\n"
+            + SQLITE[version]
+            + "\nCREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+            + "\nDELETE FROM schema_version;"
+            + f"\nINSERT INTO schema_version (version) VALUES ({version});\nCOMMIT;"
+        )
+    return found
