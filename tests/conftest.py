@@ -20,9 +20,9 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
-from pgkit import PgCluster, bin_dir
 
 from server.bots import process_pool
 from server.store import default_url
@@ -33,8 +33,10 @@ LEFTOVER_WAIT = float(os.environ.get("SPLENDOR_LEFTOVER_WAIT", "15"))
 
 
 @pytest.fixture(scope="session")
-def postgres() -> Iterator[PgCluster]:
-    """A PostgreSQL server of the run's own (tests/host/pgkit.py), started on first use."""
+def postgres() -> Iterator[Any]:
+    """A PostgreSQL server of the run's own (`pgkit.PgCluster`), started on first use."""
+    from pgkit import PgCluster, bin_dir
+
     bindir = bin_dir()
     if bindir is None:
         pytest.skip("PostgreSQL's server is not installed here (.ci/run installs it)")
@@ -50,8 +52,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A new, empty database on each backend, as a URL."""
     if request.param == "sqlite":
         return default_url(tmp_path / "db")
-    cluster: PgCluster = request.getfixturevalue("postgres")
-    return cluster.create_database()
+    return str(request.getfixturevalue("postgres").create_database())
 
 
 @pytest.fixture(scope="session")
