@@ -13,7 +13,16 @@ from .cards import CARD_BY_ID, CARDS, NOBLE_BY_ID
 from .deal import assemble
 from .errors import CodecError, SplendorError
 from .moves import Move, parse_move
-from .state import ACTION, RETURN_PHASE, GameState, Outcome, TurnSummary
+from .state import (
+    ACTION,
+    GEMS_BY_PLAYERS,
+    GOLD_TOKENS,
+    RETURN_PHASE,
+    TOKEN_LIMIT,
+    GameState,
+    Outcome,
+    TurnSummary,
+)
 from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
 
 
@@ -173,8 +182,6 @@ def state_from(d: dict[str, Any]) -> GameState:
 
 def _check_consistent(s: GameState) -> None:
     """Refuse a state that no game can reach in ways that would break the engine later."""
-    from .state import GEMS_BY_PLAYERS, GOLD_TOKENS, TOKEN_LIMIT
-
     places = [i for row in s.board for i in row if i >= 0]
     places += [i for d in s.decks for i in d]
     places += [i for r in s.reserved for i, _ in r]

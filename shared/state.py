@@ -9,12 +9,22 @@ application stay cheap; ids appear only at the edges (views, notation, codec).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import add, sub
-from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import CARDS, NOBLES
+from .constants import (
+    ACTION,
+    GEMS_BY_PLAYERS,
+    GOLD_TOKENS,
+    MAX_RESERVED,
+    RETURN_PHASE,
+    TOKEN_LIMIT,
+    WINNING_PRESTIGE,
+    Five,
+    Six,
+)
 from .errors import IllegalMoveError
+from .explain import why_not_now
 from .moves import (
     BUY,
     BUYS,
@@ -30,20 +40,8 @@ from .moves import (
     returns_for,
     takes_for,
 )
-
-if TYPE_CHECKING:
-    from .view import PlayerView
-
-Six = tuple[int, int, int, int, int, int]
-Five = tuple[int, int, int, int, int]
-
-ACTION = "action"
-RETURN_PHASE = "return"
-TOKEN_LIMIT = 10  # R13
-WINNING_PRESTIGE = 15  # R15
-MAX_RESERVED = 3  # R9
-GEMS_BY_PLAYERS = {2: 4, 3: 5, 4: 7}  # R2
-GOLD_TOKENS = 5  # R2
+from .records import Outcome, TurnSummary
+from .view import PlayerInfo, PlayerView, ReservedCard, last_turn
 
 # Per card: its nonzero (colour, tokens) pairs, for cheap affordability checks (R10).
 _COST_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
@@ -56,27 +54,6 @@ _NOBLE_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((c, n) for c, n in enumerate(noble.requires) if n) for noble in NOBLES
 )
 _FEWEST_BONUSES_FOR_A_NOBLE = min(sum(noble.requires) for noble in NOBLES)  # 8 (R4)
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended: prestige per seat (R16) and rank per seat (R17)."""
-
-    scores: tuple[int, ...]
-    ranks: tuple[int, ...]
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
-
-
-class TurnSummary(NamedTuple):
-    """What one player did on their last turn, for the table and the log."""
-
-    action: Move
-    returned: Move | None = None
-    noble: int | None = None  # index of the noble that visited (R14)
-    took_gold: bool = False  # a reserve that came with a gold (R9)
 
 
 class GameState:
@@ -186,20 +163,60 @@ class GameState:
         return Outcome(scores=scores, ranks=ranks)
 
     def view(self, seat: int | None) -> PlayerView:
-        """What `seat` may know (None: a spectator). See `shared.view`."""
-        from .view import make_view
-
-        return make_view(self, seat)
+        """What `seat` may know (None: a spectator): the one function that decides hidden
+        information (docs/design.md). Decks are sizes; another seat's blind reserve is its
+        level alone (R9); legal moves only for the seat whose decision it is."""
+        if seat is not None and not 0 <= seat < self.num_players:
+            raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
+        players = []
+        for s in range(self.num_players):
+            reserved = tuple(
+                ReservedCard(
+                    level=CARDS[idx].level,
+                    card=None if blind and s != seat else CARDS[idx].id,
+                    blind=blind,
+                )
+                for idx, blind in self.reserved[s]
+            )
+            players.append(
+                PlayerInfo(
+                    seat=s,
+                    tokens=self.tokens[s],
+                    bonuses=self.bonuses[s],
+                    prestige=self.prestige(s),
+                    bought=tuple(CARDS[i].id for i in self.bought[s]),
+                    nobles=tuple(NOBLES[i].id for i in self.player_nobles[s]),
+                    reserved=reserved,
+                    last_turn=last_turn(self.last_turns[s]),
+                )
+            )
+        mine = seat is not None and seat == self.current_player and not self.is_over
+        return PlayerView(
+            seat=seat,
+            num_players=self.num_players,
+            bank=self.bank,
+            board=tuple(tuple(None if i < 0 else CARDS[i].id for i in row) for row in self.board),
+            deck_sizes=tuple(len(d) for d in self.decks),
+            nobles=tuple(NOBLES[i].id for i in self.nobles),
+            players=tuple(players),
+            current_player=self.current_player,
+            starting_player=self.starting_player,
+            phase=self.phase,
+            turn=self.turn,
+            final_round=self.final_round,
+            is_over=self.is_over,
+            outcome=self.outcome(),
+            legal_moves=self.legal_moves() if mine else (),
+        )
 
     # -- moving ----------------------------------------------------------
 
     def apply(self, move: Move) -> GameState:
         """The state after `move`; `IllegalMoveError` (with the reason) if it is not legal now."""
         if move not in self.legal_moves():
-            from .explain import why_illegal
-
+            why = why_not_now(self.view(self.current_player), move)
             where = f"turn {self.turn}, seat {self.current_player}"
-            raise IllegalMoveError(f"`{move}`: {why_illegal(self, move)} ({where})")
+            raise IllegalMoveError(f"`{move}`: {why} ({where})")
         return self.apply_unchecked(move)
 
     def apply_unchecked(self, move: Move) -> GameState:
@@ -384,8 +401,15 @@ def _replace_at(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[typ
 
 __all__ = [
     "ACTION",
+    "GEMS_BY_PLAYERS",
+    "GOLD_TOKENS",
+    "MAX_RESERVED",
     "RETURN_PHASE",
+    "TOKEN_LIMIT",
+    "WINNING_PRESTIGE",
+    "Five",
     "GameState",
     "Outcome",
+    "Six",
     "TurnSummary",
 ]
