@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from ..cards import CARD_BY_ID, LEVEL_CARDS, NOBLE_BY_ID
 from ..deal import assemble
-from ..moves import PASS
+from ..moves import Pass
 from ..state import ACTION, Five, GameState, Six, TurnSummary
 from ..view import PlayerView
 
@@ -36,7 +36,7 @@ def passes_in_a_row(view: PlayerView) -> int:
     count = 0
     while count < n:
         last = view.players[seat].last_turn
-        if last is None or last.action.kind != PASS:
+        if last is None or not isinstance(last.action, Pass):
             break
         count += 1
         seat = (seat - 1) % n
