@@ -1,6 +1,7 @@
 """The game state and the rules R3–R18: `legal_moves`, `apply`, `outcome`.
 
-The deal (R2, R5, R6: `new_game`) and the constructor `assemble` live in `shared.deal`.
+The deal (R2, R5, R6: `new_game`) lives in `shared.deal`; the codec stores a state
+field by field as `GameState` declares them (`shared.wire`).
 
 A `GameState` is immutable to its users: `apply` returns a new state. It holds
 plain tuples of ints (card and noble *indexes*) so that move generation and
@@ -9,8 +10,12 @@ application stay cheap; ids appear only at the edges (views, notation, codec).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from operator import add, sub
+from typing import Any, TypeVar, dataclass_transform
 
+from . import wire
 from .cards import CARDS, NOBLES
 from .constants import (
     ACTION,
@@ -42,6 +47,9 @@ from .moves import (
 )
 from .records import Outcome, TurnSummary
 from .view import PlayerInfo, PlayerView, ReservedCard, last_turn
+from .wire import stored
+
+_T = TypeVar("_T")
 
 # Per card: its nonzero (colour, tokens) pairs, for cheap affordability checks (R10).
 _COST_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
@@ -56,54 +64,45 @@ _NOBLE_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 _FEWEST_BONUSES_FOR_A_NOBLE = min(sum(noble.requires) for noble in NOBLES)  # 8 (R4)
 
 
+@dataclass_transform(kw_only_default=True, field_specifiers=(field, stored))
+def _declared(cls: type[_T]) -> type[_T]:
+    """GameState's dataclass options; tells type checkers that `stored` declares a field."""
+    return dataclass(kw_only=True, slots=True, repr=False, unsafe_hash=True)(cls)
+
+
+@_declared
 class GameState:
-    """A whole game position. Build one with `shared.deal.new_game`; move on with `apply`."""
+    """A whole game position. Build one with `shared.deal.new_game`; move on with `apply`.
 
-    __slots__ = (
-        "num_players",
-        "seed",
-        "bank",
-        "tokens",
-        "bonuses",
-        "card_prestige",
-        "bought",
-        "reserved",
-        "player_nobles",
-        "board",
-        "decks",
-        "nobles",
-        "current_player",
-        "starting_player",
-        "phase",
-        "turn",
-        "final_round",
-        "passes",
-        "is_over",
-        "last_turns",
-        "_legal",
-    )
+    The fields are declared here and nowhere else: each with its type and the shape
+    it is stored in (`shared.wire`). The constructor, `==`, the copy `apply` makes, the
+    codec's encoding and decoding, and the bots' determinization follow this list.
+    """
 
-    num_players: int
-    seed: int
-    bank: Six
-    tokens: tuple[Six, ...]
-    bonuses: tuple[Five, ...]
-    card_prestige: tuple[int, ...]
-    bought: tuple[tuple[int, ...], ...]
-    reserved: tuple[tuple[tuple[int, bool], ...], ...]  # (card index, blind) per seat
-    player_nobles: tuple[tuple[int, ...], ...]
-    board: tuple[tuple[int, ...], ...]  # 3 levels x 4 slots, -1 for an empty slot (R11)
-    decks: tuple[tuple[int, ...], ...]  # top of the deck first
-    nobles: tuple[int, ...]  # on the table, in table order (R14)
-    current_player: int
-    starting_player: int
-    phase: str
-    turn: int  # 1 for the first turn; +1 each time a turn ends
-    final_round: bool  # R15
-    passes: int  # passes in a row (R18)
-    is_over: bool
-    last_turns: tuple[TurnSummary | None, ...]
-    _legal: tuple[Move, ...] | None
+    num_players: int = stored(wire.PLAYER_COUNT)
+    seed: int = stored(wire.SEED)
+    bank: Six = stored(wire.TOKENS)
+    tokens: tuple[Six, ...] = stored(wire.per_seat(wire.TOKENS))
+    bonuses: tuple[Five, ...] = stored(wire.per_seat(wire.BONUSES))
+    card_prestige: tuple[int, ...] = stored(wire.per_seat(wire.PRESTIGE))
+    bought: tuple[tuple[int, ...], ...] = stored(wire.per_seat(wire.CARD_LIST))
+    # (card index, blind) per seat (R9)
+    reserved: tuple[tuple[tuple[int, bool], ...], ...] = stored(wire.per_seat(wire.RESERVED))
+    player_nobles: tuple[tuple[int, ...], ...] = stored(wire.per_seat(wire.NOBLE_LIST))
+    # 3 levels x 4 slots, -1 for an empty slot (R11)
+    board: tuple[tuple[int, ...], ...] = stored(wire.BOARD)
+    decks: tuple[tuple[int, ...], ...] = stored(wire.DECKS)  # top of the deck first
+    nobles: tuple[int, ...] = stored(wire.NOBLE_LIST)  # on the table, in table order (R14)
+    current_player: int = stored(wire.SEAT)
+    starting_player: int = stored(wire.SEAT)
+    phase: str = stored(wire.PHASE)  # ACTION, or RETURN_PHASE (R13)
+    turn: int = stored(wire.TURN)  # 1 for the first turn; +1 each time a turn ends
+    final_round: bool = stored(wire.FLAG)  # R15
+    passes: int = stored(wire.PASSES)  # passes in a row (R18)
+    is_over: bool = stored(wire.FLAG)
+    last_turns: tuple[TurnSummary | None, ...] = stored(wire.per_seat(wire.LAST_TURN))
+    # legal_moves(), worked out once; not part of the position
+    _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False)
 
     # -- reading ---------------------------------------------------------
 
@@ -222,7 +221,7 @@ class GameState:
     def apply_unchecked(self, move: Move) -> GameState:
         """`apply` without the legality check, for search code that took `move` from
         `legal_moves()`. A test proves both agree."""
-        s = self._copy()
+        s = _copy(self)
         p = s.current_player
         took_gold = False
         # On the type of the move, not `match`: class patterns cost 2-3% of random
@@ -258,31 +257,6 @@ class GameState:
         return s
 
     # -- internals (only on a fresh copy) ---------------------------------
-
-    def _copy(self) -> GameState:
-        s = object.__new__(GameState)
-        s.num_players = self.num_players
-        s.seed = self.seed
-        s.bank = self.bank
-        s.tokens = self.tokens
-        s.bonuses = self.bonuses
-        s.card_prestige = self.card_prestige
-        s.bought = self.bought
-        s.reserved = self.reserved
-        s.player_nobles = self.player_nobles
-        s.board = self.board
-        s.decks = self.decks
-        s.nobles = self.nobles
-        s.current_player = self.current_player
-        s.starting_player = self.starting_player
-        s.phase = self.phase
-        s.turn = self.turn
-        s.final_round = self.final_round
-        s.passes = self.passes
-        s.is_over = self.is_over
-        s.last_turns = self.last_turns
-        s._legal = None
-        return s
 
     def _set_last(self, p: int, summary: TurnSummary) -> None:
         self.last_turns = _replace_at(self.last_turns, p, summary)
@@ -375,24 +349,30 @@ class GameState:
             self.current_player = (p + 1) % n
             self.turn += 1
 
-    # -- equality (for codec round trips and tests) ------------------------
-
-    def _key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, f) for f in GameState.__slots__ if f != "_legal")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
     def __repr__(self) -> str:
         return (
             f"<GameState players={self.num_players} seed={self.seed} turn={self.turn} "
             f"seat={self.current_player} phase={self.phase}{' over' if self.is_over else ''}>"
         )
+
+
+def _copier() -> Callable[[GameState], GameState]:
+    """The copy `apply` starts from, written out field by field from the declaration,
+    as `dataclasses` writes `__init__`: as fast as a hand-written copy, which matters
+    since search bots copy millions of states. The legal-move cache starts empty."""
+    names = [f.name for f in fields(GameState) if f.name != "_legal"]
+    source = "\n".join(
+        ["def _copy(self):", "    s = new(GameState)"]
+        + [f"    s.{name} = self.{name}" for name in names]
+        + ["    s._legal = None", "    return s"]
+    )
+    namespace: dict[str, Any] = {"new": object.__new__, "GameState": GameState}
+    exec(source, namespace)
+    copy: Callable[[GameState], GameState] = namespace["_copy"]
+    return copy
+
+
+_copy = _copier()
 
 
 def _replace_at(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[type-arg]
