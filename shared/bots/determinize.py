@@ -14,7 +14,8 @@ were played by the seats just before it, in order.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import fields
+from typing import Any
 
 from ..cards import CARD_BY_ID, LEVEL_CARDS, NOBLE_BY_ID
 from ..moves import Pass
@@ -45,7 +46,7 @@ def passes_in_a_row(view: PlayerView) -> int:
 class Determinizer:
     """Samples `GameState`s consistent with one view; build once, `sample` many times."""
 
-    __slots__ = ("_hidden_pools", "_blind_slots", "_template")
+    __slots__ = ("_hidden_pools", "_blind_slots", "_reserved", "_fixed")
 
     def __init__(self, view: PlayerView) -> None:
         seen: set[int] = set()
@@ -70,7 +71,14 @@ class Determinizer:
             pools.append(pool)
         self._hidden_pools = tuple(tuple(p) for p in pools)
         self._blind_slots = tuple(blind_slots)
-        self._template = _what_the_view_fixes(view)
+        template = _what_the_view_fixes(view)
+        self._reserved = template.reserved  # card -1 where a blind one is unseen
+        # Every other field, as keywords for GameState(): 3x quicker than dataclasses.replace.
+        self._fixed: dict[str, Any] = {
+            f.name: getattr(template, f.name)
+            for f in fields(GameState)
+            if f.init and f.name not in ("reserved", "decks")
+        }
 
     def sample(self, rng: random.Random) -> GameState:
         """One state consistent with the view; the hidden cards dealt uniformly at random."""
@@ -86,12 +94,12 @@ class Determinizer:
         pools = [list(p) for p in self._hidden_pools]
         for pool in pools:
             rng.shuffle(pool)
-        reserved = [list(r) for r in self._template.reserved]
+        reserved = [list(r) for r in self._reserved]
         for seat, pos, level in self._blind_slots:
             reserved[seat][pos] = (pools[level - 1].pop(), True)
         decks = tuple(tuple(p) for p in pools) if with_decks else ((), (), ())
         # A test checks that the result's view for the seat equals the view it came from.
-        return replace(self._template, reserved=tuple(tuple(r) for r in reserved), decks=decks)
+        return GameState(**self._fixed, reserved=tuple(tuple(r) for r in reserved), decks=decks)
 
 
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
