@@ -20,6 +20,7 @@ from .state import (
 )
 from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
 from .wire import (
+    PLAYER_COUNT,
     as_bool,
     as_dict,
     as_int,
@@ -57,7 +58,7 @@ def state_from(d: dict[str, Any]) -> GameState:
     """A state from its stored fields (`GameState`'s declaration): each checked by its
     shape, the player count first since the others' checks depend on it; then the whole
     is checked for consistency."""
-    n = as_int(d["num_players"], "num_players", 2, 4)
+    n = PLAYER_COUNT.decode(d["num_players"], "num_players", 0)
     s = GameState(**{name: shape.decode(d[name], name, n) for name, shape in _STATE_FIELDS})
     _check_consistent(s)
     return s
