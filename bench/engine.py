@@ -3,7 +3,8 @@
     .venv/bin/python bench/engine.py [--seconds 3]
 
 Random self-play is the loop a search bot runs: list the legal moves, pick one
-with a seeded `random.Random`, apply it unchecked. Greedy games play a simple
+with a seeded `random.Random`, apply it unchecked. The same loop through the
+checked `apply` is what the server and replays pay per move. Greedy games play a simple
 deterministic policy (`greedy_move`) to the end. Times are CPU time of this
 one process (one core), so other work on the machine disturbs them less; each
 figure is the best of a few timed rounds.
@@ -27,9 +28,12 @@ from shared.state import GameState  # noqa: E402
 MAX_PLIES = 1000  # a cap so that a stuck greedy game still ends
 
 
-def random_plies(num_players: int, seconds: float, seed: int = 1) -> float:
-    """Plies per second of random self-play, over whole games started from successive seeds."""
+def random_plies(num_players: int, seconds: float, checked: bool = False, seed: int = 1) -> float:
+    """Plies per second of random self-play, over whole games started from successive seeds;
+    through the checked `apply` when `checked`, else `apply_unchecked`."""
     rng = random.Random(seed)
+    choice = rng.choice
+    apply = GameState.apply if checked else GameState.apply_unchecked
     plies = 0
     game_seed = 0
     start = time.process_time()
@@ -37,9 +41,8 @@ def random_plies(num_players: int, seconds: float, seed: int = 1) -> float:
     while time.process_time() < deadline:
         state = new_game(num_players, game_seed)
         game_seed += 1
-        choice = rng.choice
         while not state.is_over:
-            state = state.apply_unchecked(choice(state.legal_moves()))
+            state = apply(state, choice(state.legal_moves()))
             plies += 1
     return plies / (time.process_time() - start)
 
@@ -102,6 +105,9 @@ def main() -> None:
     for n in (2, 3, 4):
         best = max(random_plies(n, args.seconds) for _ in range(args.rounds))
         print(f"random self-play, {n} players: {best:9,.0f} plies/s")
+    for n in (2, 3, 4):
+        best = max(random_plies(n, args.seconds, checked=True) for _ in range(args.rounds))
+        print(f"checked apply,    {n} players: {best:9,.0f} plies/s")
     for n in (2, 3, 4):
         runs = [greedy_games(n, args.seconds) for _ in range(args.rounds)]
         rate, length, capped = max(runs)

@@ -7,41 +7,38 @@ client keeps the log by noticing which turns ended between two views.
 from __future__ import annotations
 
 from shared.cards import LETTERS
-from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, TAKE, Move
+from shared.moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take
 from shared.view import LastTurn, PlayerView
 
 
-def _tokens(move: Move) -> str:
-    colours = move.colours if move.kind == TAKE else move.tokens  # type: ignore[attr-defined]
-    if len(colours) == 2 and colours[0] == colours[1] and move.kind == TAKE:
-        return f"2 {'WUGRK*'[colours[0]]}"
+def _letters(colours: tuple[int, ...]) -> str:
     return " ".join(LETTERS[c] for c in colours)
 
 
 def action_text(move: Move, took_gold: bool = False) -> str:
     """The action as a past-tense phrase: "took W U G", "reserved 2-14 and took 1 gold"."""
-    kind = move.kind
-    if kind == TAKE:
-        return f"took {_tokens(move)}"
-    if kind in (RESERVE, RESERVE_DECK):
-        what = (
-            move.card  # type: ignore[attr-defined]
-            if kind == RESERVE
-            else f"a level {move.level} card from the deck"  # type: ignore[attr-defined]
-        )
-        return f"reserved {what}" + (" and took 1 gold" if took_gold else "")
-    if kind == BUY:
-        return f"bought {move.card}"  # type: ignore[attr-defined]
-    if kind == PASS:
-        return "passed"
+    gold = " and took 1 gold" if took_gold else ""
+    match move:
+        case Take(colours=(first, second)) if first == second:  # R8
+            return f"took 2 {LETTERS[first]}"
+        case Take(colours=colours):
+            return f"took {_letters(colours)}"
+        case Reserve(card=cid):
+            return f"reserved {cid}{gold}"
+        case ReserveDeck(level=level):
+            return f"reserved a level {level} card from the deck{gold}"
+        case Buy(card=cid):
+            return f"bought {cid}"
+        case Pass():
+            return "passed"
     return str(move)
 
 
 def turn_text(name: str, turn: LastTurn) -> str:
     """One log line: "Ann bought 1-07; the noble N3 visited"."""
     text = f"{name} {action_text(turn.action, turn.took_gold)}"
-    if turn.returned is not None:
-        text += f", returned {_tokens(turn.returned)}"
+    if isinstance(turn.returned, Return):  # R13
+        text += f", returned {_letters(turn.returned.tokens)}"
     if turn.noble is not None:
         text += f"; the noble {turn.noble} visited"
     return text

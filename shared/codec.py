@@ -15,14 +15,15 @@ from typing import Any
 
 import msgpack
 
-from .cards import CARDS, NOBLES
-from .decode import as_dict, as_seq, malformed, move_from, outcome_from, state_from, view_from
+from .decode import outcome_from, state_from, view_from
 from .errors import CodecError
 from .moves import Move
 from .state import GameState, Outcome
 from .view import LastTurn, PlayerView
+from .wire import as_dict, as_seq, malformed, move_from, stored_fields
 
-FORMAT_VERSION = 1
+# 2: a state's fields are stored under their names in GameState (they had short keys).
+FORMAT_VERSION = 2
 MAX_BYTES = 1 << 20  # nothing we send or save comes near 1 MiB
 
 _EXT_VIEW, _EXT_MOVE, _EXT_STATE, _EXT_OUTCOME = 1, 2, 3, 4
@@ -43,37 +44,12 @@ def turn_payload(t: LastTurn) -> list[Any]:
     return [str(t.action), _move(t.returned), t.noble, t.took_gold]
 
 
+_STATE_FIELDS = stored_fields(GameState)
+
+
 def _state_payload(s: GameState) -> dict[str, Any]:
-    ids = [c.id for c in CARDS]
-    nids = [n.id for n in NOBLES]
-    return {
-        "players": s.num_players,
-        "seed": s.seed,
-        "bank": s.bank,
-        "tokens": s.tokens,
-        "bonuses": s.bonuses,
-        "card_prestige": s.card_prestige,
-        "bought": [[ids[i] for i in b] for b in s.bought],
-        "reserved": [[[ids[i], blind] for i, blind in r] for r in s.reserved],
-        "player_nobles": [[nids[i] for i in n] for n in s.player_nobles],
-        "board": [[ids[i] if i >= 0 else None for i in row] for row in s.board],
-        "decks": [[ids[i] for i in d] for d in s.decks],
-        "nobles": [nids[i] for i in s.nobles],
-        "current": s.current_player,
-        "start": s.starting_player,
-        "phase": s.phase,
-        "turn": s.turn,
-        "final_round": s.final_round,
-        "passes": s.passes,
-        "over": s.is_over,
-        "last": [
-            None
-            if t is None
-            else [str(t.action), _move(t.returned), None if t.noble is None else nids[t.noble],
-                  t.took_gold]  # fmt: skip
-            for t in s.last_turns
-        ],
-    }
+    """Every stored field of `GameState`'s declaration, under its name, in its shape."""
+    return {name: shape.encode(getattr(s, name)) for name, shape in _STATE_FIELDS}
 
 
 def _view_payload(v: PlayerView) -> dict[str, Any]:

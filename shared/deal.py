@@ -1,8 +1,7 @@
-"""The deal (R2, R5, R6) and the one constructor of a `GameState` from its fields.
+"""The deal (R2, R5, R6): a new game's `GameState`, and replaying a game from its moves.
 
 `new_game` draws all chance from the seed (`shared.rng`), so a game is its seed
-and its moves (`replay`). `assemble` is what the deal, the codec and the bots'
-determinization build states with.
+and its moves (`replay`).
 """
 
 from __future__ import annotations
@@ -10,58 +9,8 @@ from __future__ import annotations
 from .cards import LEVEL_CARDS, NOBLES
 from .moves import parse_move
 from .rng import SplitMix64
-from .state import ACTION, GEMS_BY_PLAYERS, GOLD_TOKENS, Five, GameState, Six, TurnSummary
+from .state import ACTION, GEMS_BY_PLAYERS, GOLD_TOKENS, GameState
 from .view import LastTurn, ended_turn
-
-
-def assemble(
-    *,
-    num_players: int,
-    seed: int,
-    bank: Six,
-    tokens: tuple[Six, ...],
-    bonuses: tuple[Five, ...],
-    card_prestige: tuple[int, ...],
-    bought: tuple[tuple[int, ...], ...],
-    reserved: tuple[tuple[tuple[int, bool], ...], ...],
-    player_nobles: tuple[tuple[int, ...], ...],
-    board: tuple[tuple[int, ...], ...],
-    decks: tuple[tuple[int, ...], ...],
-    nobles: tuple[int, ...],
-    current_player: int,
-    starting_player: int,
-    phase: str,
-    turn: int,
-    final_round: bool,
-    passes: int,
-    is_over: bool,
-    last_turns: tuple[TurnSummary | None, ...],
-) -> GameState:
-    """A state from every one of its fields, for the deal, the codec and bots'
-    determinization. It checks no rule: callers build only reachable states."""
-    s = object.__new__(GameState)
-    s.num_players = num_players
-    s.seed = seed
-    s.bank = bank
-    s.tokens = tokens
-    s.bonuses = bonuses
-    s.card_prestige = card_prestige
-    s.bought = bought
-    s.reserved = reserved
-    s.player_nobles = player_nobles
-    s.board = board
-    s.decks = decks
-    s.nobles = nobles
-    s.current_player = current_player
-    s.starting_player = starting_player
-    s.phase = phase
-    s.turn = turn
-    s.final_round = final_round
-    s.passes = passes
-    s.is_over = is_over
-    s.last_turns = last_turns
-    s._legal = None
-    return s
 
 
 def new_game(num_players: int, seed: int) -> GameState:
@@ -80,7 +29,7 @@ def new_game(num_players: int, seed: int) -> GameState:
     rng.shuffle(nobles)
     start = rng.below(num_players)
     gems = GEMS_BY_PLAYERS[num_players]
-    return assemble(
+    return GameState(
         num_players=num_players,
         seed=seed,
         bank=(gems, gems, gems, gems, gems, GOLD_TOKENS),
@@ -125,4 +74,4 @@ def turns(
     return out
 
 
-__all__ = ["assemble", "new_game", "replay", "turns"]
+__all__ = ["new_game", "replay", "turns"]

@@ -10,12 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement
-from typing import ClassVar
 
 from .cards import CARDS, LETTERS, card
 from .errors import InvalidMoveError
-
-TAKE, RESERVE, RESERVE_DECK, BUY, RETURN, PASS = range(6)
 
 
 def _counts(colours: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
@@ -27,9 +24,8 @@ def _counts(colours: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Base of all moves; ``kind`` tells them apart without isinstance chains."""
-
-    kind: ClassVar[int] = -1
+    """Base of all moves: `Take`, `Reserve`, `ReserveDeck`, `Buy`, `Return`, `Pass`.
+    Code tells them apart by class (match, isinstance)."""
 
     def __repr__(self) -> str:
         return f"parse_move({str(self)!r})"
@@ -41,7 +37,6 @@ class Take(Move):
 
     colours: tuple[int, ...]
     counts: tuple[int, int, int, int, int, int] = field(init=False, compare=False)
-    kind: ClassVar[int] = TAKE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", _counts(self.colours))
@@ -56,7 +51,6 @@ class Reserve(Move):
 
     card: str
     index: int = field(init=False, compare=False)
-    kind: ClassVar[int] = RESERVE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", card(self.card).index)
@@ -70,7 +64,6 @@ class ReserveDeck(Move):
     """R9: reserve the top card of a level's deck, blind."""
 
     level: int
-    kind: ClassVar[int] = RESERVE_DECK
 
     def __str__(self) -> str:
         return f"reserve deck {self.level}"
@@ -82,7 +75,6 @@ class Buy(Move):
 
     card: str
     index: int = field(init=False, compare=False)
-    kind: ClassVar[int] = BUY
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", card(self.card).index)
@@ -97,7 +89,6 @@ class Return(Move):
 
     tokens: tuple[int, ...]
     counts: tuple[int, int, int, int, int, int] = field(init=False, compare=False)
-    kind: ClassVar[int] = RETURN
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", _counts(self.tokens))
@@ -109,8 +100,6 @@ class Return(Move):
 @dataclass(frozen=True, slots=True, repr=False)
 class Pass(Move):
     """R12: only when nothing else is possible."""
-
-    kind: ClassVar[int] = PASS
 
     def __str__(self) -> str:
         return "pass"

@@ -1,22 +1,20 @@
-"""Per-player views: what one seat may know, and nothing more (docs/design.md).
+"""Per-player views: the table as one seat may know it, and nothing more (docs/design.md).
 
-This is the one function that decides hidden information. A view names a card
-only where its viewer can see it: face-up cards, cards bought, face-up
-reserves and the viewer's own reserves. Decks are sizes; an opponent's blind
-reserve is its level alone.
+These are the values a player receives. `GameState.view` (shared/state.py) is the
+one function that decides hidden information: a view names a card only where
+its viewer can see it: face-up cards, cards bought, face-up reserves and the
+viewer's own reserves. Decks are sizes; an opponent's blind reserve is its level
+alone. This module sits below `shared.state`, which builds views.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from .cards import CARDS, NOBLES
+from .cards import NOBLES
 from .moves import Move
-from .state import Outcome
-
-if TYPE_CHECKING:
-    from .state import GameState, TurnSummary
+from .records import Outcome, TurnSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,56 +99,20 @@ def last_turn(summary: TurnSummary | None) -> LastTurn | None:
     return LastTurn(summary.action, summary.returned, noble, summary.took_gold)
 
 
-def ended_turn(before: GameState, after: GameState) -> LastTurn | None:
+class Played(Protocol):
+    """What `ended_turn` reads of a game: a `shared.state.GameState` (named by its shape,
+    since shared.state imports this module)."""
+
+    turn: int
+    is_over: bool
+    current_player: int
+    last_turns: tuple[TurnSummary | None, ...]
+
+
+def ended_turn(before: Played, after: Played) -> LastTurn | None:
     """The turn that the move from `before` to `after` ended, as everyone may see it; None
     when the turn goes on (a take that must be followed by a return, R13). A turn ends
     when the turn counter moves on, or when the game ends (the last turn does not move it)."""
     if after.turn == before.turn and not after.is_over:
         return None
     return last_turn(after.last_turns[before.current_player])
-
-
-def make_view(state: GameState, seat: int | None) -> PlayerView:
-    """The view of `state` for `seat`; None gives a spectator's view."""
-    if seat is not None and not 0 <= seat < state.num_players:
-        raise ValueError(f"no seat {seat} in a {state.num_players}-player game")
-    players = []
-    for s in range(state.num_players):
-        reserved = tuple(
-            ReservedCard(
-                level=CARDS[idx].level,
-                card=None if blind and s != seat else CARDS[idx].id,
-                blind=blind,
-            )
-            for idx, blind in state.reserved[s]
-        )
-        players.append(
-            PlayerInfo(
-                seat=s,
-                tokens=state.tokens[s],
-                bonuses=state.bonuses[s],
-                prestige=state.prestige(s),
-                bought=tuple(CARDS[i].id for i in state.bought[s]),
-                nobles=tuple(NOBLES[i].id for i in state.player_nobles[s]),
-                reserved=reserved,
-                last_turn=last_turn(state.last_turns[s]),
-            )
-        )
-    mine = seat is not None and seat == state.current_player and not state.is_over
-    return PlayerView(
-        seat=seat,
-        num_players=state.num_players,
-        bank=state.bank,
-        board=tuple(tuple(None if i < 0 else CARDS[i].id for i in row) for row in state.board),
-        deck_sizes=tuple(len(d) for d in state.decks),
-        nobles=tuple(NOBLES[i].id for i in state.nobles),
-        players=tuple(players),
-        current_player=state.current_player,
-        starting_player=state.starting_player,
-        phase=state.phase,
-        turn=state.turn,
-        final_round=state.final_round,
-        is_over=state.is_over,
-        outcome=state.outcome(),
-        legal_moves=state.legal_moves() if mine else (),
-    )

@@ -14,11 +14,11 @@ were played by the seats just before it, in order.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from dataclasses import fields
+from typing import Any
 
 from ..cards import CARD_BY_ID, LEVEL_CARDS, NOBLE_BY_ID
-from ..deal import assemble
-from ..moves import PASS
+from ..moves import Pass
 from ..state import ACTION, Five, GameState, Six, TurnSummary
 from ..view import PlayerView
 
@@ -36,7 +36,7 @@ def passes_in_a_row(view: PlayerView) -> int:
     count = 0
     while count < n:
         last = view.players[seat].last_turn
-        if last is None or last.action.kind != PASS:
+        if last is None or not isinstance(last.action, Pass):
             break
         count += 1
         seat = (seat - 1) % n
@@ -46,10 +46,9 @@ def passes_in_a_row(view: PlayerView) -> int:
 class Determinizer:
     """Samples `GameState`s consistent with one view; build once, `sample` many times."""
 
-    __slots__ = ("_view", "_hidden_pools", "_blind_slots", "_fixed")
+    __slots__ = ("_hidden_pools", "_blind_slots", "_reserved", "_fixed")
 
     def __init__(self, view: PlayerView) -> None:
-        self._view = view
         seen: set[int] = set()
         for row in view.board:
             seen.update(CARD_BY_ID[c].index for c in row if c is not None)
@@ -72,7 +71,14 @@ class Determinizer:
             pools.append(pool)
         self._hidden_pools = tuple(tuple(p) for p in pools)
         self._blind_slots = tuple(blind_slots)
-        self._fixed = _fixed_fields(view)
+        template = _what_the_view_fixes(view)
+        self._reserved = template.reserved  # card -1 where a blind one is unseen
+        # Every other field, as keywords for GameState(): 3x quicker than dataclasses.replace.
+        self._fixed: dict[str, Any] = {
+            f.name: getattr(template, f.name)
+            for f in fields(GameState)
+            if f.init and f.name not in ("reserved", "decks")
+        }
 
     def sample(self, rng: random.Random) -> GameState:
         """One state consistent with the view; the hidden cards dealt uniformly at random."""
@@ -88,32 +94,17 @@ class Determinizer:
         pools = [list(p) for p in self._hidden_pools]
         for pool in pools:
             rng.shuffle(pool)
-        reserved = [list(r) for r in self._fixed.reserved]
+        reserved = [list(r) for r in self._reserved]
         for seat, pos, level in self._blind_slots:
             reserved[seat][pos] = (pools[level - 1].pop(), True)
         decks = tuple(tuple(p) for p in pools) if with_decks else ((), (), ())
-        return _build(self._view, self._fixed, tuple(tuple(r) for r in reserved), decks)
+        # A test checks that the result's view for the seat equals the view it came from.
+        return GameState(**self._fixed, reserved=tuple(tuple(r) for r in reserved), decks=decks)
 
 
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """One full state consistent with `view` (see `Determinizer`)."""
     return Determinizer(view).sample(rng)
-
-
-class _Fixed(NamedTuple):
-    """Everything about the state that the view fixes exactly, in engine form."""
-
-    bank: Six
-    tokens: tuple[Six, ...]
-    bonuses: tuple[Five, ...]
-    card_prestige: tuple[int, ...]
-    bought: tuple[tuple[int, ...], ...]
-    reserved: tuple[tuple[tuple[int, bool], ...], ...]  # -1 where a blind card is unseen
-    player_nobles: tuple[tuple[int, ...], ...]
-    board: tuple[tuple[int, ...], ...]
-    nobles: tuple[int, ...]
-    passes: int
-    last_turns: tuple[TurnSummary | None, ...]
 
 
 def _six(t: tuple[int, ...]) -> Six:
@@ -124,9 +115,13 @@ def _five(t: tuple[int, ...]) -> Five:
     return (t[0], t[1], t[2], t[3], t[4])
 
 
-def _fixed_fields(view: PlayerView) -> _Fixed:
+def _what_the_view_fixes(view: PlayerView) -> GameState:
+    """The state as far as the view tells it, in engine form: exact but for the hidden
+    cards, where the decks are empty and an unseen blind reserve is card -1."""
     players = view.players
-    return _Fixed(
+    return GameState(
+        num_players=view.num_players,
+        seed=0,  # the deal's seed is hidden; the engine never reads it after the deal
         bank=_six(view.bank),
         tokens=tuple(_six(p.tokens) for p in players),
         bonuses=tuple(_five(p.bonuses) for p in players),
@@ -140,8 +135,15 @@ def _fixed_fields(view: PlayerView) -> _Fixed:
         board=tuple(
             tuple(-1 if c is None else CARD_BY_ID[c].index for c in row) for row in view.board
         ),
+        decks=((), (), ()),
         nobles=tuple(NOBLE_BY_ID[x].index for x in view.nobles),
+        current_player=view.current_player,
+        starting_player=view.starting_player,
+        phase=view.phase,
+        turn=view.turn,
+        final_round=view.final_round,
         passes=passes_in_a_row(view),
+        is_over=view.is_over,
         last_turns=tuple(
             None
             if p.last_turn is None
@@ -153,35 +155,4 @@ def _fixed_fields(view: PlayerView) -> _Fixed:
             )
             for p in players
         ),
-    )
-
-
-def _build(
-    view: PlayerView,
-    fixed: _Fixed,
-    reserved: tuple[tuple[tuple[int, bool], ...], ...],
-    decks: tuple[tuple[int, ...], ...],
-) -> GameState:
-    # A test checks that the result's view for the seat equals the view it came from.
-    return assemble(
-        num_players=view.num_players,
-        seed=0,  # the deal's seed is hidden; the engine never reads it after the deal
-        bank=fixed.bank,
-        tokens=fixed.tokens,
-        bonuses=fixed.bonuses,
-        card_prestige=fixed.card_prestige,
-        bought=fixed.bought,
-        reserved=reserved,
-        player_nobles=fixed.player_nobles,
-        board=fixed.board,
-        decks=decks,
-        nobles=fixed.nobles,
-        current_player=view.current_player,
-        starting_player=view.starting_player,
-        phase=view.phase,
-        turn=view.turn,
-        final_round=view.final_round,
-        passes=fixed.passes,
-        is_over=view.is_over,
-        last_turns=fixed.last_turns,
     )

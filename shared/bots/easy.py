@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from ..moves import BUY, RESERVE, RETURN, TAKE, Move
+from ..moves import Buy, Move, Reserve, Return, Take
 from ..state import RETURN_PHASE
 from ..view import PlayerView
 from .base import Budget
@@ -43,27 +43,27 @@ class EasyBot:
             bonus = state.bonuses[p]
             for c, k in COST_PAIRS[target]:
                 want[c] = max(0, k - bonus[c])
-        if state.phase == RETURN_PHASE or moves[0].kind == RETURN:
+        if state.phase == RETURN_PHASE or isinstance(moves[0], Return):
             return greedy_return(state, want)
-        buys = [m for m in moves if m.kind == BUY]
+        buys = [m for m in moves if isinstance(m, Buy)]
         if buys and rng.random() < BUY_CHANCE:
-            weights = [1 + PRESTIGE[m.index] for m in buys]  # type: ignore[attr-defined]
+            weights = [1 + PRESTIGE[m.index] for m in buys]
             return rng.choices(buys, weights)[0]
-        reserves = [m for m in moves if m.kind == RESERVE]
+        reserves = [m for m in moves if isinstance(m, Reserve)]
         if reserves and rng.random() < WHIM_RESERVE:
             return reserves[rng.randrange(len(reserves))]
-        takes = [m for m in moves if m.kind == TAKE]
+        takes = [m for m in moves if isinstance(m, Take)]
         if takes:
             tok = state.tokens[p]
             held = sum(tok)
             lack = [max(0, want[c] - tok[c]) for c in range(5)]
 
-            def gain(m: Move) -> float:
-                counts: tuple[int, ...] = m.counts  # type: ignore[attr-defined]
+            def gain(m: Take) -> float:
+                counts = m.counts
                 over = max(0, held + sum(counts) - 10)
                 useful = sum(min(counts[c], lack[c]) for c in range(5))
                 return useful - 2 * over + rng.random() * 1.5
 
             return max(takes, key=gain)
-        others = [m for m in moves if m.kind != RETURN]
+        others = [m for m in moves if not isinstance(m, Return)]
         return others[rng.randrange(len(others))] if others else moves[0]

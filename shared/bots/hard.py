@@ -23,7 +23,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..moves import BUY, RESERVE, RESERVE_DECK, RETURN, TAKE, Move
+from ..moves import Buy, Move, Reserve, ReserveDeck, Return, Take
 from ..state import ACTION, GameState
 from ..view import PlayerView
 from .base import Budget
@@ -52,7 +52,14 @@ class SearchConfig:
 
 CONFIG = SearchConfig()
 
-_KIND_PRIOR = {TAKE: 1.0, RESERVE: 0.4, RESERVE_DECK: 0.15, BUY: 3.0, RETURN: 1.0}
+# Cheap priors by the move's class; a pass (the only move when it is legal, R12) gets 1.
+_KIND_PRIOR: dict[type[Move], float] = {
+    Take: 1.0,
+    Reserve: 0.4,
+    ReserveDeck: 0.15,
+    Buy: 3.0,
+    Return: 1.0,
+}
 
 
 class _Node:
@@ -89,7 +96,7 @@ def _priors(
     state: GameState, moves: tuple[Move, ...], rng: random.Random, cfg: SearchConfig
 ) -> list[float]:
     """Cheap priors below the root: by move kind, with the greedy policy's move boosted."""
-    raw = [_KIND_PRIOR.get(m.kind, 1.0) for m in moves]
+    raw = [_KIND_PRIOR.get(type(m), 1.0) for m in moves]
     total = sum(raw)
     favourite = fast_move(state, rng)
     share = cfg.policy_prior
@@ -116,7 +123,7 @@ def _root_priors(det: Determinizer, moves: tuple[Move, ...], rng: random.Random,
     """The root's priors: as `_eval_priors`, on a deal without decks so that refills
     add no noise (see `medium.best_move`)."""
     flat = det.sample_without_decks(rng)
-    deck_state = det.sample(rng) if any(m.kind == RESERVE_DECK for m in moves) else flat
+    deck_state = det.sample(rng) if any(isinstance(m, ReserveDeck) for m in moves) else flat
     return _softmax(score_moves(flat, deck_state, moves, cfg.weights), cfg.prior_temperature)
 
 

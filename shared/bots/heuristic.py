@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import CARDS, NOBLES
-from ..moves import RETURN, RETURNS, TAKE, Move
+from ..moves import RETURNS, Move, Return, Take
 from ..state import ACTION, GameState
 
 COST_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
@@ -187,15 +187,14 @@ def undo_counts(state: GameState) -> tuple[int, ...] | None:
     """The return that would give back exactly the gems just taken (R13), if the turn's
     action was a take: a turn that changes nothing, and lets bots loop forever."""
     last = state.last_turns[state.current_player]
-    if last is None or last.action.kind != TAKE:
+    if last is None or not isinstance(last.action, Take):
         return None
-    counts: tuple[int, ...] = last.action.counts  # type: ignore[attr-defined]
-    return counts
+    return last.action.counts
 
 
 def is_pointless(state: GameState, move: Move) -> bool:
     """A return that undoes the turn's take (see `undo_counts`)."""
-    return move.kind == RETURN and move.counts == undo_counts(state)  # type: ignore[attr-defined]
+    return isinstance(move, Return) and move.counts == undo_counts(state)
 
 
 def greedy_return(state: GameState, keep: list[int]) -> Move:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from ..moves import RESERVE_DECK, Move
+from ..moves import Move, ReserveDeck
 from ..state import ACTION, RETURN_PHASE, GameState
 from ..view import PlayerView
 from .base import Budget
@@ -23,7 +23,7 @@ from .policy import progress_moves, smart_return, token_jam
 def after(state: GameState, deck_state: GameState, move: Move) -> GameState:
     """The position once `move`'s turn is over: a take over 10 tokens is followed by a
     sensible return (R13). Blind reserves need the state with decks."""
-    base = deck_state if move.kind == RESERVE_DECK else state
+    base = deck_state if isinstance(move, ReserveDeck) else state
     me = base.current_player
     nxt = base.apply_unchecked(move)
     if nxt.phase == RETURN_PHASE and nxt.current_player == me and not nxt.is_over:
@@ -46,11 +46,12 @@ def best_move(view: PlayerView, rng: random.Random, w: Weights = DEFAULT) -> Mov
         return moves[0]
     det = Determinizer(view)
     state = det.sample_without_decks(rng)
-    deck_state = det.sample(rng) if any(m.kind == RESERVE_DECK for m in moves) else state
+    deck_state = det.sample(rng) if any(isinstance(m, ReserveDeck) for m in moves) else state
     # A blind reserve is a lottery the one-ply view can't price; try it only if forced.
     # Never give back exactly the gems just taken (R13) when there is another way.
     candidates = (
-        tuple(m for m in moves if m.kind != RESERVE_DECK and not is_pointless(state, m)) or moves
+        tuple(m for m in moves if not isinstance(m, ReserveDeck) and not is_pointless(state, m))
+        or moves
     )
     if view.phase == ACTION and token_jam(view):
         candidates = progress_moves(view) or candidates

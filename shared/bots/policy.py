@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from ..moves import BUY, PASS, RESERVE, RESERVE_DECK, RESERVES, RETURN, TAKE, Move
+from ..moves import RESERVES, Buy, Move, Pass, Reserve, ReserveDeck, Return, Take
 from ..state import GameState
 from ..view import PlayerView
 from .heuristic import COST_PAIRS, PRESTIGE, greedy_return
@@ -80,17 +80,17 @@ def token_jam(view: PlayerView) -> bool:
     anywhere, and bots that weigh only the position could go round forever."""
     for p in view.players:
         last = p.last_turn
-        if last is None or (last.returned is None and last.action.kind != PASS):
+        if last is None or (last.returned is None and not isinstance(last.action, Pass)):
             return False
     return True
 
 
 def progress_moves(view: PlayerView) -> tuple[Move, ...]:
     """In a token jam, the moves that change the position for good: buys, else reserves."""
-    buys = tuple(m for m in view.legal_moves if m.kind == BUY)
+    buys = tuple(m for m in view.legal_moves if isinstance(m, Buy))
     if buys:
         return buys
-    return tuple(m for m in view.legal_moves if m.kind == RESERVE)
+    return tuple(m for m in view.legal_moves if isinstance(m, Reserve))
 
 
 def fast_move(state: GameState, rng: random.Random) -> Move:
@@ -99,17 +99,16 @@ def fast_move(state: GameState, rng: random.Random) -> Move:
     if len(moves) == 1:
         return moves[0]
     first = moves[0]
-    if first.kind == RETURN:
+    if isinstance(first, Return):
         return smart_return(state)
     p = state.current_player
     # R10: the buys come last in the legal order.
     best_buy: Move | None = None
     best_worth = -1.0
     for m in reversed(moves):
-        if m.kind != BUY:
+        if not isinstance(m, Buy):
             break
-        idx = m.index  # type: ignore[attr-defined]
-        worth = PRESTIGE[idx] + rng.random() * 0.5
+        worth = PRESTIGE[m.index] + rng.random() * 0.5
         if worth > best_worth:
             best_worth, best_buy = worth, m
     if best_buy is not None:
@@ -123,9 +122,9 @@ def fast_move(state: GameState, rng: random.Random) -> Move:
     best_take: Move | None = None
     best_gain = 0.0
     for m in moves:
-        if m.kind != TAKE:
+        if not isinstance(m, Take):
             break
-        counts = m.counts  # type: ignore[attr-defined]
+        counts = m.counts
         gain = 0.0
         n = 0
         for c in range(5):
@@ -145,7 +144,7 @@ def fast_move(state: GameState, rng: random.Random) -> Move:
         return RESERVES[target]  # R9: the gold will pay for what gems can't
     if best_take is not None:
         return best_take
-    others = [m for m in moves if m.kind not in (RESERVE, RESERVE_DECK)] or list(moves)
+    others = [m for m in moves if not isinstance(m, Reserve | ReserveDeck)] or list(moves)
     return others[rng.randrange(len(others))]
 
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 from shared.deal import new_game
-from shared.moves import BUY, RESERVE_DECK, RETURN
+from shared.moves import Buy, ReserveDeck, Return
 from shared.state import RETURN_PHASE, GameState
 
 
@@ -34,7 +34,7 @@ def _walk(num_players: int, game_seed: int, rng: random.Random) -> Iterator[Game
     while not state.is_over:
         yield state
         moves = state.legal_moves()
-        preferred = [m for m in moves if m.kind in (BUY, RESERVE_DECK)]
+        preferred = [m for m in moves if isinstance(m, Buy | ReserveDeck)]
         if preferred and rng.random() < 0.4:
             move = rng.choice(preferred)
         else:
@@ -45,4 +45,6 @@ def _walk(num_players: int, game_seed: int, rng: random.Random) -> Iterator[Game
 
 
 def return_phase_count(states: list[GameState]) -> int:
-    return sum(1 for s in states if s.phase == RETURN_PHASE and s.legal_moves()[0].kind == RETURN)
+    return sum(
+        1 for s in states if s.phase == RETURN_PHASE and isinstance(s.legal_moves()[0], Return)
+    )

@@ -10,7 +10,7 @@ from shared import codec
 from shared.bots import Budget, choose_move, make_bot
 from shared.cards import CARDS
 from shared.deal import new_game
-from shared.moves import BUY, RETURN, TAKE, Buy, parse_move
+from shared.moves import Buy, Return, Take, parse_move
 from shared.state import RETURN_PHASE, GameState
 
 from .positions import random_positions
@@ -34,11 +34,11 @@ def test_r13_no_return_gives_back_exactly_what_was_just_taken(
         last = state.last_turns[seat]
         assert last is not None
         moves = state.legal_moves()
-        if last.action.kind != TAKE or len(moves) < 2:
+        if not isinstance(last.action, Take) or len(moves) < 2:
             continue
         move = choose_move(state.view(seat), level, i, budget)
-        assert move.kind == RETURN
-        assert move.counts != last.action.counts, (level, str(last.action), str(move))  # type: ignore[attr-defined]
+        assert isinstance(move, Return)
+        assert move.counts != last.action.counts, (level, str(last.action), str(move))
         checked += 1
     assert checked >= 20
 
@@ -52,7 +52,8 @@ def test_r13_gold_is_kept_when_gems_can_go_back(return_positions, level: str) ->
         if tokens[5] == 0 or sum(tokens[:5]) < excess:
             continue
         move = choose_move(state.view(state.current_player), level, i)
-        assert move.counts[5] == 0, (level, tokens, str(move))  # type: ignore[attr-defined]
+        assert isinstance(move, Return)  # R13
+        assert move.counts[5] == 0, (level, tokens, str(move))
         checked += 1
     assert checked >= 10
 
@@ -109,11 +110,12 @@ def test_easy_buys_when_it_can_most_of_the_time() -> None:
     buys = could = 0
     for n in (2, 3, 4):
         for i, state in enumerate(random_positions(n, 150, seed=500 + n)):
-            if state.phase == RETURN_PHASE or not any(m.kind == BUY for m in state.legal_moves()):
+            moves = state.legal_moves()
+            if state.phase == RETURN_PHASE or not any(isinstance(m, Buy) for m in moves):
                 continue
             could += 1
             view = state.view(state.current_player)
-            buys += bot.choose(view, random.Random(i), Budget()).kind == BUY
+            buys += isinstance(bot.choose(view, random.Random(i), Budget()), Buy)
     assert could >= 50 and buys >= 0.7 * could
 
 

@@ -18,7 +18,7 @@ from shared import codec
 from shared.bots import BotRequestError, choose_move, choose_move_bytes, encode_request
 from shared.cards import CARDS
 from shared.deal import new_game
-from shared.moves import BUY, RESERVE_DECK
+from shared.moves import Buy, ReserveDeck
 from shared.state import GameState
 
 LEVEL_BUDGETS = [("easy", None), ("medium", None), ("hard", 60)]
@@ -56,7 +56,7 @@ def _with_blind_reserves(num_players: int, seed: int, plies: int) -> GameState:
     state = new_game(num_players, seed)
     for _ in range(plies):
         moves = state.legal_moves()
-        keen = [m for m in moves if m.kind in (RESERVE_DECK, BUY)]
+        keen = [m for m in moves if isinstance(m, ReserveDeck | Buy)]
         state = state.apply(rng.choice(keen) if keen and rng.random() < 0.6 else rng.choice(moves))
     assert not state.is_over, "pick another seed"
     return state

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from shared.bots import Budget, make_bot
-from shared.moves import RETURN
+from shared.moves import Return
 from shared.state import RETURN_PHASE
 
 from .positions import random_positions
@@ -31,7 +31,7 @@ def test_cheap_levels_always_move_legally(positions, level: str, num_players: in
         move = bot.choose(view, random.Random(i), Budget())
         assert move in state.legal_moves(), (level, num_players, i, str(move))
         if state.phase == RETURN_PHASE:
-            assert move.kind == RETURN
+            assert isinstance(move, Return)
             returns += 1
         state.apply(move)  # the engine agrees
     assert len(states) >= 700 and returns >= 120

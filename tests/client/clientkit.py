@@ -28,7 +28,7 @@ from server.play import offline_host, offline_identity
 from server.store import PLAYING, SeatRecord
 from server.table import Table
 from shared.deal import new_game
-from shared.moves import TAKE, Move, parse_move
+from shared.moves import Move, Take, parse_move
 from shared.protocol import Join, TableUpdate, decode_host
 from shared.state import GameState
 
@@ -50,7 +50,7 @@ class Position:
 def take_heavy(state: GameState, rng: random.Random) -> Move:
     """A seeded random policy that mostly takes gems (drains the bank, fills hands)."""
     legal = state.legal_moves()
-    takes = [m for m in legal if m.kind == TAKE]
+    takes = [m for m in legal if isinstance(m, Take)]
     if takes and rng.random() < 0.8:
         return rng.choice(takes)
     return rng.choice(legal)
@@ -293,7 +293,7 @@ def prompt(app: SplendorApp) -> str:
 def fewer_than_three(state: GameState) -> bool:
     """R7: fewer than 3 colours left, so a legal take of fewer than 3 different gems."""
     return any(
-        m.kind == TAKE and len(m.colours) < 3 and len(set(m.colours)) == len(m.colours)  # type: ignore[attr-defined]
+        isinstance(m, Take) and len(m.colours) < 3 and len(set(m.colours)) == len(m.colours)
         for m in state.legal_moves()
     )
 
@@ -306,7 +306,7 @@ def will_return(state: GameState) -> bool:
     return (
         state.phase == "action"
         and sum(state.tokens[0]) >= 9
-        and any(m.kind == TAKE and len(set(m.colours)) == 3 for m in state.legal_moves())  # type: ignore[attr-defined]
+        and any(isinstance(m, Take) and len(set(m.colours)) == 3 for m in state.legal_moves())
     )
 
 
@@ -316,8 +316,10 @@ async def take_into_returns(pilot: Pilot[None], kit: Offline) -> ReturnTokens:
     pos = find_position(2, will_return)
     await load(pilot, kit, pos)
     app = kit.app
-    take = next(m for m in pos.state.legal_moves() if m.kind == TAKE and len(set(m.colours)) == 3)  # type: ignore[attr-defined]
-    await pilot.press("t", *["wugrk"[c] for c in take.colours], "enter")  # type: ignore[attr-defined]
+    take = next(
+        m for m in pos.state.legal_moves() if isinstance(m, Take) and len(set(m.colours)) == 3
+    )
+    await pilot.press("t", *["wugrk"[c] for c in take.colours], "enter")
     await wait_for(pilot, lambda: isinstance(app.screen, ReturnTokens))
     dialog = app.screen
     assert isinstance(dialog, ReturnTokens)

@@ -24,7 +24,7 @@ from textual import events
 from client.faces import MINE_ROW
 from client.screens.returns import ReturnTokens
 from server.bots import fallback_choose_move_bytes
-from shared.moves import BUY, Buy, Take
+from shared.moves import Buy, Take
 from shared.protocol import notice
 from shared.state import GameState
 
@@ -119,7 +119,7 @@ async def test_r9_reserve_blind_from_a_deck_pressing_r_twice(offline: MakeOfflin
 
 def can_buy_from_board(state: GameState) -> bool:
     board = {c for row in state.board for c in row}
-    return any(m.kind == BUY and m.index in board for m in state.legal_moves())  # type: ignore[attr-defined]
+    return any(isinstance(m, Buy) and m.index in board for m in state.legal_moves())
 
 
 async def test_r10_buy_a_face_up_card(offline: MakeOffline) -> None:
@@ -142,7 +142,7 @@ async def test_r10_buy_a_face_up_card(offline: MakeOffline) -> None:
 
 def can_buy_reserved(state: GameState) -> bool:
     mine = {i for i, _ in state.reserved[0]}
-    return any(m.kind == BUY and m.index in mine for m in state.legal_moves())  # type: ignore[attr-defined]
+    return any(isinstance(m, Buy) and m.index in mine for m in state.legal_moves())
 
 
 async def test_r10_buy_a_reserved_card_pressing_b_twice(offline: MakeOffline) -> None:

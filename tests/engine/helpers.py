@@ -10,7 +10,9 @@ it is not the point.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
+from typing import Any
 
 from shared import CARDS, LETTERS, GameState, IllegalMoveError, Move, card, new_game, parse_move
 from shared.state import GEMS_BY_PLAYERS, GOLD_TOKENS, TOKEN_LIMIT, TurnSummary, _replace_at
@@ -31,14 +33,13 @@ def idx(card_id: str) -> int:
     return card(card_id).index
 
 
-def edit(state: GameState, **fields: object) -> GameState:
-    """A copy of `state` with some fields replaced (names as in `GameState.__slots__`)."""
-    s = state._copy()
-    for name, value in fields.items():
-        if name not in GameState.__slots__ or name.startswith("_"):
+def edit(state: GameState, **fields: Any) -> GameState:
+    """A copy of `state` with some fields replaced (names as declared in `GameState`)."""
+    declared = {f.name for f in dataclasses.fields(GameState) if f.init}
+    for name in fields:
+        if name not in declared:
             raise AttributeError(f"GameState has no field {name}")
-        setattr(s, name, value)
-    return s
+    return dataclasses.replace(state, **fields)
 
 
 def give_tokens(state: GameState, seat: int, letters: str) -> GameState:

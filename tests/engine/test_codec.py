@@ -84,11 +84,11 @@ def test_another_format_version_is_refused() -> None:
     [
         (b"", "no data"),
         (b"\xc1", "not valid msgpack"),
-        (msgpack.packb([1, "move", "take W W W"]), "is not a move"),
-        (msgpack.packb([1, "sandwich", {}]), "unknown tag"),
-        (msgpack.packb([1, "state", {"players": 2}]), "malformed data"),
+        (msgpack.packb([FORMAT_VERSION, "move", "take W W W"]), "is not a move"),
+        (msgpack.packb([FORMAT_VERSION, "sandwich", {}]), "unknown tag"),
+        (msgpack.packb([FORMAT_VERSION, "state", {"num_players": 2}]), "malformed data"),
         (msgpack.packb({"t": "move"}), "top level"),
-        (msgpack.packb([1, "move", "pass"]) + b"\x00", "trailing bytes"),
+        (msgpack.packb([FORMAT_VERSION, "move", "pass"]) + b"\x00", "trailing bytes"),
         (b"\x00" * (MAX_BYTES + 1), "more than"),
     ],
 )

@@ -8,8 +8,9 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared import InvalidMoveError, Move, new_game, parse_move
+from shared import GameState, InvalidMoveError, Move, new_game, parse_move
 from shared.codec import FORMAT_VERSION, CodecError, dumps, loads
+from shared.wire import stored_fields
 
 from .helpers import play
 
@@ -113,10 +114,11 @@ msgpack_values = st.recursive(
     | st.dictionaries(st.text(max_size=8), children, max_size=5),
     max_leaves=30,
 )  # fmt: skip
-payload_keys = st.sampled_from(
-    ["players", "seed", "bank", "tokens", "board", "decks", "nobles", "current", "phase",
-     "reserved", "last", "seat", "players_n", "legal", "outcome", "over", "turn"]
-)  # fmt: skip
+view_keys = ["players", "seed", "bank", "tokens", "board", "decks", "nobles", "current",
+             "phase", "reserved", "last", "seat", "players_n", "legal", "outcome", "over",
+             "turn"]  # fmt: skip
+state_keys = [name for name, _ in stored_fields(GameState)]  # every field GameState declares
+payload_keys = st.sampled_from(sorted({*view_keys, *state_keys}))
 
 
 @fuzz

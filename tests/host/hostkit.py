@@ -17,7 +17,7 @@ from server.host import GameHost
 from server.identity import Identity
 from server.store import SqliteStore
 from shared import protocol
-from shared.moves import BUY, PASS, RESERVE, RESERVE_DECK, RETURN, TAKE, Move, parse_move
+from shared.moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.protocol import ClientMessage, HostMessage, Notice, PlayMove, TableUpdate
 from shared.view import PlayerView
 
@@ -131,9 +131,9 @@ class HostConnection(Connection):
 
 def pick(view: PlayerView) -> Move:
     """A plain deterministic player: buy, else take, else return, else reserve, else pass."""
-    for kind in (BUY, TAKE, RETURN, RESERVE, RESERVE_DECK, PASS):
+    for kind in (Buy, Take, Return, Reserve, ReserveDeck, Pass):
         for m in view.legal_moves:
-            if m.kind == kind:
+            if isinstance(m, kind):
                 return m
     raise AssertionError("no legal move in a view that asked for one")
 
