@@ -20,7 +20,7 @@ from .errors import CodecError
 from .moves import Move
 from .state import GameState, Outcome
 from .view import LastTurn, PlayerView
-from .wire import as_dict, as_seq, malformed, move_from, stored_fields
+from .wire import as_dict, as_seq, malformed, move_from, stored_fields, turn_list
 
 # 2: a state's fields are stored under their names in GameState (they had short keys).
 FORMAT_VERSION = 2
@@ -34,14 +34,10 @@ __all__ = ["FORMAT_VERSION", "MAX_BYTES", "CodecError", "dumps", "loads", "turn_
 # -- encoding ----------------------------------------------------------------
 
 
-def _move(m: Move | None) -> str | None:
-    return None if m is None else str(m)
-
-
 def turn_payload(t: LastTurn) -> list[Any]:
-    """A turn as everyone saw it, the one way it travels and is stored: ``[action,
-    returned or None, noble id or None, took gold]`` (`shared.decode.turn_from` reads it)."""
-    return [str(t.action), _move(t.returned), t.noble, t.took_gold]
+    """A turn as everyone saw it, in the one encoding of a turn (`shared.wire.turn_list`;
+    `shared.decode.turn_from` reads it)."""
+    return turn_list(t.action, t.returned, t.noble, t.took_gold)
 
 
 _STATE_FIELDS = stored_fields(GameState)

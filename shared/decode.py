@@ -31,8 +31,8 @@ from .wire import (
     malformed,
     move_from,
     noble_id,
-    opt_move,
     stored_fields,
+    turn_parts,
 )
 
 _STATE_FIELDS = stored_fields(GameState)
@@ -40,13 +40,7 @@ _STATE_FIELDS = stored_fields(GameState)
 
 def turn_from(x: object) -> LastTurn:
     """A turn from `shared.codec.turn_payload`'s list."""
-    action, returned, noble, gold = as_seq(x, "turn", 4)
-    return LastTurn(
-        action=move_from(action),
-        returned=opt_move(returned),
-        noble=None if noble is None else noble_id(noble),
-        took_gold=as_bool(gold, "took_gold"),
-    )
+    return LastTurn(*turn_parts(x))
 
 
 def outcome_from(x: object) -> Outcome:

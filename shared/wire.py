@@ -194,24 +194,35 @@ def _decode_board(x: object, what: str, n: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
+def turn_list(action: Move, returned: Move | None, noble: str | None, gold: bool) -> list[Any]:
+    """The one encoding of a turn, in a state, a view and a table's log alike: ``[action,
+    returned or None, noble id or None, took gold]`` (`turn_parts` reads it back)."""
+    return [str(action), None if returned is None else str(returned), noble, gold]
+
+
+def turn_parts(x: object) -> tuple[Move, Move | None, str | None, bool]:
+    """A turn's parts from `turn_list`'s list, each checked."""
+    action, returned, noble, gold = as_seq(x, "turn", 4)
+    return (
+        move_from(action),
+        opt_move(returned),
+        None if noble is None else noble_id(noble),
+        as_bool(gold, "took_gold"),
+    )
+
+
 def _encode_turn(t: TurnSummary | None) -> list[Any] | None:
     if t is None:
         return None
-    returned = None if t.returned is None else str(t.returned)
     noble = None if t.noble is None else _NOBLE_IDS[t.noble]
-    return [str(t.action), returned, noble, t.took_gold]
+    return turn_list(t.action, t.returned, noble, t.took_gold)
 
 
 def _decode_turn(x: object, what: str, n: int) -> TurnSummary | None:
     if x is None:
         return None
-    action, returned, noble, gold = as_seq(x, "last turn", 4)
-    return TurnSummary(
-        move_from(action),
-        opt_move(returned),
-        None if noble is None else _noble_index(noble),
-        as_bool(gold, "took_gold"),
-    )
+    action, returned, noble, gold = turn_parts(x)
+    return TurnSummary(action, returned, None if noble is None else NOBLE_BY_ID[noble].index, gold)
 
 
 PLAYER_COUNT = number(2, 4)
