@@ -1,11 +1,14 @@
 """`splendor-server`: start the SSH game server (README.md, "Run a server: the details").
 
     splendor-server [--host H] [--port P] [--data-dir DIR] [--config FILE]
+                    [--database URL] [--workers N|auto]
                     [--allow-guests | --no-guests] [--port-file FILE]
+    splendor-server copy-db --from URL --to URL
 
 Settings come from the defaults, then the TOML file, then these options.
 SIGTERM (or Ctrl+C) shuts down cleanly: no new connections, games saved,
-every session told and its app exited, terminals restored.
+every session told and its app exited, terminals restored. With more than one
+worker, this process supervises the workers (`server.workers`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 
 from client.connection import Connection
 
-from .config import Config, ConfigError, load_config
+from .config import Config, ConfigError, load_config, workers_setting
 from .identity import Identity
 from .session import Sessions
 
@@ -38,6 +41,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free)")
     p.add_argument("--data-dir", help="host key and database directory (default ./data)")
     p.add_argument("--config", help="a TOML file of settings (see the README)")
+    p.add_argument(
+        "--database",
+        help="sqlite:///PATH (one process; default DATA_DIR/splendor.db) or "
+        "postgresql://USER@HOST/DATABASE (any number of processes and machines)",
+    )
+    p.add_argument(
+        "--workers",
+        help="server processes sharing the port (default 1; auto: one per core); "
+        "more than one needs PostgreSQL",
+    )
+    p.add_argument("--worker", type=int, help=argparse.SUPPRESS)  # set by the supervisor
+    p.add_argument("--worker-of", type=int, help=argparse.SUPPRESS)
     guests = p.add_mutually_exclusive_group()
     guests.add_argument(
         "--allow-guests",
@@ -99,16 +114,20 @@ def _write_port_file(path: str, port: int) -> None:
     os.replace(tmp, path)
 
 
-async def serve(config: Config, port_file: str | None = None) -> None:
+async def serve(config: Config, port_file: str | None = None, reuse_port: bool = False) -> None:
     """Run until SIGTERM or SIGINT, then shut down cleanly."""
     from .host import GameHost
     from .ssh import SSHService, load_host_key
+    from .store import SchemaTooNew, StoreError, redact
 
     data_dir = config.data_path
     host_key = load_host_key(data_dir)
-    host = GameHost(data_dir)
-    await host.start()
-    service = SSHService(config, host, host.store, make_app, host_key)
+    host = GameHost(data_dir, database=config.database_url)
+    try:
+        await host.start()
+    except (StoreError, SchemaTooNew, OSError) as e:
+        raise SystemExit(f"splendor-server: {redact(config.database_url)}: {e}") from None
+    service = SSHService(config, host, host.store, make_app, host_key, reuse_port=reuse_port)
     try:
         await service.start()
     except OSError as e:
@@ -132,11 +151,33 @@ async def serve(config: Config, port_file: str | None = None) -> None:
     log.info("stopped")
 
 
+SUPERVISOR_OPTIONS = ("--workers", "--port", "--port-file")  # the supervisor sets these
+
+
+def worker_argv(argv: list[str]) -> list[str]:
+    """The command line without the options the supervisor sets for each worker."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in SUPERVISOR_OPTIONS:
+            skip = True
+        elif not arg.startswith(tuple(o + "=" for o in SUPERVISOR_OPTIONS)):
+            out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["copy-db"]:
+        from .copydb import main as copy_db
+
+        raise SystemExit(copy_db(argv[1:]))
     args = parse_args(argv)
+    who = f"worker {args.worker} " if args.worker else ""
     logging.basicConfig(
         level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        format=f"%(asctime)s %(levelname)s {who}%(name)s: %(message)s",
         stream=sys.stderr,
     )
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # one line per connection is ours
@@ -146,11 +187,23 @@ def main(argv: list[str] | None = None) -> None:
             host=args.host,
             port=args.port,
             data_dir=args.data_dir,
+            database=args.database,
+            workers=None if args.workers is None else workers_setting(args.workers),
             allow_guests=args.allow_guests,
         )
     except ConfigError as e:
         raise SystemExit(f"splendor-server: {e}") from None
-    asyncio.run(serve(config, args.port_file))
+    if args.worker:  # one of the supervisor's workers
+        from .workers import end_with_parent
+
+        end_with_parent(args.worker_of)
+        asyncio.run(serve(config, args.port_file, reuse_port=True))
+    elif config.workers > 1:
+        from .workers import Supervisor
+
+        raise SystemExit(Supervisor(config, worker_argv(argv), args.port_file).run())
+    else:
+        asyncio.run(serve(config, args.port_file))
 
 
 if __name__ == "__main__":

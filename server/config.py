@@ -9,6 +9,7 @@ start-up, never a silent default (README.md, "Run a server: the details" lists t
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -29,6 +30,11 @@ class Config:
     host: str = "0.0.0.0"
     port: int = DEFAULT_PORT
     data_dir: str = DEFAULT_DATA_DIR
+    # Where tables, games and names are kept: "" for SQLite in the data directory, or a
+    # URL: sqlite:///PATH (one process) or postgresql://USER@HOST/DATABASE (a cluster).
+    database: str = ""
+    # Server processes sharing the port (SO_REUSEPORT); "auto" in the file: one a core.
+    workers: int = 1
     allow_guests: bool = True
     # What players are told to type ("ssh -t -p PORT NAME"); empty: the address they used.
     public_host: str = ""
@@ -98,12 +104,28 @@ class Config:
         for name in ("login_timeout", "slow_reader_timeout", "shutdown_grace"):
             if getattr(self, name) <= 0:
                 problems.append(f"{name} must be positive")
+        if self.workers < 1:
+            problems.append('workers must be at least 1 (or "auto": one per core)')
+        elif self.workers > 1 and not self.database_url.startswith("postgres"):
+            problems.append(
+                f"{self.workers} workers need PostgreSQL: a SQLite database is for one server "
+                'process. Set database = "postgresql://USER@HOST/DATABASE" (--database), '
+                "or run one worker"
+            )
         if problems:
             raise ConfigError("; ".join(problems))
 
     @property
     def data_path(self) -> Path:
         return Path(self.data_dir).expanduser()
+
+    @property
+    def database_url(self) -> str:
+        """The database this server keeps its data in (SQLite in the data directory when
+        none is set)."""
+        if self.database:
+            return self.database
+        return f"sqlite:///{self.data_path / 'splendor.db'}"
 
     def replace(self, **changes: Any) -> Config:
         """A copy with `changes` applied; None values are ignored (unset CLI options)."""
@@ -152,5 +174,17 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
             if key not in defaults:
                 known = ", ".join(sorted(defaults))
                 raise ConfigError(f"{path}: unknown setting {name!r} (known: {known})")
+            if key == "workers" and value == "auto":
+                value = workers_setting(value)
             values[key] = _check_type(name, value, defaults[key])
     return Config(**values).replace(**overrides)
+
+
+def workers_setting(value: str | int) -> int:
+    """A `workers` value: a whole number, or "auto" for one per core."""
+    if value == "auto":
+        return os.cpu_count() or 1
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f'workers should be a whole number or "auto", not {value!r}') from None

@@ -325,8 +325,10 @@ class SSHService:
         names: Names,
         app_factory: AppFactory,
         host_key: asyncssh.SSHKey,
+        reuse_port: bool = False,
     ) -> None:
         self.config = config
+        self.reuse_port = reuse_port  # other processes listen on the same port (workers)
         self.gate = Gate(config, guest_secret(host_key.export_private_key("pkcs8-der")))
         self.sessions = Sessions(config, host, app_factory)
         self.names = names
@@ -361,6 +363,7 @@ class SSHService:
             keepalive_interval=c.keepalive_interval,
             keepalive_count_max=c.keepalive_count_max,
             reuse_address=True,
+            reuse_port=self.reuse_port,
         )
         self._port = int(self._acceptor.get_port())
         log.info(

@@ -68,6 +68,23 @@ class SessionRow:
     seat: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class Dump:
+    """Everything a database keeps that a copy needs (`splendor-server copy-db`): names,
+    tables and games (every column, in `GAME_COLUMNS` order) and moves. Snapshots are
+    left out: they are a cache."""
+
+    names: list[tuple[str, str, float]]
+    games: list[tuple[Any, ...]]
+    moves: list[tuple[str, int, str, float]]
+
+
+GAME_COLUMNS = (
+    "id", "seed", "players", "seats", "host", "status", "created", "finished", "outcome",
+    "version", "turn",
+)  # fmt: skip
+
+
 class Store(ABC):
     """Names, tables and games, moves, snapshots; see the module docstring."""
 
@@ -145,6 +162,18 @@ class Store(ABC):
     @abstractmethod
     async def open_tables(self) -> list[GameRecord]:
         """Every waiting table and game in progress, oldest first, with moves."""
+
+    # -- copies --------------------------------------------------------------
+
+    @abstractmethod
+    async def dump(self) -> Dump:
+        """Every name, table, game and move (for a copy to another database)."""
+
+    @abstractmethod
+    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
+        """Add what `dump` holds and this database does not (a name, table or move that
+        is here already is kept as it is): a copy can be run again. How many names,
+        games and moves were added."""
 
     # -- the cluster ---------------------------------------------------------
 

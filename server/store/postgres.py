@@ -34,11 +34,14 @@ import time
 import zlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 import asyncpg
 
 from .base import (
+    GAME_COLUMNS,
+    Dump,
     MovePlayed,
     PresenceChanged,
     Reconnected,
@@ -343,6 +346,43 @@ class PostgresStore(Store):
             )
             return [await _record(conn, r, True) for r in rows]
 
+    # -- copies --------------------------------------------------------------
+
+    async def dump(self) -> Dump:
+        async with self._conn() as conn:
+            return Dump(
+                names=[tuple(r) for r in await conn.fetch("SELECT name, key, claimed FROM names")],
+                games=[
+                    tuple(r)
+                    for r in await conn.fetch(f"SELECT {', '.join(GAME_COLUMNS)} FROM games")
+                ],
+                moves=[
+                    tuple(r) for r in await conn.fetch("SELECT game, seq, notation, at FROM moves")
+                ],
+            )
+
+    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
+        marks = ", ".join(f"${i + 1}" for i in range(len(GAME_COLUMNS)))
+        async with self._conn() as conn, conn.transaction():
+            before = [await conn.fetchval(f"SELECT count(*) FROM {t}") for t in _COPIED]
+            await conn.executemany(
+                "INSERT INTO names VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                [(n.lower(), k, c) for n, k, c in dump.names],
+            )
+            await conn.executemany(
+                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})"
+                " ON CONFLICT DO NOTHING",
+                dump.games,
+            )
+            await conn.executemany(
+                "INSERT INTO moves VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", dump.moves
+            )
+            after = [await conn.fetchval(f"SELECT count(*) FROM {t}") for t in _COPIED]
+            for (table,) in await conn.fetch("SELECT id FROM games WHERE status = ANY($1)",
+                                             list(OPEN_STATUSES)):  # fmt: skip
+                await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
+        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
+
     # -- bots: one process per game ----------------------------------------
 
     async def try_lock_game(self, game: str) -> bool:
@@ -449,7 +489,7 @@ class PostgresStore(Store):
                         self._flush_due.set()
                     dead = await conn.fetch(
                         "DELETE FROM processes WHERE heartbeat < now() - $1::interval RETURNING id",
-                        f"{PROCESS_TIMEOUT} seconds",
+                        timedelta(seconds=PROCESS_TIMEOUT),
                     )
                     if dead:
                         log.info("store: processes gone: %s", ", ".join(r[0] for r in dead))
@@ -460,6 +500,7 @@ class PostgresStore(Store):
                 log.warning("store: a heartbeat failed", exc_info=True)
 
 
+_COPIED = ("names", "games", "moves")
 _SELECT = (
     "SELECT id, seed, seats, host, status, created, finished, outcome, version, turn FROM games"
 )

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .base import Store
+from .base import GAME_COLUMNS, Dump, Store
 from .records import CLOSED, OPEN_STATUSES, PLAYING, GameRecord, MoveTaken, SeatRecord, StoreError
 from .schema import LATEST, SQLITE, too_new
 
@@ -272,6 +272,39 @@ class SqliteStore(Store):
         with self._reading() as db:
             query = _SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
             return [_record(db, r) for r in db.execute(query, OPEN_STATUSES).fetchall()]
+
+    async def dump(self) -> Dump:
+        return await self._read(self._dump)
+
+    def _dump(self) -> Dump:
+        with self._reading() as db:
+            return Dump(
+                names=[tuple(r) for r in db.execute("SELECT name, key, claimed FROM names")],
+                games=[
+                    tuple(r) for r in db.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM games")
+                ],
+                moves=[tuple(r) for r in db.execute("SELECT game, seq, notation, at FROM moves")],
+            )
+
+    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
+        return await self._write(self._load_dump, dump)
+
+    def _load_dump(self, dump: Dump) -> tuple[int, int, int]:
+        marks = ", ".join("?" for _ in GAME_COLUMNS)
+        with self._transaction() as db:
+            before = [_count(db, t) for t in ("names", "games", "moves")]
+            db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?)", dump.names)
+            db.executemany(
+                f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})",
+                dump.games,
+            )
+            db.executemany("INSERT OR IGNORE INTO moves VALUES (?, ?, ?, ?)", dump.moves)
+            after = [_count(db, t) for t in ("names", "games", "moves")]
+        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
+
+
+def _count(db: sqlite3.Connection, table: str) -> int:
+    return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
 _SELECT = (
