@@ -144,10 +144,27 @@ def returns_for(tokens: tuple[int, ...], limit: int) -> tuple[Move, ...]:
     moves = _RETURNS.get((tokens, limit))
     if moves is None:
         excess = sum(tokens) - limit
-        moves = _RETURNS[tokens, limit] = tuple(
-            r for r in RETURNS[excess] if all(n <= t for n, t in zip(r.counts, tokens, strict=True))
-        )
+        if 1 <= excess <= MAX_RETURN and max(tokens) < 16:
+            # Lane c of `have` holds 16 + tokens[c]: it keeps its 16 after taking a
+            # return's count away exactly when the player holds that many (R13).
+            have = sum((16 + t) << (5 * c) for c, t in enumerate(tokens))
+            found = [
+                m for need, m in _RETURN_LANES[excess] if (have - need) & _SIXTEENS == _SIXTEENS
+            ]
+        else:
+            found = [
+                r
+                for r in RETURNS[excess]
+                if all(n <= t for n, t in zip(r.counts, tokens, strict=True))
+            ]
+        moves = _RETURNS[tokens, limit] = tuple(found)
     return moves
+
+
+_SIXTEENS = sum(16 << (5 * c) for c in range(6))
+_RETURN_LANES: tuple[tuple[tuple[int, Return], ...], ...] = tuple(
+    tuple((sum(n << (5 * c) for c, n in enumerate(r.counts)), r) for r in rs) for rs in RETURNS
+)
 
 
 ALL_MOVES: tuple[Move, ...] = (

@@ -46,7 +46,22 @@ class SplitMix64:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates, in place: `below` written out, since deals are a hot path of
+        search bots and benchmarks (the same draws, pinned by a golden test)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS[n] if n < len(_LIMITS) else ((1 << 64) // n) * n
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
+
+
+_LIMITS = tuple(((1 << 64) // n) * n if n else 0 for n in range(64))  # below(n)'s rejection bound

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from operator import add, sub
 from typing import Any, TypeVar, dataclass_transform
 
-from . import wire
+from . import tables, wire
 from .cards import CARDS, NOBLES
 from .constants import (
     ACTION,
@@ -31,6 +30,7 @@ from .constants import (
 from .errors import IllegalMoveError
 from .explain import why_not_now
 from .moves import (
+    ALL_MOVES,
     BUYS,
     PASS_MOVE,
     RESERVE_DECKS,
@@ -51,17 +51,16 @@ from .wire import stored
 
 _T = TypeVar("_T")
 
-# Per card: its nonzero (colour, tokens) pairs, for cheap affordability checks (R10).
-_COST_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((c, n) for c, n in enumerate(card.cost) if n) for card in CARDS
-)
-_CARD_COLOUR = tuple(card.colour for card in CARDS)
-_CARD_PRESTIGE = tuple(card.prestige for card in CARDS)
-_CARD_LEVEL = tuple(card.level for card in CARDS)
-_NOBLE_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((c, n) for c, n in enumerate(noble.requires) if n) for noble in NOBLES
-)
-_FEWEST_BONUSES_FOR_A_NOBLE = min(sum(noble.requires) for noble in NOBLES)  # 8 (R4)
+_TOP_BIT = tables.TOP_BIT
+_SHORT0, _SHORT1, _SHORT2, _SHORT3, _SHORT4 = tables.SHORT
+_SLACK = tables.SLACK
+_COST_PAIRS = tables.COST_PAIRS
+_CARD_COLOUR = tables.COLOUR
+_CARD_PRESTIGE = tables.PRESTIGE
+_CARD_LEVEL = tables.LEVEL
+_NOBLE_PAIRS = tables.NOBLE_PAIRS
+_FEWEST_FOR_NOBLE = tables.FEWEST_BONUSES_FOR_A_NOBLE  # R14
+_BUY_AT_BIT = {i.bit_length(): BUYS[n] for n, i in enumerate(_TOP_BIT)}
 
 
 @dataclass_transform(kw_only_default=True, field_specifiers=(field, stored))
@@ -70,8 +69,23 @@ def _declared(cls: type[_T]) -> type[_T]:
     return dataclass(kw_only=True, slots=True, repr=False, unsafe_hash=True)(cls)
 
 
+_Table = tuple[tuple[int, ...], tuple[Move, ...], int]  # see `_OnTheTable`
+
+
+class _OnTheTable:
+    """What a state's board and decks decide, kept with the state: the face-up cards in
+    table order, the reserve moves (R9: those cards', then the decks' that still hold
+    cards) and the cards' `shared.tables.TOP_BIT`s. Not a field (not stored, compared or
+    hashed); a cache like the legal moves, but `apply` carries it to the next state and
+    updates it when a card leaves the table, since the board changes far less often
+    than the state. None until first needed."""
+
+    __slots__ = ("_table",)
+    _table: _Table | None
+
+
 @_declared
-class GameState:
+class GameState(_OnTheTable):
     """A whole game position. Build one with `shared.deal.new_game`; move on with `apply`.
 
     The fields are declared here and nowhere else: each with its type and the shape
@@ -104,6 +118,9 @@ class GameState:
     # legal_moves(), worked out once; not part of the position
     _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False)
 
+    def __post_init__(self) -> None:
+        self._table = None
+
     # -- reading ---------------------------------------------------------
 
     def prestige(self, seat: int) -> int:
@@ -116,41 +133,54 @@ class GameState:
         return (self.turn - 1) // self.num_players + 1
 
     def legal_moves(self) -> tuple[Move, ...]:
-        """The current player's legal moves in a stable order; empty only when over."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return legal
+        """The current player's legal moves in a stable order; empty only when over.
 
-    def _generate(self) -> tuple[Move, ...]:
+        Takes (R7, R8), reserves of face-up cards in table order and of the decks (R9),
+        buys of face-up cards in table order, then of own reserves (R10); a pass if
+        nothing else (R12). Worked out once per state; affordability comes from
+        `shared.tables`."""
+        legal = self._legal
+        if legal is not None:
+            return legal
         if self.is_over:
+            self._legal = ()
             return ()
         p = self.current_player
         tokens = self.tokens[p]
         if self.phase == RETURN_PHASE:  # R13
-            return returns_for(tokens, TOKEN_LIMIT)
-        moves = list(takes_for(self.bank[:5]))  # R7, R8
-        face_up = [idx for row in self.board for idx in row if idx >= 0]  # R11: -1 is empty
+            legal = self._legal = returns_for(tokens, TOKEN_LIMIT)
+            return legal
+        bank = self.bank
+        moves = _TAKES.get(bank)
+        if moves is None:
+            moves = _TAKES[bank] = takes_for(bank[:5])  # R7, R8
+        face_up, reserves, on_table = self._table or self._on_the_table()
         own = self.reserved[p]
         if len(own) < MAX_RESERVED:  # R9
-            moves += [RESERVES[idx] for idx in face_up]
-            moves += [RESERVE_DECKS[level] for level, deck in enumerate(self.decks) if deck]
+            moves = moves + reserves
         bonus = self.bonuses[p]
-        power = [bonus[0] + tokens[0], bonus[1] + tokens[1], bonus[2] + tokens[2],
-                 bonus[3] + tokens[3], bonus[4] + tokens[4]]  # fmt: skip
-        gold = tokens[5]
-        for idx in face_up + [idx for idx, _ in own]:  # R10: gold covers the shortfall
-            short = 0
-            for c, n in _COST_PAIRS[idx]:
-                if n > power[c]:
-                    short += n - power[c]
-                    if short > gold:
-                        break
+        try:  # R10: the top bit of a card's lane is set when gold can't cover its shortfall
+            short = (
+                _SHORT0[bonus[0] + tokens[0]]
+                + _SHORT1[bonus[1] + tokens[1]]
+                + _SHORT2[bonus[2] + tokens[2]]
+                + _SHORT3[bonus[3] + tokens[3]]
+                + _SHORT4[bonus[4] + tokens[4]]
+                + _SLACK[tokens[5]]
+            )
+        except IndexError:  # powers past the tables: no state of a real game
+            short = tables.unaffordable(bonus, tokens)
+        can = on_table & ~short
+        if can:
+            if can & (can - 1):  # two or more: in table order
+                moves = moves + tuple([BUYS[i] for i in face_up if can & _TOP_BIT[i]])
             else:
-                moves.append(BUYS[idx])
-        if not moves:  # R12
-            return (PASS_MOVE,)
-        return tuple(moves)
+                moves = moves + (_BUY_AT_BIT[can.bit_length()],)
+        for i, _ in own:
+            if not short & _TOP_BIT[i]:
+                moves = moves + (BUYS[i],)
+        legal = self._legal = moves or (PASS_MOVE,)  # R12
+        return legal
 
     def outcome(self) -> Outcome | None:
         """None until the game is over; then scores (R16) and ranks (R17)."""
@@ -208,11 +238,22 @@ class GameState:
             legal_moves=self.legal_moves() if mine else (),
         )
 
+    def _on_the_table(self) -> _Table:
+        face_up = tuple(i for row in self.board for i in row if i >= 0)  # R11: -1 is empty
+        reserves: tuple[Move, ...] = tuple(RESERVES[i] for i in face_up)
+        reserves += tuple(RESERVE_DECKS[level] for level, deck in enumerate(self.decks) if deck)
+        table = self._table = (face_up, reserves, sum(_TOP_BIT[i] for i in face_up))
+        return table
+
     # -- moving ----------------------------------------------------------
 
     def apply(self, move: Move) -> GameState:
         """The state after `move`; `IllegalMoveError` (with the reason) if it is not legal now."""
-        if move not in self.legal_moves():
+        legal = self._legal or self.legal_moves()
+        for m in legal:  # moves are interned (shared.moves): by identity first, it's cheap
+            if m is move:
+                return self.apply_unchecked(move)
+        if move not in legal:
             why = why_not_now(self.view(self.current_player), move)
             where = f"turn {self.turn}, seat {self.current_player}"
             raise IllegalMoveError(f"`{move}`: {why} ({where})")
@@ -222,59 +263,107 @@ class GameState:
         """`apply` without the legality check, for search code that took `move` from
         `legal_moves()`. A test proves both agree."""
         s = _copy(self)
-        p = s.current_player
-        took_gold = False
+        p = self.current_player
+        kind = type(move)
         # On the type of the move, not `match`: class patterns cost 2-3% of random
         # self-play plies/s here (bench/engine.py, 2-4 players, against this form).
-        if type(move) is Take:  # R7, R8
-            s._give(p, move.counts, 1)
-            s.passes = 0
-        elif type(move) is Buy:  # R10
-            s._buy(p, move.index)
-            s.passes = 0
-        elif type(move) is Reserve:  # R9
-            s._take_from_board(move.index)
-            took_gold = s._reserve(p, move.index, blind=False)
-        elif type(move) is ReserveDeck:  # R9: blind, from the top of the deck
-            level = move.level - 1
-            deck = s.decks[level]
-            s.decks = _replace_at(s.decks, level, deck[1:])
-            took_gold = s._reserve(p, deck[0], blind=True)
-        elif type(move) is Return:  # R13: the end of the turn, put off by the action
-            s._give(p, move.counts, -1)
-            last = s.last_turns[p]
+        # Tuples are rebuilt item by item or through a list: twice as fast as map() or slices.
+        if kind is Return:  # R13: the end of the turn, put off by the action
+            c = move.counts  # type: ignore[attr-defined]
+            t = self.tokens[p]
+            s.tokens = _replace_at(
+                self.tokens,
+                p,
+                (t[0] - c[0], t[1] - c[1], t[2] - c[2], t[3] - c[3], t[4] - c[4], t[5] - c[5]),
+            )
+            b = self.bank
+            s.bank = (b[0] + c[0], b[1] + c[1], b[2] + c[2], b[3] + c[3], b[4] + c[4], b[5] + c[5])
+            last = self.last_turns[p]
             assert last is not None
-            s._set_last(p, last._replace(returned=move))
-            s._end_turn()
-            return s
-        elif type(move) is Pass:  # R12
-            s.passes += 1
-        s._set_last(p, TurnSummary(move, None, None, took_gold))
-        if sum(s.tokens[p]) > TOKEN_LIMIT:  # R13: the same player decides what to return
-            s.phase = RETURN_PHASE
+            s.last_turns = _replace_at(
+                self.last_turns, p, _summary(last[0], move, last[2], last[3])
+            )
+            s.phase = ACTION
         else:
-            s._end_turn()
+            if kind is Take:  # R7, R8
+                c = move.counts  # type: ignore[attr-defined]
+                t = self.tokens[p]
+                mine = (
+                    t[0] + c[0],
+                    t[1] + c[1],
+                    t[2] + c[2],
+                    t[3] + c[3],
+                    t[4] + c[4],
+                    t[5] + c[5],
+                )
+                s.tokens = _replace_at(self.tokens, p, mine)
+                b = self.bank
+                s.bank = (
+                    b[0] - c[0],
+                    b[1] - c[1],
+                    b[2] - c[2],
+                    b[3] - c[3],
+                    b[4] - c[4],
+                    b[5] - c[5],
+                )
+                s.passes = 0
+                summary = _PLAIN.get(id(move)) or TurnSummary(move)
+            elif kind is Buy:  # R10
+                mine = s._buy(p, move.index)  # type: ignore[attr-defined]
+                s.passes = 0
+                summary = _PLAIN.get(id(move)) or TurnSummary(move)
+            elif kind is Reserve:  # R9
+                index = move.index  # type: ignore[attr-defined]
+                s._take_from_board(index)
+                mine, summary = s._reserve(p, move, index, blind=False)
+            elif kind is ReserveDeck:  # R9: blind, from the top of the deck
+                level = move.level - 1  # type: ignore[attr-defined]
+                deck = self.decks[level]
+                s.decks = _replace_at(self.decks, level, deck[1:])
+                if len(deck) == 1:  # the deck's reserve move goes
+                    s._table = None
+                mine, summary = s._reserve(p, move, deck[0], blind=True)
+            else:
+                if kind is Pass:  # R12
+                    s.passes = self.passes + 1
+                mine = self.tokens[p]
+                summary = _PLAIN.get(id(move)) or TurnSummary(move)
+            s.last_turns = _replace_at(self.last_turns, p, summary)
+            if mine[0] + mine[1] + mine[2] + mine[3] + mine[4] + mine[5] > TOKEN_LIMIT:
+                s.phase = RETURN_PHASE  # R13: the same player decides what to return
+                return s
+        # The end of the turn: R14 nobles, R15 final round, R18 all passed, the next player.
+        s.phase = ACTION
+        bonus = s.bonuses[p]
+        if s.nobles and bonus[0] + bonus[1] + bonus[2] + bonus[3] + bonus[4] >= _FEWEST_FOR_NOBLE:
+            s._visit_noble(p, bonus)
+        if s.card_prestige[p] + 3 * len(s.player_nobles[p]) >= WINNING_PRESTIGE:  # R15
+            s.final_round = True
+        n = self.num_players
+        if s.passes >= n:  # R18
+            s.is_over = True
+        elif s.final_round and p == (self.starting_player - 1) % n:  # R15
+            s.is_over = True
+        else:
+            s.current_player = p + 1 if p + 1 < n else 0
+            s.turn = self.turn + 1
         return s
 
     # -- internals (only on a fresh copy) ---------------------------------
 
-    def _set_last(self, p: int, summary: TurnSummary) -> None:
-        self.last_turns = _replace_at(self.last_turns, p, summary)
-
-    def _give(self, p: int, counts: Six, sign: int) -> None:
-        """Move tokens from the bank to player p (sign 1) or back (sign -1)."""
-        to_player, to_bank = (add, sub) if sign > 0 else (sub, add)
-        self.tokens = _replace_at(self.tokens, p, tuple(map(to_player, self.tokens[p], counts)))
-        self.bank = tuple(map(to_bank, self.bank, counts))
-
-    def _reserve(self, p: int, idx: int, blind: bool) -> bool:
-        """R9: card `idx` joins p's reserves, with a gold if any is left; True if one was."""
+    def _reserve(self, p: int, move: Move, idx: int, blind: bool) -> tuple[Six, TurnSummary]:
+        """R9: card `idx` joins p's reserves, with a gold if any is left. Gives p's tokens
+        and the turn's summary."""
         self.reserved = _replace_at(self.reserved, p, (*self.reserved[p], (idx, blind)))
         self.passes = 0
-        if self.bank[5] > 0:
-            self._give(p, (0, 0, 0, 0, 0, 1), 1)
-            return True
-        return False
+        mine = self.tokens[p]
+        b = self.bank
+        if b[5] > 0:
+            mine = (mine[0], mine[1], mine[2], mine[3], mine[4], mine[5] + 1)
+            self.tokens = _replace_at(self.tokens, p, mine)
+            self.bank = (b[0], b[1], b[2], b[3], b[4], b[5] - 1)
+            return mine, _GOLD.get(id(move)) or TurnSummary(move, None, None, True)
+        return mine, _PLAIN.get(id(move)) or TurnSummary(move)
 
     def _take_from_board(self, idx: int) -> None:
         """Remove a face-up card and refill its slot from the deck (R11)."""
@@ -282,72 +371,79 @@ class GameState:
         row = self.board[level]
         slot = row.index(idx)
         deck = self.decks[level]
+        new = deck[0] if deck else -1
         if deck:
-            new = deck[0]
             self.decks = _replace_at(self.decks, level, deck[1:])
-        else:
-            new = -1
         self.board = _replace_at(self.board, level, _replace_at(row, slot, new))
+        table = self._table
+        if table is None:
+            return
+        if len(deck) <= 1:  # an empty slot, or the deck's reserve move goes: work it out anew
+            self._table = None
+            return
+        face_up, reserves, on_table = table
+        at = face_up.index(idx)
+        self._table = (
+            _replace_at(face_up, at, new),
+            _replace_at(reserves, at, RESERVES[new]),
+            on_table - _TOP_BIT[idx] + _TOP_BIT[new],
+        )
 
-    def _buy(self, p: int, idx: int) -> None:
-        """R10: fixed payment, gold only for the shortfall; R11 refill."""
+    def _buy(self, p: int, idx: int) -> Six:
+        """R10: fixed payment, gold only for the shortfall; R11 refill. Gives p's tokens."""
         t = self.tokens[p]
         bonus = self.bonuses[p]
-        pay = [0, 0, 0, 0, 0, 0]
+        pay = [0, 0, 0, 0, 0]
+        gold = 0
         for c, n in _COST_PAIRS[idx]:
-            need = n - bonus[c]
-            if need > 0:
-                if need > t[c]:
-                    pay[c] = t[c]
-                    pay[5] += need - t[c]
+            n -= bonus[c]
+            if n > 0:
+                have = t[c]
+                if n > have:
+                    pay[c] = have
+                    gold += n - have
                 else:
-                    pay[c] = need
-        self._give(p, tuple(pay), -1)  # type: ignore[arg-type]
+                    pay[c] = n
+        w, u, g, r, k = pay
+        mine = (t[0] - w, t[1] - u, t[2] - g, t[3] - r, t[4] - k, t[5] - gold)
+        self.tokens = _replace_at(self.tokens, p, mine)
+        b = self.bank
+        self.bank = (b[0] + w, b[1] + u, b[2] + g, b[3] + r, b[4] + k, b[5] + gold)
         own = self.reserved[p]
-        for i, (r, _) in enumerate(own):
-            if r == idx:
+        for i, (held, _) in enumerate(own):
+            if held == idx:
                 self.reserved = _replace_at(self.reserved, p, own[:i] + own[i + 1 :])
                 break
         else:
             self._take_from_board(idx)
-        colour = _CARD_COLOUR[idx]
-        self.bonuses = _replace_at(self.bonuses, p, _replace_at(bonus, colour, bonus[colour] + 1))
-        self.card_prestige = _replace_at(
-            self.card_prestige, p, self.card_prestige[p] + _CARD_PRESTIGE[idx]
-        )
-        self.bought = _replace_at(self.bought, p, (*self.bought[p], idx))
+        colours = list(bonus)
+        colours[_CARD_COLOUR[idx]] += 1
+        self.bonuses = _replace_at(self.bonuses, p, tuple(colours))
+        prestige = list(self.card_prestige)
+        prestige[p] += _CARD_PRESTIGE[idx]
+        self.card_prestige = tuple(prestige)
+        bought = list(self.bought)
+        bought[p] += (idx,)
+        self.bought = tuple(bought)
+        return mine
 
-    def _visit_noble(self, p: int) -> None:
+    def _visit_noble(self, p: int, bonus: Five) -> None:
         """R14: the first noble on the table whose demand p's bonuses meet visits p."""
-        bonus = self.bonuses[p]
-        if sum(bonus) < _FEWEST_BONUSES_FOR_A_NOBLE:
-            return
         for i, noble in enumerate(self.nobles):  # table order
-            if all(bonus[c] >= n for c, n in _NOBLE_PAIRS[noble]):
+            for c, n in _NOBLE_PAIRS[noble]:
+                if bonus[c] < n:
+                    break
+            else:
                 self.nobles = self.nobles[:i] + self.nobles[i + 1 :]
                 self.player_nobles = _replace_at(
                     self.player_nobles, p, (*self.player_nobles[p], noble)
                 )
                 last = self.last_turns[p]
                 assert last is not None
-                self._set_last(p, last._replace(noble=noble))
+                self.last_turns = _replace_at(
+                    self.last_turns, p, _summary(last[0], last[1], noble, last[3])
+                )
                 return
-
-    def _end_turn(self) -> None:
-        """R14 nobles, R15 final round, R18 all passed; then the next player."""
-        p = self.current_player
-        self.phase = ACTION
-        self._visit_noble(p)
-        if self.prestige(p) >= WINNING_PRESTIGE:  # R15
-            self.final_round = True
-        n = self.num_players
-        if self.passes >= n:  # R18
-            self.is_over = True
-        elif self.final_round and p == (self.starting_player - 1) % n:  # R15
-            self.is_over = True
-        else:
-            self.current_player = (p + 1) % n
-            self.turn += 1
 
     def __repr__(self) -> str:
         return (
@@ -364,7 +460,7 @@ def _copier() -> Callable[[GameState], GameState]:
     source = "\n".join(
         ["def _copy(self):", "    s = new(GameState)"]
         + [f"    s.{name} = self.{name}" for name in names]
-        + ["    s._legal = None", "    return s"]
+        + ["    s._table = self._table", "    s._legal = None", "    return s"]
     )
     namespace: dict[str, Any] = {"new": object.__new__, "GameState": GameState}
     exec(source, namespace)
@@ -376,7 +472,30 @@ _copy = _copier()
 
 
 def _replace_at(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[type-arg]
-    return tup[:i] + (value,) + tup[i + 1 :]
+    """`tup` with item `i` replaced: through a list, twice as fast as slices."""
+    items = list(tup)
+    items[i] = value
+    return tuple(items)
+
+
+# The take moves for each bank (R7, R8), worked out once: at most 8**5 * 6 banks.
+_TAKES: dict[Six, tuple[Move, ...]] = {}
+
+
+# A turn's summary as `apply` first records it, made once per move: (move, None, None,
+# took gold). A move built without `parse_move` (not interned) gets a fresh one.
+_PLAIN: dict[int, TurnSummary] = {id(m): TurnSummary(m) for m in ALL_MOVES}
+_GOLD: dict[int, TurnSummary] = {
+    id(m): TurnSummary(m, None, None, True)
+    for m in ALL_MOVES
+    if isinstance(m, Reserve | ReserveDeck)
+}
+_new_tuple = tuple.__new__
+
+
+def _summary(action: Move, returned: Move | None, noble: int | None, gold: bool) -> TurnSummary:
+    """A TurnSummary from its four parts, without NamedTuple's keyword-handling `__new__`."""
+    return _new_tuple(TurnSummary, (action, returned, noble, gold))
 
 
 __all__ = [
