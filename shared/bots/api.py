@@ -6,7 +6,8 @@ the bytes of a codec message ``{"view": PlayerView, "level": str, "seed": int,
 view holds. `encode_request` builds those bytes.
 
 A budget on the wire is None (the level's default), an int (iterations), a
-float (seconds), or a map with ``"iterations"`` and/or ``"seconds"``.
+float (seconds: a deadline, with the level's own iterations), or a map with
+``"iterations"`` and/or ``"seconds"`` (`Budget`).
 """
 
 from __future__ import annotations
@@ -80,17 +81,32 @@ def budget_to_wire(budget: BudgetLike) -> dict[str, Any]:
     return {"iterations": b.iterations, "seconds": b.seconds}
 
 
-def choose_move(view: PlayerView, level: str, seed: int, budget: BudgetLike = None) -> Move:
-    """The move a bot of `level` plays from `view`, with its random source seeded by `seed`.
-    The same view, level, seed and iteration budget always give the same move."""
+def _checked(view: PlayerView, level: str, seed: int) -> Bot:
     if not view.legal_moves:
         raise BotRequestError("the view has no legal moves: it is not this seat's decision")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BotRequestError(f"a seed is an integer, not {seed!r}")
-    bot = make_bot(level)
+    return make_bot(level)
+
+
+def choose_move(view: PlayerView, level: str, seed: int, budget: BudgetLike = None) -> Move:
+    """The move a bot of `level` plays from `view`, with its random source seeded by `seed`.
+    The same view, level, seed and iteration budget always give the same move; a deadline
+    (``seconds``) that binds gives the best move found by then."""
+    bot = _checked(view, level, seed)
     move = bot.choose(view, random.Random(seed), to_budget(budget))
     assert move in view.legal_moves, f"{level} bot chose {move}, not a legal move"
     return move
+
+
+def explain(view: PlayerView, level: str, seed: int) -> tuple[Move, str]:
+    """The move `choose_move(view, level, seed)` plays, and in one line why, for the hint
+    key and for logs: "buys 2-14: 3 points, a blue bonus, and N4 is one card away (...)".
+    Like the move, the line comes from the view alone."""
+    bot = _checked(view, level, seed)
+    decision = bot.decide(view, random.Random(seed), Budget())
+    assert decision.move in view.legal_moves, f"{level} bot chose {decision.move}, not legal"
+    return decision.move, decision.why
 
 
 def encode_request(view: PlayerView, level: str, seed: int, budget: BudgetLike = None) -> bytes:

@@ -20,11 +20,15 @@ from ..view import PlayerView
 class Budget:
     """How much thinking a bot may do for one move.
 
-    ``iterations`` is a count of search iterations: the same view, seed and
-    iteration count always give the same move. ``seconds`` is a wall-clock cap
-    for servers and benchmarks; a search stops at whichever comes first, so a
-    binding time cap makes the move depend on the machine's speed. Bots that do
-    not search (easy, medium) ignore both.
+    ``iterations`` counts search iterations; None means the level's own fixed budget
+    (for `hard`, a count calibrated to about a second of CPU on the reference machine).
+    The same view, seed and iteration count always give the same move: a level's
+    strength is a property of its code, not of the machine's load.
+
+    ``seconds`` is a wall-clock deadline, counted from when the bot is asked: a safety
+    cap, or a clock running out. A bot still searching then stops and answers with its
+    best move so far, so only a deadline that binds makes the move depend on the
+    machine. Levels that do not search (easy, medium) answer at once and ignore both.
     """
 
     iterations: int | None = None
@@ -46,10 +50,22 @@ class Budget:
 
 
 class Bot(Protocol):
-    """Anything that picks a move for the seat whose view it is given."""
+    """Anything that picks a move for the seat whose view it is given, and can say why."""
 
     level: str
 
     def choose(self, view: PlayerView, rng: random.Random, budget: Budget) -> Move:
         """One of ``view.legal_moves`` (the view must be of the seat to move)."""
         ...
+
+    def decide(self, view: PlayerView, rng: random.Random, budget: Budget) -> Decision:
+        """The move `choose` gives with the same arguments, and in one line why."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A bot's move, and in one line why (`shared.bots.reasons`)."""
+
+    move: Move
+    why: str

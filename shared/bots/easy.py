@@ -12,12 +12,13 @@ from __future__ import annotations
 import random
 
 from ..moves import Buy, Move, Reserve, Return, Take
-from ..state import RETURN_PHASE
+from ..state import RETURN_PHASE, GameState
 from ..view import PlayerView
-from .base import Budget
+from .base import Budget, Decision
 from .determinize import Determinizer
 from .heuristic import COST_PAIRS, PRESTIGE, greedy_return
 from .policy import ranked_targets
+from .reasons import describe, why_forced
 
 BUY_CHANCE = 0.8
 WHIM_RESERVE = 0.05
@@ -29,10 +30,22 @@ class EasyBot:
     level = "easy"
 
     def choose(self, view: PlayerView, rng: random.Random, budget: Budget) -> Move:
+        return self._pick(view, rng)[0]
+
+    def decide(self, view: PlayerView, rng: random.Random, budget: Budget) -> Decision:
+        move, state = self._pick(view, rng)
+        if state is None:
+            return Decision(move, why_forced(view, move))
+        return Decision(move, f"{describe(state, move)} (a near card, picked partly by chance)")
+
+    def _pick(self, view: PlayerView, rng: random.Random) -> tuple[Move, GameState | None]:
         moves = view.legal_moves
         if len(moves) == 1:
-            return moves[0]
+            return moves[0], None
         state = Determinizer(view).sample_without_decks(rng)
+        return self._from(state, moves, rng), state
+
+    def _from(self, state: GameState, moves: tuple[Move, ...], rng: random.Random) -> Move:
         p = state.current_player
         ranked = ranked_targets(state, p)
         # A target among the few nearest cards, not the best one.

@@ -3,17 +3,18 @@
 Each iteration deals the cards this seat cannot see at random, consistently
 with its view (`Determinizer`), and walks one shared tree (single-observer
 information-set MCTS): at every node only the moves legal in this deal are
-candidates, chosen by PUCT with priors. In the first plies (the root, the
-replies to it, and our next move) the priors are the medium level's one-ply
-values, so the search starts from medium's judgement for both sides; deeper,
+candidates, chosen by PUCT with priors. Near the root the priors are one-ply
+values (the medium level's judgement, with the hard level's weights); deeper,
 they favour what the fast greedy policy would play. From a new leaf a short
 greedy playout runs, and the position it reaches is scored by the heuristic,
 turned into win shares by a softmax over the players (a finished game scores
 its real result, R16, R17). Each player maximises their own share (max^n), so
 the search works for 2 to 4 players.
 
-The move played is the root's most visited. With an iteration budget the
-search is deterministic for a given view and seed; a time cap stops it early.
+Its strength is a fixed iteration count per player count (`ITERATIONS`), about a
+second of CPU on the reference machine (README, "Play offline"); a deadline only
+cuts it short, and then the move is the best found so far. The move played is
+the root's most visited; the same view, seed and iterations give the same move.
 """
 
 from __future__ import annotations
@@ -21,19 +22,24 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..moves import Buy, Move, Reserve, ReserveDeck, Return, Take
 from ..state import ACTION, GameState
 from ..view import PlayerView
-from .base import Budget
+from .base import Budget, Decision
 from .determinize import Determinizer
-from .heuristic import DEFAULT, Weights, is_pointless, player_score
+from .heuristic import STRONG, Weights, is_pointless, player_score
 from .medium import score_moves
 from .policy import fast_move, progress_moves, token_jam
+from .reasons import describe, why_forced
 
-DEFAULT_SECONDS = 1.0  # the time cap when a budget names neither iterations nor seconds
-_SAFETY = 0.02  # seconds kept back from the cap for the final choice and the reply
+# Iterations per move by player count: about 1 s of CPU each on the reference machine
+# (2 cores, Python 3.11; bench/bots.py prints the think time). More players cost more
+# per iteration (each leaf scores every player).
+ITERATIONS: dict[int, int] = {2: 4000, 3: 3200, 4: 2600}
+_SAFETY = 0.01  # seconds kept back from a deadline for the final choice and the reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +53,7 @@ class SearchConfig:
     playout_plies: int = 4  # greedy plies after a new leaf, before scoring
     sharpness: float = 1.0  # per point of heuristic lead, in the win-share softmax
     fpu: float = 0.1  # an untried move starts this far below its siblings' mean
-    weights: Weights = DEFAULT
+    weights: Weights = STRONG
 
 
 CONFIG = SearchConfig()
@@ -63,17 +69,30 @@ _KIND_PRIOR: dict[type[Move], float] = {
 
 
 class _Node:
-    """A node of the shared tree: statistics of the move that leads to it."""
+    """A node of the shared tree: statistics of the move that leads to it. Children are
+    keyed by the id of their move (moves are interned, shared.moves)."""
 
-    __slots__ = ("mover", "prior", "visits", "total", "children", "expanded")
+    __slots__ = ("mover", "prior", "visits", "total", "kid_total", "children", "expanded")
 
     def __init__(self, mover: int, prior: float) -> None:
         self.mover = mover  # who chose the move into this node
         self.prior = prior
         self.visits = 0
         self.total = 0.0  # the mover's summed win share
-        self.children: dict[Move, _Node] = {}
+        self.kid_total = 0.0  # the children's, summed over the visits that went on to one
+        self.children: dict[int, _Node] = {}
         self.expanded = False
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a search found: the move, the root's (visits, mean win share) per move, the
+    iterations run, and the deal its one-ply priors were judged on."""
+
+    move: Move
+    stats: dict[Move, tuple[int, float]]
+    iterations: int
+    flat: GameState
 
 
 def win_shares(state: GameState, cfg: SearchConfig) -> list[float]:
@@ -85,9 +104,11 @@ def win_shares(state: GameState, cfg: SearchConfig) -> list[float]:
         assert outcome is not None
         winners = outcome.winners
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
-    scores = [player_score(state, q, cfg.weights) for q in range(n)]
+    w = cfg.weights
+    scores = [player_score(state, q, w) for q in range(n)]
     top = max(scores)
-    exps = [math.exp(cfg.sharpness * (x - top)) for x in scores]
+    sharp = cfg.sharpness
+    exps = [math.exp(sharp * (x - top)) for x in scores]
     total = sum(exps)
     return [e / total for e in exps]
 
@@ -113,20 +134,6 @@ def _softmax(values: list[float], temperature: float) -> list[float]:
     return [e / total for e in exps]
 
 
-def _eval_priors(state: GameState, moves: tuple[Move, ...], cfg: SearchConfig) -> list[float]:
-    """A softmax of the one-ply values of `moves` (the medium level's) in `state`."""
-    return _softmax(score_moves(state, state, moves, cfg.weights), cfg.prior_temperature)
-
-
-def _root_priors(det: Determinizer, moves: tuple[Move, ...], rng: random.Random,
-                 cfg: SearchConfig) -> list[float]:  # fmt: skip
-    """The root's priors: as `_eval_priors`, on a deal without decks so that refills
-    add no noise (see `medium.best_move`)."""
-    flat = det.sample_without_decks(rng)
-    deck_state = det.sample(rng) if any(isinstance(m, ReserveDeck) for m in moves) else flat
-    return _softmax(score_moves(flat, deck_state, moves, cfg.weights), cfg.prior_temperature)
-
-
 def root_moves(view: PlayerView, state: GameState) -> tuple[Move, ...]:
     """The moves worth searching: no return that undoes the take (R13), and only moves
     that change the position when everyone is stuck giving tokens back."""
@@ -138,40 +145,47 @@ def root_moves(view: PlayerView, state: GameState) -> tuple[Move, ...]:
 
 
 def search(
-    view: PlayerView, rng: random.Random, budget: Budget, cfg: SearchConfig = CONFIG
-) -> tuple[Move, dict[Move, tuple[int, float]]]:
-    """The move to play, and the root statistics (visits, mean win share) per move."""
-    start = time.perf_counter()
-    legal = view.legal_moves
-    if not legal:
+    view: PlayerView,
+    rng: random.Random,
+    budget: Budget,
+    cfg: SearchConfig = CONFIG,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SearchResult:
+    """Search from `view` for `budget.iterations` (None: `ITERATIONS`), stopping early at
+    `budget.seconds` after the call as `clock` counts them; the best move found so far."""
+    start = clock()
+    if not view.legal_moves:
         raise ValueError("it is not this seat's decision")
+    deadline = math.inf if budget.seconds is None else start + budget.seconds - _SAFETY
+    iterations = budget.iterations or ITERATIONS[view.num_players]
     det = Determinizer(view)
-    probe = det.sample(rng)
-    moves = root_moves(view, probe)
+    flat = det.sample_without_decks(rng)
+    moves = root_moves(view, flat)
     if len(moves) == 1:
-        return moves[0], {moves[0]: (0, 0.0)}
-    iterations = budget.iterations
-    seconds = budget.seconds
-    if iterations is None and seconds is None:
-        seconds = DEFAULT_SECONDS
-    deadline = None if seconds is None else start + seconds - _SAFETY
+        return SearchResult(moves[0], {moves[0]: (0, 0.0)}, 0, flat)
+    # The root's priors: one-ply values on a deal without decks, so that refills add no
+    # noise (see `medium.best_move`); a blind reserve needs a deal with decks.
+    deck_state = det.sample(rng) if any(isinstance(m, ReserveDeck) for m in moves) else flat
+    values = score_moves(flat, deck_state, moves, cfg.weights)
     me = view.current_player
     root = _Node(mover=-1, prior=1.0)
     root.expanded = True
-    for m, p in zip(moves, _root_priors(det, moves, rng, cfg), strict=True):
-        root.children[m] = _Node(mover=me, prior=p)
+    for m, p in zip(moves, _softmax(values, cfg.prior_temperature), strict=True):
+        root.children[id(m)] = _Node(mover=me, prior=p)
     done = 0
-    while iterations is None or done < iterations:
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
+    while done < iterations and clock() < deadline:
         _iterate(root, moves, det.sample(rng), rng, cfg)
         done += 1
-    stats = {
-        m: (c.visits, c.total / c.visits if c.visits else 0.0) for m, c in root.children.items()
-    }
-    order = {m: i for i, m in enumerate(moves)}
-    best = max(moves, key=lambda m: (stats[m][0], stats[m][1], -order[m]))
-    return best, stats
+    stats = {}
+    for m in moves:
+        c = root.children[id(m)]
+        stats[m] = (c.visits, c.total / c.visits if c.visits else 0.0)
+    order = {id(m): -i for i, m in enumerate(moves)}
+    if done:
+        best = max(moves, key=lambda m: (stats[m][0], stats[m][1], order[id(m)]))
+    else:  # no time to search: the best one-ply value
+        best = moves[max(range(len(moves)), key=lambda i: (values[i], -i))]
+    return SearchResult(best, stats, done, flat)
 
 
 def _iterate(
@@ -184,20 +198,25 @@ def _iterate(
     path = [root]
     node = root
     candidates: tuple[Move, ...] = moves
+    depth = 0
     while True:
         if not node.expanded:
             node.expanded = True
             mover = state.current_player
-            if len(path) - 1 <= cfg.eval_prior_depth and len(candidates) > 1:
-                priors = _eval_priors(state, candidates, cfg)
+            if depth <= cfg.eval_prior_depth and len(candidates) > 1:
+                priors = _softmax(
+                    score_moves(state, state, candidates, cfg.weights), cfg.prior_temperature
+                )
             else:
                 priors = _priors(state, candidates, rng, cfg)
+            children = node.children
             for m, p in zip(candidates, priors, strict=True):
-                node.children[m] = _Node(mover=mover, prior=p)
+                children[id(m)] = _Node(mover=mover, prior=p)
         move = _select(node, candidates, state.current_player, cfg)
         state = state.apply_unchecked(move)
-        node = node.children[move]
+        node = node.children[id(move)]
         path.append(node)
+        depth += 1
         if node.visits == 0 or state.is_over:
             break
         candidates = state.legal_moves()
@@ -206,45 +225,63 @@ def _iterate(
             break
         state = state.apply_unchecked(fast_move(state, rng))
     shares = win_shares(state, cfg)
+    parent = root
     root.visits += 1
     for n in path[1:]:
+        share = shares[n.mover]
         n.visits += 1
-        n.total += shares[n.mover]
+        n.total += share
+        parent.kid_total += share
+        parent = n
 
 
 def _select(node: _Node, candidates: tuple[Move, ...], mover: int, cfg: SearchConfig) -> Move:
+    """PUCT over the moves legal in this deal; an untried one starts at the mean share
+    of its tried siblings less `cfg.fpu`."""
     children = node.children
-    seen_visits = 0
-    seen_total = 0.0
-    for m in candidates:
-        child = children.get(m)
-        if child is None:
-            # legal in this deal only (a refill, a blind card): a child with a small prior
-            child = children[m] = _Node(mover=mover, prior=0.5 / (len(candidates) + 1))
-        if child.visits:
-            seen_visits += child.visits
-            seen_total += child.total
-    fpu = (seen_total / seen_visits if seen_visits else 0.5) - cfg.fpu
+    fpu = (node.kid_total / node.visits if node.visits else 0.5) - cfg.fpu
     scale = cfg.c_puct * math.sqrt(node.visits + 1)
     best = candidates[0]
     best_score = -1e9
     for m in candidates:
-        child = children[m]
+        child = children.get(id(m))
+        if child is None:
+            # legal in this deal only (a refill, a blind card): a child with a small prior
+            child = children[id(m)] = _Node(mover=mover, prior=0.5 / (len(candidates) + 1))
         v = child.visits
-        q = child.total / v if v else fpu
-        score = q + scale * child.prior / (1 + v)
+        if v:
+            score = child.total / v + scale * child.prior / (1 + v)
+        else:
+            score = fpu + scale * child.prior
         if score > best_score:
             best_score, best = score, m
     return best
 
 
 class HardBot:
-    """Determinized MCTS; `budget.iterations` for reproducible play, `budget.seconds` to cap."""
+    """Determinized MCTS for `budget.iterations` (None: `ITERATIONS`), cut short by
+    `budget.seconds` if it binds."""
 
     level = "hard"
 
-    def __init__(self, config: SearchConfig = CONFIG) -> None:
+    def __init__(
+        self, config: SearchConfig = CONFIG, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
         self.config = config
+        self.clock = clock
 
     def choose(self, view: PlayerView, rng: random.Random, budget: Budget) -> Move:
-        return search(view, rng, budget, self.config)[0]
+        return search(view, rng, budget, self.config, self.clock).move
+
+    def decide(self, view: PlayerView, rng: random.Random, budget: Budget) -> Decision:
+        found = search(view, rng, budget, self.config, self.clock)
+        move = found.move
+        if len(found.stats) == 1:
+            return Decision(move, why_forced(view, move))
+        visits, share = found.stats[move]
+        how = (
+            f"search: wins {share:.0%} of its {visits:,} lines, of {found.iterations:,}"
+            if found.iterations
+            else "no time to search: its best value one move ahead"
+        )
+        return Decision(move, f"{describe(found.flat, move)} ({how})")

@@ -14,10 +14,11 @@ import random
 from ..moves import Move, ReserveDeck
 from ..state import ACTION, RETURN_PHASE, GameState
 from ..view import PlayerView
-from .base import Budget
+from .base import Budget, Decision
 from .determinize import Determinizer
 from .heuristic import DEFAULT, Weights, evaluate, is_pointless
 from .policy import progress_moves, smart_return, token_jam
+from .reasons import describe, why_forced
 
 
 def after(state: GameState, deck_state: GameState, move: Move) -> GameState:
@@ -41,9 +42,17 @@ def score_moves(
 
 def best_move(view: PlayerView, rng: random.Random, w: Weights = DEFAULT) -> Move:
     """The move a one-ply search with weights `w` picks from this view."""
+    return _one_ply(view, rng, w)[0]
+
+
+def _one_ply(
+    view: PlayerView, rng: random.Random, w: Weights
+) -> tuple[Move, GameState | None, float | None]:
+    """The best move, the deal it was judged on, and its lead over the next best (None
+    when only one move was worth a look)."""
     moves = view.legal_moves
     if len(moves) == 1:
-        return moves[0]
+        return moves[0], None, None
     det = Determinizer(view)
     state = det.sample_without_decks(rng)
     deck_state = det.sample(rng) if any(isinstance(m, ReserveDeck) for m in moves) else state
@@ -57,7 +66,9 @@ def best_move(view: PlayerView, rng: random.Random, w: Weights = DEFAULT) -> Mov
         candidates = progress_moves(view) or candidates
     scores = score_moves(state, deck_state, candidates, w)
     best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
-    return candidates[best]
+    others = [x for i, x in enumerate(scores) if i != best]
+    lead = scores[best] - max(others) if others else None
+    return candidates[best], state, lead
 
 
 class MediumBot:
@@ -70,3 +81,12 @@ class MediumBot:
 
     def choose(self, view: PlayerView, rng: random.Random, budget: Budget) -> Move:
         return best_move(view, rng, self.weights)
+
+    def decide(self, view: PlayerView, rng: random.Random, budget: Budget) -> Decision:
+        move, state, lead = _one_ply(view, rng, self.weights)
+        if state is None:
+            return Decision(move, why_forced(view, move))
+        how = "its best value one move ahead" + (
+            f", {lead:.1f} points clear of the next" if lead is not None and lead >= 0.1 else ""
+        )
+        return Decision(move, f"{describe(state, move)} ({how})")

@@ -1,0 +1,72 @@
+"""Each level says in one line why it chose its move (issue 14): the same move as
+`choose_move`, from the view alone, naming no card the seat cannot see (R9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.bots import Budget, choose_move, explain, hard
+from shared.cards import CARDS
+from shared.moves import Buy, Reserve, Return, Take
+
+from .positions import random_positions
+from .test_hidden_information import _with_blind_reserves, redeal
+
+LEVELS = ["easy", "medium", "hard"]
+SMALL = {2: 40, 3: 30, 4: 30}  # hard's iterations here: the default takes a second
+
+
+@pytest.fixture(autouse=True)
+def quick_hard(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hard, "ITERATIONS", SMALL)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_the_line_goes_with_the_move_choose_move_plays(level: str, num_players: int) -> None:
+    states = random_positions(num_players, 12, seed=90 + num_players, returns=3)
+    for i, state in enumerate(states):
+        view = state.view(state.current_player)
+        move, why = explain(view, level, i)
+        assert move == choose_move(view, level, i, Budget(iterations=SMALL[num_players]))
+        assert why and "\n" not in why and len(why) < 160, why
+        assert explain(view, level, i) == (move, why)  # seeded: the same line again
+        if len(view.legal_moves) == 1:
+            continue
+        if isinstance(move, Buy | Reserve):  # R9, R10: the card is named
+            assert f" {move.card}" in why, why
+        if isinstance(move, Take):  # R7, R8
+            assert why.startswith("takes "), why
+        if isinstance(move, Return):  # R13
+            assert why.startswith("gives back "), why
+
+
+def test_a_buy_says_its_points_and_bonus() -> None:
+    for state in random_positions(2, 80, seed=123):
+        view = state.view(state.current_player)
+        move, why = explain(view, "medium", 1)
+        if isinstance(move, Buy) and len(view.legal_moves) > 1:
+            card = CARDS[move.index]
+            assert why.startswith(f"buys {card.id}: "), why
+            assert ("no points" if card.prestige == 0 else f"{card.prestige} point") in why
+            assert "bonus" in why
+            return
+    pytest.fail("no buy among the positions")
+
+
+@pytest.mark.parametrize(("num_players", "seed", "plies"), [(2, 1, 24), (3, 2, 33), (4, 3, 40)])
+@pytest.mark.parametrize("level", LEVELS)
+def test_r9_the_line_names_no_hidden_card_and_hidden_cards_do_not_change_it(
+    num_players: int, seed: int, plies: int, level: str
+) -> None:
+    state = _with_blind_reserves(num_players, seed, plies)
+    seat = state.current_player
+    hidden = {i for deck in state.decks for i in deck}
+    hidden |= {i for s, r in enumerate(state.reserved) for i, b in r if b and s != seat}
+    lines = {
+        explain(t.view(seat), level, 5)
+        for t in [state, *(redeal(state, seat, k) for k in range(3))]
+    }
+    assert len(lines) == 1
+    ((_, why),) = lines
+    assert not any(CARDS[i].id in why for i in hidden), why
