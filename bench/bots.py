@@ -1,14 +1,21 @@
-"""Bot tournament: N seeded games between two levels, seats rotated.
+"""Bot tournaments: one bot against the others at 2, 3 and 4 players, seats rotated.
 
-    .venv/bin/python bench/bots.py medium easy -n 200
-    .venv/bin/python bench/bots.py hard medium -n 40 --budget-a 1s --jobs 2
-    .venv/bin/python bench/bots.py hard hard -n 20 --budget 3000
+    .venv/bin/python bench/bots.py medium easy -n 200 -p 2 3 4
+    .venv/bin/python bench/bots.py hard medium -n 200 -p 2
+    .venv/bin/python bench/bots.py hard medium -n 150 -p 3 4 --progress 10
+    .venv/bin/python bench/bots.py hard hard -n 40 --budget 1000
 
-Prints each level's win rate with a 95% confidence interval (Wilson; a shared
-win counts half), the average game length in rounds, and the average thinking
-time per move (wall clock, and CPU time of the bot's process, which is what
-a loaded machine doesn't inflate). A budget is an iteration count (``3000``)
-or seconds (``1s``, ``0.5s``); only `hard` uses it. Every move goes through
+In each game one seat plays `a` and every other seat `b`. Every deal is played
+once with `a` in each seat (so `n` should be a multiple of the player count),
+which cancels most of the luck of the deal and of the seat; a mirror match
+(`a` and `b` the same bot) plays a new deal every game. Prints `a`'s win rate
+with a 95% confidence interval (Wilson; a shared win counts its share) against
+par (1/players), the mean game length in rounds, and the thinking time per move:
+CPU time of this process (what a loaded machine doesn't inflate) and wall clock.
+
+A budget is an iteration count (``3000``) or seconds (``1s``: a deadline on the
+level's own iterations); only `hard` searches, and by default it runs its own
+fixed count (`shared.bots.hard.ITERATIONS`, printed). Every move goes through
 `choose_move_bytes`, the entry point a server's process pool runs.
 """
 
@@ -26,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.bots import LEVELS, Budget, choose_move_bytes, encode_request  # noqa: E402
+from shared.bots.hard import ITERATIONS  # noqa: E402
 from shared.deal import new_game  # noqa: E402
 from shared.moves import parse_move  # noqa: E402
 
@@ -34,13 +42,15 @@ MAX_ROUNDS = 200  # a game still running then is stopped and counted as stalled
 
 @dataclass
 class GameResult:
-    seats: tuple[int, ...]  # which side (0 = a, 1 = b) plays each seat
-    share: tuple[float, float]  # each side's share of the win (R17 ties split)
+    share: float  # a's share of the win (R17 ties split)
     rounds: int
     stalled: bool
     moves: tuple[int, int]  # moves each side chose
     wall: tuple[float, float]  # seconds of thinking, per side
     cpu: tuple[float, float]
+
+
+Task = tuple[int, int, tuple[str, str], tuple[Budget, Budget], int]
 
 
 def parse_budget(text: str | None) -> Budget:
@@ -51,24 +61,24 @@ def parse_budget(text: str | None) -> Budget:
     return Budget(iterations=int(text))
 
 
-def play_game(args: tuple[int, int, tuple[str, str], tuple[Budget, Budget], int]) -> GameResult:
-    """One game; seats alternate between the sides, rotated by the game number."""
-    index, num_players, levels, budgets, base_seed = args
-    seats = tuple((seat + index) % 2 for seat in range(num_players))
-    if num_players % 2 == 1 and index % 2 == 1:  # odd tables: b gets the extra seat half the time
-        seats = tuple(1 - s for s in seats)
+def deal_and_seat(index: int, players: int, mirror: bool, base_seed: int) -> tuple[int, int]:
+    """Game `index`'s seed and the seat `a` plays: each deal once with `a` in each seat."""
+    if mirror:
+        return base_seed + index, index % players
+    return base_seed + index // players, index % players
+
+
+def play_game(task: Task) -> GameResult:
+    """One game: `a` in one seat, `b` in the others."""
+    index, players, levels, budgets, base_seed = task
     mirror = levels[0] == levels[1] and budgets[0] == budgets[1]
-    # Two-player games come in pairs on one deal with the seats swapped, unless both
-    # sides are the same bot (the pair would be one game twice).
-    seed = base_seed + index // 2 if num_players == 2 and not mirror else base_seed + index
-    state = new_game(num_players, seed)
-    rng = random.Random(seed)
-    moves = [0, 0]
-    wall = [0.0, 0.0]
-    cpu = [0.0, 0.0]
+    seed, a_seat = deal_and_seat(index, players, mirror, base_seed)
+    state = new_game(players, seed)
+    rng = random.Random(seed * 1000 + a_seat)
+    moves, wall, cpu = [0, 0], [0.0, 0.0], [0.0, 0.0]
     while not state.is_over and state.round <= MAX_ROUNDS:
         seat = state.current_player
-        side = seats[seat]
+        side = 0 if seat == a_seat else 1
         request = encode_request(state.view(seat), levels[side], rng.getrandbits(63), budgets[side])
         t0, c0 = time.perf_counter(), time.process_time()
         text = choose_move_bytes(request)
@@ -76,16 +86,13 @@ def play_game(args: tuple[int, int, tuple[str, str], tuple[Budget, Budget], int]
         cpu[side] += time.process_time() - c0
         moves[side] += 1
         state = state.apply(parse_move(text))
-    share = [0.0, 0.0]
     outcome = state.outcome()
-    if outcome is not None:
-        for seat in outcome.winners:
-            share[seats[seat]] += 1 / len(outcome.winners)
+    if outcome is None:
+        share = 1 / players
     else:
-        share = [0.5, 0.5]
+        share = 1 / len(outcome.winners) if a_seat in outcome.winners else 0.0
     return GameResult(
-        seats=seats,
-        share=(share[0], share[1]),
+        share=share,
         rounds=state.round,
         stalled=outcome is None,
         moves=(moves[0], moves[1]),
@@ -104,54 +111,86 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def describe_budget(level: str, budget: Budget, players: int) -> str:
+    if level != "hard":
+        return "no search"
+    iterations = budget.iterations or ITERATIONS[players]
+    cap = f", deadline {budget.seconds:g} s" if budget.seconds is not None else ""
+    return f"{iterations:,} iterations{cap}"
+
+
+def report(
+    args: argparse.Namespace, players: int, results: list[GameResult], elapsed: float
+) -> None:
+    n = len(results)
+    budgets = (
+        parse_budget(args.budget_a or args.budget),
+        parse_budget(args.budget_b or args.budget),
+    )
+    wins = sum(r.share for r in results)
+    lo, hi = wilson(wins, n)
+    others = "one" if players == 2 else str(players - 1)
+    print(
+        f"{players} players, {n} games: {args.a} ({describe_budget(args.a, budgets[0], players)}) "
+        f"against {others} {args.b} ({describe_budget(args.b, budgets[1], players)}), "
+        f"seeds from {args.seed}, {elapsed:.0f} s"
+    )
+    print(f"  {args.a} wins {wins / n:6.1%}  95% CI {lo:6.1%} - {hi:6.1%}  (par {1 / players:.0%})")
+    finished = [r for r in results if not r.stalled]
+    if finished:
+        rounds = [r.rounds for r in finished]
+        mean = sum(rounds) / len(rounds)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in rounds) / max(1, len(rounds) - 1))
+        print(f"  mean length {mean:.1f} rounds (sd {sd:.1f}) over {len(finished)} finished games")
+    for side, name in ((0, f"{args.a} (a)"), (1, f"{args.b} (b)")):
+        moves = sum(r.moves[side] for r in results)
+        wall = sum(r.wall[side] for r in results) / max(1, moves)
+        cpu = sum(r.cpu[side] for r in results) / max(1, moves)
+        print(
+            f"  {name:12s} thinks {cpu * 1000:7.1f} ms CPU, {wall * 1000:7.1f} ms wall a move "
+            f"({moves:,} moves)"
+        )
+    stalled = n - len(finished)
+    if stalled:
+        print(f"  {stalled} games stalled past {MAX_ROUNDS} rounds (counted as par)")
+    sys.stdout.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", choices=LEVELS)
     parser.add_argument("b", choices=LEVELS)
-    parser.add_argument("-n", "--games", type=int, default=100)
-    parser.add_argument("-p", "--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("-n", "--games", type=int, default=120, help="games per player count")
+    parser.add_argument("-p", "--players", type=int, nargs="+", default=[2], choices=(2, 3, 4))
     parser.add_argument("--budget", help="budget for both sides: iterations, or seconds as 1s")
     parser.add_argument("--budget-a", help="budget for side a (overrides --budget)")
     parser.add_argument("--budget-b", help="budget for side b (overrides --budget)")
     parser.add_argument("--seed", type=int, default=1, help="first game seed")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--progress", type=int, default=0, help="print a line every N games")
     args = parser.parse_args()
     budgets = (
         parse_budget(args.budget_a or args.budget),
         parse_budget(args.budget_b or args.budget),
     )
     levels = (args.a, args.b)
-    tasks = [(i, args.players, levels, budgets, args.seed) for i in range(args.games)]
-    start = time.perf_counter()
-    if args.jobs > 1:
-        with Pool(args.jobs) as pool:
-            results = pool.map(play_game, tasks, chunksize=1)
-    else:
-        results = [play_game(t) for t in tasks]
-    elapsed = time.perf_counter() - start
-    n = len(results)
-    names = (f"{args.a} (a)", f"{args.b} (b)")
-    print(
-        f"{n} games, {args.players} players, {args.a} vs {args.b}, "
-        f"budgets a={budgets[0]} b={budgets[1]}, seeds from {args.seed}, {elapsed:.0f}s"
-    )
-    for side in (0, 1):
-        wins = sum(r.share[side] for r in results)
-        lo, hi = wilson(wins, n)
-        moves = sum(r.moves[side] for r in results)
-        wall = sum(r.wall[side] for r in results) / max(1, moves)
-        cpu = sum(r.cpu[side] for r in results) / max(1, moves)
-        print(
-            f"  {names[side]:14s} wins {wins / n:6.1%}  95% CI {lo:6.1%} - {hi:6.1%}   "
-            f"thinking {wall * 1000:7.1f} ms/move wall, {cpu * 1000:7.1f} ms CPU"
-        )
-    finished = [r for r in results if not r.stalled]
-    if finished:
-        rounds = sum(r.rounds for r in finished) / len(finished)
-        print(f"  average length {rounds:.1f} rounds over {len(finished)} finished games")
-    stalled = n - len(finished)
-    if stalled:
-        print(f"  {stalled} games stalled past {MAX_ROUNDS} rounds (counted as shared)")
+    for players in args.players:
+        tasks = [(i, players, levels, budgets, args.seed) for i in range(args.games)]
+        start = time.perf_counter()
+        results: list[GameResult] = []
+        pool = Pool(args.jobs) if args.jobs > 1 else None
+        try:
+            games = pool.imap(play_game, tasks) if pool else map(play_game, tasks)
+            for result in games:
+                results.append(result)
+                if args.progress and len(results) % args.progress == 0:
+                    share = sum(r.share for r in results) / len(results)
+                    print(f"  ... {len(results)} games, {args.a} {share:.1%}", flush=True)
+        finally:
+            if pool:
+                pool.close()
+                pool.join()
+        report(args, players, results, time.perf_counter() - start)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 The host never runs a bot on its event loop. `BotPool.choose` encodes the
 bot's seat view (the same view a human in that seat gets) with its level, a
-seed and a time budget (`shared.bots.encode_request`) and runs
+seed and a deadline (`shared.bots.encode_request`) and runs
 `shared.bots.choose_move_bytes` in a worker process. At most one request per
 worker is handed to the pool at a time, so a request's deadline (budget +
 `GRACE`) counts only its own thinking, never its wait in the queue. Whatever
@@ -34,8 +34,11 @@ from shared.view import PlayerView
 
 log = logging.getLogger("splendor")
 
-# Thinking time per move by level, in seconds (the hard bot's is at most 1 s).
-DEFAULT_BUDGETS: dict[str, float] = {"easy": 0.05, "medium": 0.2, "hard": 1.0}
+# Deadlines per move by level, in seconds. Each level thinks for its own fixed budget
+# (hard: an iteration count of about 1 s of CPU, shared.bots.hard.ITERATIONS), so these
+# are safety caps: one binds only on a busy machine, and the bot then answers with its
+# best move so far.
+DEFAULT_BUDGETS: dict[str, float] = {"easy": 0.05, "medium": 0.2, "hard": 3.0}
 GRACE = 2.0  # seconds past the budget before the host stops waiting for a worker
 
 

@@ -53,6 +53,26 @@ SHORT: tuple[tuple[int, ...], ...] = tuple(
 SLACK: tuple[int, ...] = tuple(_ONES * (15 - g) for g in range(16))
 
 
+SHIFT: tuple[int, ...] = tuple(LANE_BITS * i for i in range(len(CARDS)))
+LANE = (1 << LANE_BITS) - 1
+
+
+def shortfalls(bonus: tuple[int, ...], tokens: tuple[int, ...]) -> int:
+    """Every card's shortfall before gold, lane by lane: card i's is
+    ``shortfalls(...) >> SHIFT[i] & LANE``. Pass zero tokens for the cost after bonuses."""
+    try:
+        return (
+            SHORT[0][bonus[0] + tokens[0]]
+            + SHORT[1][bonus[1] + tokens[1]]
+            + SHORT[2][bonus[2] + tokens[2]]
+            + SHORT[3][bonus[3] + tokens[3]]
+            + SHORT[4][bonus[4] + tokens[4]]
+        )
+    except IndexError:  # a power past the tables: no state of a real game
+        short = [sum(max(0, n - bonus[c] - tokens[c]) for c, n in pairs) for pairs in COST_PAIRS]
+        return _lanes(short)
+
+
 def unaffordable(bonus: tuple[int, ...], tokens: tuple[int, ...]) -> int:
     """The `TOP_BIT` of every card this player cannot buy (R10: bonuses, then gems, then
     gold for the whole shortfall)."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..cards import CARDS, NOBLES
 from ..moves import RETURNS, Move, Return, Take
 from ..state import ACTION, GameState
+from ..tables import LANE, SHIFT, shortfalls
 
 COST_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((c, n) for c, n in enumerate(card.cost) if n) for card in CARDS
@@ -29,6 +30,7 @@ LEVEL: tuple[int, ...] = tuple(card.level for card in CARDS)
 NOBLE_REQ: tuple[tuple[int, ...], ...] = tuple(n.requires for n in NOBLES)
 RETURN_BY_COUNTS: dict[tuple[int, ...], Move] = {m.counts: m for ms in RETURNS[1:] for m in ms}
 
+_NO_TOKENS = (0, 0, 0, 0, 0, 0)
 WIN = 100.0  # a finished game's value: far above any estimate
 
 
@@ -52,7 +54,7 @@ class Weights:
 DEFAULT = Weights()  # the medium level's
 # The hard level's: tuned by one-ply matches against DEFAULT (coordinate descent, 600
 # two-player games a step); they reserve less and value bonuses more.
-STRONG = Weights(bonus=1.8, reserved=0.3)
+STRONG = Weights(bonus=1.8, late_bonus=1.33, reserved=0.3)
 
 
 def _noble_value(w: Weights, missing: int) -> float:
@@ -95,7 +97,11 @@ def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
             for c in range(5):
                 if req[c] > bonus[c]:
                     colour_gain[c] += gain
-    lead = max(state.card_prestige[p] + 3 * len(state.player_nobles[p]) for p in range(n))
+    lead = 0
+    for p in range(n):
+        has = state.card_prestige[p] + 3 * len(state.player_nobles[p])
+        if has > lead:
+            lead = has
     bonus_worth = w.bonus * (1.0 - w.late_bonus * min(lead, 15) / 15)
     gem = w.gem
     bank = state.bank
@@ -106,39 +112,36 @@ def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
     i1 = i2 = -1
     shift = 0.0 if to_move else 1.0
     disc = w.discount
+    prices = shortfalls(bonus, _NO_TOKENS)  # each card's cost after bonuses, in lanes
+    shorts = shortfalls(bonus, tok)  # and after bonuses and gems
+    low_bank = min(bank[0], bank[1], bank[2], bank[3], bank[4])
     targets = [i for row in state.board for i in row if i >= 0]
     targets.extend(i for i, _ in state.reserved[q])
     for idx in targets:
-        short = 0
-        top = 0
-        scarce = 0
-        price = 0
-        for c, k in COST_PAIRS[idx]:
-            d = k - bonus[c]
-            if d > 0:
-                price += d
-                d -= tok[c]
-                if d > 0:
-                    short += d
-                    if d > top:
-                        top = d
-                    if d > bank[c]:
-                        scarce += d - bank[c]
-        short -= gold
+        at = SHIFT[idx]
+        value = PRESTIGE[idx] + bonus_worth + colour_gain[COLOUR[idx]] - gem * (prices >> at & LANE)
+        if value <= 0:
+            continue
+        short = (shorts >> at & LANE) - gold
         if short <= 0:
             turns = 0.0
         else:
             if final:
                 continue  # no turn left to gather for it
+            top = 0
+            scarce = 0
+            for c, k in COST_PAIRS[idx]:
+                d = k - bonus[c] - tok[c]
+                if d > top:
+                    top = d
+                if d > low_bank and d > bank[c]:
+                    scarce += d - bank[c]
             turns = short / 3
             two = (top - gold) / 2
             if two > turns:
                 turns = two
             if scarce > gold:
                 turns += w.scarce * (scarce - gold)
-        value = PRESTIGE[idx] + bonus_worth + colour_gain[COLOUR[idx]] - gem * price
-        if value <= 0:
-            continue
         value *= disc ** (turns + shift)
         if value > b1:
             b1, b2, b3, i1, i2 = value, b1, b2, idx, i1

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 
-from ..moves import RESERVES, Buy, Move, Pass, Reserve, ReserveDeck, Return, Take
+from ..moves import ALL_MOVES, RESERVES, Buy, Move, Pass, Reserve, ReserveDeck, Return, Take
 from ..state import GameState
+from ..tables import LANE, SHIFT, shortfalls
 from ..view import PlayerView
 from .heuristic import COST_PAIRS, PRESTIGE, greedy_return
 
@@ -20,31 +21,63 @@ TARGET_DISCOUNT = 0.6
 BONUS_WORTH = 0.6
 
 
-def ranked_targets(state: GameState, q: int) -> list[tuple[float, int, int]]:
-    """Cards player q could aim at (face up, own reserves) as (worth, turns away, index),
-    best first; worth is prestige plus a bonus, discounted per turn of gathering."""
+_WORTH = tuple(tuple((p + BONUS_WORTH) * TARGET_DISCOUNT**t for t in range(40)) for p in range(6))
+
+
+# Per take move (R7, R8), its colours with their counts: (colour, 1) or (colour, 2).
+_TAKE_PAIRS = {
+    id(m): tuple((c, k) for c, k in enumerate(m.counts) if k)
+    for m in ALL_MOVES
+    if isinstance(m, Take)
+}
+
+
+def _turns_and_worth(state: GameState, q: int) -> list[tuple[float, int, int]]:
+    """(worth, turns away, index) of every card q could aim at, in table order (see
+    `ranked_targets`)."""
     bonus = state.bonuses[q]
     tok = state.tokens[q]
     gold = tok[5]
     bank = state.bank
+    lanes = shortfalls(bonus, tok)
+    low_bank = min(bank[0], bank[1], bank[2], bank[3], bank[4])
     out: list[tuple[float, int, int]] = []
     targets = [i for row in state.board for i in row if i >= 0]
     targets.extend(i for i, _ in state.reserved[q])
     for idx in targets:
-        short = 0
-        scarce = 0
-        for c, k in COST_PAIRS[idx]:
-            d = k - bonus[c] - tok[c]
-            if d > 0:
-                short += d
-                if d > bank[c]:
-                    scarce += d - bank[c]
-        short -= gold
-        turns = 0 if short <= 0 else (short + 2) // 3 + max(0, scarce - gold)
-        worth = (PRESTIGE[idx] + BONUS_WORTH) * TARGET_DISCOUNT**turns
-        out.append((worth, turns, idx))
+        short = lanes >> SHIFT[idx] & LANE
+        if short <= gold:
+            turns = 0
+        else:
+            scarce = 0
+            if short > low_bank:  # else no colour can lack more than the bank holds
+                for c, k in COST_PAIRS[idx]:
+                    d = k - bonus[c] - tok[c]
+                    if d > bank[c]:
+                        scarce += d - bank[c]
+            turns = (short - gold + 2) // 3 + max(0, scarce - gold)
+        out.append((_WORTH[PRESTIGE[idx]][turns], turns, idx))
+    return out
+
+
+def ranked_targets(state: GameState, q: int) -> list[tuple[float, int, int]]:
+    """Cards player q could aim at (face up, own reserves) as (worth, turns away, index),
+    best first; worth is prestige plus a bonus, discounted per turn of gathering."""
+    out = _turns_and_worth(state, q)
     out.sort(key=lambda t: (-t[0], t[2]))
     return out
+
+
+def best_two(state: GameState, q: int) -> tuple[int, int]:
+    """The first two cards of `ranked_targets` (-1 where there are fewer)."""
+    w1 = w2 = -1.0
+    i1 = i2 = -1
+    for worth, _, idx in _turns_and_worth(state, q):
+        if worth > w1 or (worth == w1 and idx < i1):
+            w1, w2, i1, i2 = worth, w1, idx, i1
+        elif worth > w2 or (worth == w2 and idx < i2):
+            w2, i2 = worth, idx
+    return i1, i2
 
 
 def keep_for(state: GameState, q: int, count: int = 2) -> list[int]:
@@ -113,25 +146,24 @@ def fast_move(state: GameState, rng: random.Random) -> Move:
             best_worth, best_buy = worth, m
     if best_buy is not None:
         return best_buy
-    ranked = ranked_targets(state, p)
-    if not ranked:
+    aim, aim2 = best_two(state, p)
+    if aim < 0:
         return moves[rng.randrange(len(moves))]
-    lack = _lacks(state, p, ranked[0][2])
-    lack2 = _lacks(state, p, ranked[1][2]) if len(ranked) > 1 else [0, 0, 0, 0, 0]
+    lack = _lacks(state, p, aim)
+    lack2 = _lacks(state, p, aim2) if aim2 >= 0 else [0, 0, 0, 0, 0]
     held = sum(state.tokens[p])
     best_take: Move | None = None
     best_gain = 0.0
     for m in moves:
-        if not isinstance(m, Take):
+        if type(m) is not Take:
             break
-        counts = m.counts
         gain = 0.0
         n = 0
-        for c in range(5):
-            k = counts[c]
-            if k:
-                n += k
-                gain += 2 * min(k, lack[c]) + min(k, lack2[c])
+        for c, k in _TAKE_PAIRS[id(m)]:
+            n += k
+            a = lack[c]
+            b = lack2[c]
+            gain += 2 * (k if k < a else a) + (k if k < b else b)
         if held + n > 10:
             gain -= held + n - 10  # R13: what would go straight back
         gain += rng.random() * 0.5
@@ -139,7 +171,7 @@ def fast_move(state: GameState, rng: random.Random) -> Move:
             best_gain, best_take = gain, m
     if best_take is not None and best_gain >= 1.0:
         return best_take
-    target = ranked[0][2]
+    target = aim
     if len(state.reserved[p]) < 3 and any(target in row for row in state.board):
         return RESERVES[target]  # R9: the gold will pay for what gems can't
     if best_take is not None:
