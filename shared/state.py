@@ -283,7 +283,6 @@ class GameState(_OnTheTable):
             s.last_turns = _replace_at(
                 self.last_turns, p, _summary(last[0], move, last[2], last[3])
             )
-            s.phase = ACTION
         else:
             if kind is Take:  # R7, R8
                 c = move.counts  # type: ignore[attr-defined]
