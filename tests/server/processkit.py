@@ -1,11 +1,12 @@
-"""A private tmux server for the end-to-end tests: real programs in real terminals."""
+"""For the end-to-end tests: a private tmux server (real programs in real terminals), and
+the process tree of a program, read from /proc (what a test leaves running)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import time
+from pathlib import Path
 
 SIZE = (110, 36)  # the table's wide layout
 TMUX_WAIT = 20.0
@@ -50,44 +51,36 @@ class Tmux:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
-def descendants(pid: int) -> set[int]:
-    """The pids of every process below `pid` (from /proc; empty where there is none)."""
+def process_tree(pid: int) -> dict[tuple[int, str], str]:
+    """`pid` and every process below it, from /proc: (pid, start time) -> command line.
+    The start time tells a process from a later one that got its pid."""
     children: dict[int, list[int]] = {}
-    for stat in _stats():
-        children.setdefault(stat[1], []).append(stat[0])
-    found, todo = set(), [pid]
+    started: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+            started[int(entry.name)] = fields[19]
+    tree, todo = {}, [pid]
     while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def alive(pids: set[int]) -> set[int]:
-    """Those of `pids` that still run (zombies count as gone)."""
-    return {pid for pid, _, state in _stats() if pid in pids and state != "Z"}
-
-
-def command_line(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
-
-
-def _stats() -> list[tuple[int, int, str]]:
-    """(pid, parent pid, state) of every process, from /proc/PID/stat."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+        p = todo.pop()
         try:
-            with open(f"/proc/{entry}/stat") as f:
-                text = f.read()
+            command = Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        rest = text[text.rindex(")") + 2 :].split()  # the name may hold spaces
-        out.append((int(entry), int(rest[1]), rest[0]))
-    return out
+        tree[(p, started[p])] = command
+        todo += children.get(p, [])
+    return tree
+
+
+def running(process: tuple[int, str]) -> bool:
+    """Whether a process of `process_tree` still runs (not gone, not a zombie)."""
+    pid, start = process
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[19] == start and fields[0] != "Z"
