@@ -17,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Coroutine
-from typing import Any
 
 from shared.protocol import TableStatus
 
@@ -34,6 +32,7 @@ from .store import (
 )
 from .store.base import Event
 from .table import Table
+from .tasks import Tasks
 
 log = logging.getLogger("splendor")
 
@@ -47,7 +46,7 @@ class Cluster:
     def __init__(self, lobby: Lobby, store: Store) -> None:
         self.lobby = lobby
         self.store = store
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = Tasks("cluster: following another process", (StoreError,))
         self._presence_due = False
         self._watch: asyncio.Task[None] | None = None
 
@@ -58,39 +57,22 @@ class Cluster:
     async def stop(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(self._logged(coro))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _logged(self, coro: Coroutine[Any, Any, None]) -> None:
-        try:
-            await coro
-        except asyncio.CancelledError:
-            raise
-        except StoreError as e:
-            log.warning("cluster: could not follow another process: %s", e)
-        except Exception:
-            log.exception("cluster: applying another process's change failed")
+        await self._tasks.cancel()
 
     def _event(self, event: Event) -> None:
         match event:
             case MovePlayed(game, seq, turn, notation):
                 table = self.lobby.tables.get(game)
                 if table is None:
-                    self._spawn(self._load(game))
+                    self._tasks.spawn(self._load(game))
                 else:
-                    self._spawn(table.on_move(seq, turn, notation))
+                    self._tasks.spawn(table.on_move(seq, turn, notation))
             case TableChanged(table_id):
-                self._spawn(self._changed(table_id))
+                self._tasks.spawn(self._changed(table_id))
             case PresenceChanged():
                 self.presence_soon()
             case Reconnected():
-                self._spawn(self._resync())
+                self._tasks.spawn(self._resync())
 
     async def _load(self, table_id: str) -> None:
         """A table this process has no copy of yet (created elsewhere)."""
@@ -134,7 +116,7 @@ class Cluster:
         """Read who is online elsewhere shortly (many changes come in bursts: one read)."""
         if not self._presence_due:
             self._presence_due = True
-            asyncio.get_running_loop().call_later(0.05, lambda: self._spawn(self.presence()))
+            asyncio.get_running_loop().call_later(0.05, lambda: self._tasks.spawn(self.presence()))
 
     async def presence(self) -> None:
         """Count the other processes' sessions at each seat, and who is online there."""

@@ -18,8 +18,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
 
 from shared import protocol
 from shared.errors import SplendorError
@@ -43,6 +42,7 @@ from .identity import Identity
 from .link import HostLink
 from .store import WAITING, GameRecord, Store, StoreUnavailable
 from .table import BUSY, Peer, Seat, Table, TableError
+from .tasks import Tasks
 
 log = logging.getLogger("splendor")
 
@@ -92,7 +92,8 @@ class Lobby:
         self._tick: asyncio.TimerHandle | None = None
         self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
         self._unreached: list[HostLink] = []  # ...and the sessions it has yet to reach
-        self._tasks: set[asyncio.Task[None]] = set()  # follow-ups of sessions that dropped
+        # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
+        self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
 
     # -- sessions ----------------------------------------------------------
 
@@ -127,28 +128,15 @@ class Lobby:
         if self._online[link.identity.name] <= 0:
             del self._online[link.identity.name]
         self._unplace(link)
-        self._spawn(self.store.drop_session(link.sid))
+        self._tasks.spawn(self.store.drop_session(link.sid))
         self.refresh(minor=True)
 
     def _present(self, link: HostLink) -> None:
         """Tell the other processes where this session is (a shared store only)."""
         i, table = link.identity, link.table
         where = None if table is None else table.id
-        self._spawn(self.store.set_session(link.sid, i.name, i.guest, i.key, where, link.seat))
-
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        """Run `coro` in the background; a failure is logged."""
-        task = asyncio.get_running_loop().create_task(self._logged(coro))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _logged(self, coro: Coroutine[Any, Any, Any]) -> None:
-        try:
-            await coro
-        except (TableError, StoreUnavailable) as e:
-            log.info("a follow-up was not done: %s", e)
-        except Exception:
-            log.exception("a follow-up failed")
+        stored = self.store.set_session(link.sid, i.name, i.guest, i.key, where, link.seat)
+        self._tasks.spawn(stored)
 
     def _place(self, link: HostLink, table: Table, seat: int | None) -> None:
         if link.table is not None and (link.table is not table or link.seat != seat):
@@ -168,7 +156,7 @@ class Lobby:
             self._present(link)
         if stand and seat is not None and table.status is TableStatus.WAITING:
             if not table.seats[seat].connected:
-                self._spawn(self._stand(table, link.identity))
+                self._tasks.spawn(self._stand(table, link.identity))
         self._forget_if_done(table)
 
     def _forget_if_done(self, table: Table) -> None:
@@ -464,5 +452,4 @@ class Lobby:
     async def stop_tables(self) -> None:
         for table in list(self.tables.values()):
             await table.stop()
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._tasks.wait()

@@ -71,18 +71,12 @@ class SessionRow:
 @dataclass(frozen=True, slots=True)
 class Dump:
     """Everything a database keeps that a copy needs (`splendor-server copy-db`): names,
-    tables and games (every column, in `GAME_COLUMNS` order) and moves. Snapshots are
-    left out: they are a cache."""
+    tables and games (every column, in `records.GAME_COLUMNS` order) and moves.
+    Snapshots are left out: they are a cache."""
 
     names: list[tuple[str, str, float]]
     games: list[tuple[Any, ...]]
     moves: list[tuple[str, int, str, float]]
-
-
-GAME_COLUMNS = (
-    "id", "seed", "players", "seats", "host", "status", "created", "finished", "outcome",
-    "version", "turn",
-)  # fmt: skip
 
 
 class Store(ABC):

@@ -40,7 +40,6 @@ from typing import Any
 import asyncpg
 
 from .base import (
-    GAME_COLUMNS,
     Dump,
     MovePlayed,
     PresenceChanged,
@@ -51,15 +50,19 @@ from .base import (
 )
 from .records import (
     CLOSED,
+    GAME_COLUMNS,
+    GAME_SELECT,
     OPEN_STATUSES,
     PLAYING,
     GameRecord,
     MoveTaken,
     SeatRecord,
     StoreUnavailable,
+    check_seed,
+    game_record,
+    seats_json,
 )
 from .schema import LATEST, POSTGRES, too_new
-from .sqlite import check_seed
 
 log = logging.getLogger("splendor")
 
@@ -248,7 +251,7 @@ class PostgresStore(Store):
                 " VALUES ($1, $2, $3, $4, 'waiting', $5) ON CONFLICT (id) DO NOTHING",
                 table,
                 len(seats),
-                _seats_json(seats),
+                seats_json(seats),
                 host,
                 time.time(),
             )
@@ -272,7 +275,7 @@ class PostgresStore(Store):
                 "UPDATE games SET seats = $1, host = $2, status = COALESCE($3, status),"
                 " seed = COALESCE($4, seed), version = version + 1"
                 " WHERE id = $5 AND version = $6",
-                _seats_json(seats),
+                seats_json(seats),
                 host,
                 status,
                 seed,
@@ -331,7 +334,7 @@ class PostgresStore(Store):
 
     async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
         async with self._conn() as conn:
-            row = await conn.fetchrow(_SELECT + " WHERE id = $1", game)
+            row = await conn.fetchrow(GAME_SELECT + " WHERE id = $1", game)
             return None if row is None else await _record(conn, row, moves)
 
     async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
@@ -341,7 +344,7 @@ class PostgresStore(Store):
     async def open_tables(self) -> list[GameRecord]:
         async with self._conn() as conn:
             rows = await conn.fetch(
-                _SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
+                GAME_SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
                 list(OPEN_STATUSES),
             )
             return [await _record(conn, r, True) for r in rows]
@@ -501,15 +504,6 @@ class PostgresStore(Store):
 
 
 _COPIED = ("names", "games", "moves")
-_SELECT = (
-    "SELECT id, seed, seats, host, status, created, finished, outcome, version, turn FROM games"
-)
-
-
-def _seats_json(seats: Sequence[SeatRecord]) -> str:
-    return json.dumps([s.to_json() for s in seats])
-
-
 async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
     rows = await conn.fetch(
         "SELECT notation FROM moves WHERE game = $1 AND seq >= $2 ORDER BY seq", game, start
@@ -518,26 +512,15 @@ async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
 
 
 async def _record(conn: Conn, row: asyncpg.Record, moves: bool) -> GameRecord:
-    game = str(row["id"])
-    snap = None
-    if moves:
-        snap = await conn.fetchrow(
-            "SELECT seq, state FROM snapshots WHERE game = $1 ORDER BY seq DESC LIMIT 1", game
-        )
-    return GameRecord(
-        id=game,
-        seed=None if row["seed"] is None else int(row["seed"]),
-        seats=tuple(SeatRecord.from_json(s) for s in json.loads(row["seats"])),
-        host=str(row["host"]),
-        status=str(row["status"]),
-        created=float(row["created"]),
-        finished=None if row["finished"] is None else float(row["finished"]),
-        outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
-        moves=await _moves(conn, game, 0) if moves else (),
-        snapshot=None if snap is None else (int(snap[0]), bytes(snap[1])),
-        version=int(row["version"]),
-        turn=int(row["turn"]),
+    """A `GameRecord` from a games row, with its moves and latest snapshot (unless
+    `moves` is False)."""
+    if not moves:
+        return game_record(tuple(row), (), None)
+    snap = await conn.fetchrow(
+        "SELECT seq, state FROM snapshots WHERE game = $1 ORDER BY seq DESC LIMIT 1", row["id"]
     )
+    snapshot = None if snap is None else (int(snap[0]), bytes(snap[1]))
+    return game_record(tuple(row), await _moves(conn, row["id"], 0), snapshot)
 
 
 async def schema_version(conn: Conn) -> int:

@@ -8,7 +8,9 @@ tables survive a restart and every process of a cluster sees the same ones.
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +92,44 @@ class GameRecord:
     snapshot: tuple[int, bytes] | None = None  # (moves applied, state bytes), the latest
     version: int = 0
     turn: int = 0
+
+
+GAME_COLUMNS = (
+    "id", "seed", "players", "seats", "host", "status", "created", "finished", "outcome",
+    "version", "turn",
+)  # fmt: skip
+GAME_SELECT = f"SELECT {', '.join(GAME_COLUMNS)} FROM games"
+
+
+def seats_json(seats: Sequence[SeatRecord]) -> str:
+    """Seats as both backends keep them (a JSON list)."""
+    return json.dumps([s.to_json() for s in seats])
+
+
+def check_seed(seed: int | None) -> None:
+    if seed is not None and not 0 <= seed < 1 << 63:
+        raise ValueError("a stored seed is an integer from 0 to 2**63-1")
+
+
+def game_record(
+    row: Sequence[Any], moves: tuple[str, ...], snapshot: tuple[int, bytes] | None
+) -> GameRecord:
+    """A `GameRecord` from a games row (`GAME_COLUMNS` in order), its moves and snapshot."""
+    game, seed, _, seats, host, status, created, finished, outcome, version, turn = row
+    return GameRecord(
+        id=str(game),
+        seed=None if seed is None else int(seed),
+        seats=tuple(SeatRecord.from_json(s) for s in json.loads(seats)),
+        host=str(host),
+        status=str(status),
+        created=float(created),
+        finished=None if finished is None else float(finished),
+        outcome=None if outcome is None else json.loads(outcome),
+        moves=moves,
+        snapshot=snapshot,
+        version=int(version),
+        turn=int(turn),
+    )
 
 
 def replay_record(record: GameRecord) -> GameState:

@@ -27,8 +27,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .base import GAME_COLUMNS, Dump, Store
-from .records import CLOSED, OPEN_STATUSES, PLAYING, GameRecord, MoveTaken, SeatRecord, StoreError
+from .base import Dump, Store
+from .records import (
+    CLOSED,
+    GAME_COLUMNS,
+    GAME_SELECT,
+    OPEN_STATUSES,
+    PLAYING,
+    GameRecord,
+    MoveTaken,
+    SeatRecord,
+    StoreError,
+    check_seed,
+    game_record,
+    seats_json,
+)
 from .schema import LATEST, SQLITE, too_new
 
 DB_NAME = "splendor.db"
@@ -171,7 +184,7 @@ class SqliteStore(Store):
     # -- tables and games ------------------------------------------------
 
     async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
-        return await self._write(self._create, table, _seats_json(seats), len(seats), host)
+        return await self._write(self._create, table, seats_json(seats), len(seats), host)
 
     def _create(self, table: str, seats: str, players: int, host: str) -> bool:
         try:
@@ -195,7 +208,7 @@ class SqliteStore(Store):
         seed: int | None = None,
     ) -> bool:
         check_seed(seed)
-        args = (_seats_json(seats), host, status, seed, table, version)
+        args = (seats_json(seats), host, status, seed, table, version)
         return await self._write(self._update, args)
 
     def _update(self, args: tuple[Any, ...]) -> bool:
@@ -254,7 +267,7 @@ class SqliteStore(Store):
 
     def _load(self, game: str, moves: bool) -> GameRecord | None:
         with self._reading() as db:
-            rows = db.execute(_SELECT + " WHERE id = ?", (game,)).fetchall()
+            rows = db.execute(GAME_SELECT + " WHERE id = ?", (game,)).fetchall()
             return _record(db, rows[0], moves) if rows else None
 
     async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
@@ -270,7 +283,7 @@ class SqliteStore(Store):
     def _open_tables(self) -> list[GameRecord]:
         marks = ", ".join("?" for _ in OPEN_STATUSES)
         with self._reading() as db:
-            query = _SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
+            query = GAME_SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
             return [_record(db, r) for r in db.execute(query, OPEN_STATUSES).fetchall()]
 
     async def dump(self) -> Dump:
@@ -307,20 +320,6 @@ def _count(db: sqlite3.Connection, table: str) -> int:
     return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-_SELECT = (
-    "SELECT id, seed, seats, host, status, created, finished, outcome, version, turn FROM games"
-)
-
-
-def _seats_json(seats: Sequence[SeatRecord]) -> str:
-    return json.dumps([s.to_json() for s in seats])
-
-
-def check_seed(seed: int | None) -> None:
-    if seed is not None and not 0 <= seed < 1 << 63:
-        raise ValueError("a stored seed is an integer from 0 to 2**63-1")
-
-
 def _moves(db: sqlite3.Connection, game: str, start: int) -> tuple[str, ...]:
     rows = db.execute(
         "SELECT notation FROM moves WHERE game = ? AND seq >= ? ORDER BY seq", (game, start)
@@ -331,27 +330,13 @@ def _moves(db: sqlite3.Connection, game: str, start: int) -> tuple[str, ...]:
 def _record(db: sqlite3.Connection, row: tuple[Any, ...], moves: bool = True) -> GameRecord:
     """A `GameRecord` from a games row, with its moves and latest snapshot read on `db`
     (unless `moves` is False)."""
-    game, seed, seats, host, status, created, finished, outcome, version, turn = row
-    snap = None
-    if moves:
-        snap = db.execute(
-            "SELECT seq, state FROM snapshots WHERE game = ? ORDER BY seq DESC LIMIT 1",
-            (game,),
-        ).fetchone()
-    return GameRecord(
-        id=str(game),
-        seed=None if seed is None else int(seed),
-        seats=tuple(SeatRecord.from_json(s) for s in json.loads(seats)),
-        host=str(host),
-        status=str(status),
-        created=float(created),
-        finished=None if finished is None else float(finished),
-        outcome=None if outcome is None else json.loads(outcome),
-        moves=_moves(db, game, 0) if moves else (),
-        snapshot=None if snap is None else (int(snap[0]), bytes(snap[1])),
-        version=int(version),
-        turn=int(turn),
-    )
+    if not moves:
+        return game_record(row, (), None)
+    snap = db.execute(
+        "SELECT seq, state FROM snapshots WHERE game = ? ORDER BY seq DESC LIMIT 1", (row[0],)
+    ).fetchone()
+    snapshot = None if snap is None else (int(snap[0]), bytes(snap[1]))
+    return game_record(row, _moves(db, row[0], 0), snapshot)
 
 
 def schema_version(db: sqlite3.Connection) -> int:
