@@ -49,6 +49,7 @@ class Cluster:
         self._tasks = Tasks("cluster: following another process", (StoreError,))
         self._presence_due = False
         self._watch: asyncio.Task[None] | None = None
+        self._locks: dict[str, asyncio.Lock] = {}
 
     def start(self) -> None:
         self.store.subscribe(self._event)
@@ -74,25 +75,45 @@ class Cluster:
             case Reconnected():
                 self._tasks.spawn(self._resync())
 
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        """One table's events are applied one after another (its creation and its start
+        come close together: the start must find the table)."""
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
     async def _load(self, table_id: str) -> None:
+        async with self._lock(table_id):
+            if table_id not in self.lobby.tables:
+                await self._add(table_id)
+
+    async def _add(self, table_id: str) -> None:
         """A table this process has no copy of yet (created elsewhere)."""
-        if table_id in self.lobby.tables:
-            return
         record = await self.store.load_game(table_id)
-        if record is None or record.status not in OPEN_STATUSES or table_id in self.lobby.tables:
+        if record is None or record.status not in OPEN_STATUSES:
             return
         table = self.lobby.add(record)
         await self.presence()
         self.lobby.refresh()
+        self.lobby.seat_newcomers(table)
         table.kick_bots()
 
     async def _changed(self, table_id: str) -> None:
+        async with self._lock(table_id):
+            await self._reload(table_id)
+        if table_id not in self.lobby.tables:
+            self._locks.pop(table_id, None)
+
+    async def _reload(self, table_id: str) -> None:
         table = self.lobby.tables.get(table_id)
         if table is None:
-            await self._load(table_id)
+            await self._add(table_id)
             return
         was = table.status
         await table.reload()
+        if table.status is TableStatus.PLAYING and was is TableStatus.WAITING:
+            self.lobby.seat_newcomers(table)
         if table.status is TableStatus.FINISHED and was is not TableStatus.FINISHED:
             if table.result == "abandoned":
                 self.lobby.abandoned(table)

@@ -50,6 +50,7 @@ Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
 
 LOBBY_BATCH = 8  # sessions sent the lobby at once...
 LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
+NEWCOMER_WINDOW = 5.0  # seconds a new session may be taken to a game heard of late
 WAITING_IDLE = 600.0  # seconds a waiting table with nobody at it is kept (after a restart)
 
 
@@ -119,6 +120,19 @@ class Lobby:
                 self._place(link, waiting[-1], waiting[-1].seat_of(link.identity))
             self.send_lobby(link)
         self.refresh(minor=True)  # who is online: a minor change
+
+    def seat_newcomers(self, table: Table) -> None:
+        """Sessions that connected a moment ago, before this process had heard of their
+        game (it started on another process just then), go to it as if they had found it
+        on arrival."""
+        if table.status is not TableStatus.PLAYING:
+            return
+        now = time.monotonic()
+        for link in list(self.links):
+            seat = table.seat_of(link.identity)
+            fresh = now - link.since < NEWCOMER_WINDOW
+            if link.table is None and fresh and seat is not None and not table.seats[seat].left:
+                self._place(link, table, seat)
 
     def disconnected(self, link: HostLink) -> None:
         """A session dropped: a seat in a game is held; a seat at a waiting table is given
@@ -318,9 +332,12 @@ class Lobby:
         return table
 
     def add(self, record: GameRecord) -> Table:
-        """This process's copy of a stored table."""
-        table = Table(record, self.store, self.bots, self.table_changed, self._bot_pause)
-        self.tables[table.id] = table
+        """This process's copy of a stored table: the one it has already, if it has one
+        (the news of a table made here can come back before its maker has added it)."""
+        table = self.tables.get(record.id)
+        if table is None:
+            table = Table(record, self.store, self.bots, self.table_changed, self._bot_pause)
+            self.tables[table.id] = table
         return table
 
     def _table(self, table_id: str) -> Table:
