@@ -115,6 +115,7 @@ class Table:
         self._lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         self._stopped = False  # the host is shutting down: no more bot turns
+        self._bots_here = False  # this process runs the game's bots (it holds their lock)
         self._writes: set[asyncio.Future[None]] = set()  # snapshots being saved
         self.seen = time.monotonic()  # when a human was last seen connected here
 
@@ -532,6 +533,10 @@ class Table:
         try:
             if not await self._store.try_lock_game(self.id):
                 return  # another process runs them
+            if not self._bots_here:
+                self._bots_here = True
+                if self._store.shared:
+                    log.info("game %s: its bots play from this process", self.id)
             while (level := self._bot_to_move()) is not None:
                 state = self.state
                 assert state is not None

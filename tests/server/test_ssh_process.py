@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,41 +16,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from gamekit import login, quick_game, status, turn_shown
-from processkit import Tmux, process_tree, running
-
-from server.spawn import local_command, wait_for_port
-
-REPO = Path(__file__).resolve().parents[2]
-START_WAIT = 30.0  # seconds for the server process to listen (bot workers start too)
-
-
-class ServerProcess:
-    """`python -m server.cli` on 127.0.0.1, port 0; the port comes from --port-file."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self.port_file = data_dir.parent / "port"
-        self.log = data_dir.parent / "server.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> int:
-        self.port_file.unlink(missing_ok=True)
-        with open(self.log, "ab") as log:
-            command = local_command(self.data_dir, self.port_file)
-            self.proc = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=log)
-        try:
-            return wait_for_port(self.proc, self.port_file, START_WAIT)
-        except RuntimeError as e:
-            raise AssertionError(f"{e}:\n{self.log.read_text()}") from None
-
-    def kill(self, sig: int = signal.SIGKILL) -> int:
-        assert self.proc is not None
-        self.proc.send_signal(sig)
-        return self.proc.wait(timeout=30)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.kill(signal.SIGTERM)
+from processkit import ServerProcess, Tmux, process_tree, running, three_colours, type_move
 
 
 @pytest.fixture
@@ -63,28 +28,11 @@ def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
         server.stop()
 
 
-def bank(screen: str) -> dict[str, int]:
-    """The bank's counts from the table screen."""
-    line = next(ln for ln in screen.splitlines() if ln.startswith("Bank"))
-    return {c: int(n) for c, n in re.findall(r"([WUGRK\*])\s+(\d+)", line)}
-
-
 def game_state(screen: str) -> list[str]:
     """The bank and both players' tokens, cards and last moves, as the screen shows them
     (not the move log: a reconnected screen starts a new one)."""
     rows = [row.split("▏")[0].rstrip() for row in screen.splitlines()]
     return [r for r in rows if r.startswith("Bank") or re.search(r"(gem|crd|last:) ", r)]
-
-
-def three_colours(screen: str) -> str:
-    have = [c for c, n in bank(screen).items() if c != "*" and n > 0]
-    return "take " + " ".join(have[:3])
-
-
-async def type_move(player, move: str) -> None:
-    player.press(":")
-    await player.wait_for("a move: take W U G")
-    player.press(move + "\r")
 
 
 async def test_a_game_survives_sigkill_and_restart(server_process):
