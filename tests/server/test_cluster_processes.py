@@ -35,6 +35,9 @@ async def processes(tmp_path: Path, postgres: Any) -> AsyncIterator[Any]:
         await asyncio.to_thread(server.stop)
 
 
+AWAY_WAIT = 20.0  # seconds: a process not heard from for 8 s is removed with its sessions
+
+
 def key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
 
@@ -146,6 +149,8 @@ async def test_the_bots_play_on_when_the_process_running_them_dies(processes: An
     turn = turn_shown(players["ann" if dead == "bob" else "bob"].text())
     assert await asyncio.to_thread(runs.kill) == -signal.SIGKILL
     await players[dead].closed()
+    alive = players["ann" if dead == "bob" else "bob"]
+    await alive.wait_for(f"{dead} (away)", AWAY_WAIT)  # no ghost: the dead process's player
     players[dead] = await login(port, dead, keys[dead])  # back, through the other process
     for _ in range(200):  # a whole round from here: both players' turns and the bot's
         screens = {n: p.text() for n, p in players.items()}
