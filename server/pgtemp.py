@@ -1,5 +1,6 @@
-"""A real PostgreSQL server for the tests: `initdb` and `pg_ctl` into a temporary
-directory, on a free loopback port, stopped and removed at the end.
+"""A throwaway PostgreSQL server for tests, benchmarks and local tries: `initdb` and
+`pg_ctl` into a temporary directory, on a free loopback port, stopped and removed at the
+end (never for real data: fsync is off).
 
 The server binaries are found on PATH or in Debian's versioned folder
 (/usr/lib/postgresql/N/bin); `.ci/run` installs Debian's `postgresql` where they are
