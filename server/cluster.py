@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 
 from shared.protocol import TableStatus
@@ -38,6 +39,7 @@ log = logging.getLogger("splendor")
 
 WATCH_EVERY = 1.0  # seconds between looks at games whose bots should move
 PRESENCE_EVERY = 5.0  # seconds between reads of who is online elsewhere, events or not
+STALLED = 2.0  # seconds without a move after which a bot's turn is looked at again
 
 
 class Cluster:
@@ -176,5 +178,8 @@ class Cluster:
 
     @staticmethod
     def _kick(table: Table) -> None:
-        if table.status is TableStatus.PLAYING:
+        """Bots that should have moved by now: the process that ran them may be gone (their
+        lock with it). Games that move are left to their own bot loops."""
+        stalled = time.monotonic() - table.moved_at >= STALLED
+        if table.status is TableStatus.PLAYING and stalled:
             table.kick_bots()

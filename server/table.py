@@ -118,6 +118,7 @@ class Table:
         self._bots_here = False  # this process runs the game's bots (it holds their lock)
         self._writes: set[asyncio.Future[None]] = set()  # snapshots being saved
         self.seen = time.monotonic()  # when a human was last seen connected here
+        self.moved_at = time.monotonic()  # when its game last moved (here or elsewhere)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -434,6 +435,7 @@ class Table:
         """A stored move is this copy's too: the state, the log, a snapshot now and then,
         the game's end; then everyone here sees it. Under the lock."""
         self.state, self.moves, self.turn = after, [*self.moves, text], after.turn
+        self.moved_at = time.monotonic()
         if (turn := ended_turn(before, after)) is not None:
             self.log.append(LoggedTurn(seat, turn))
         if after.is_over:
