@@ -89,6 +89,12 @@ _DOWN: tuple[type[BaseException], ...] = (
 )
 
 
+# ...and what a new connection may meet besides: a database starting up, shutting down,
+# refusing connections, full.
+_REFUSED: tuple[type[BaseException], ...] = (*_DOWN, asyncpg.PostgresError)
+_LOCK_LOST: tuple[type[BaseException], ...] = (*_DOWN, StoreUnavailable)
+
+
 def _game_key(game: str) -> int:
     """A game's advisory lock key: a signed 32-bit hash of its id."""
     return zlib.crc32(game.encode()) - (1 << 31)
@@ -124,19 +130,26 @@ class PostgresStore(Store):
 
     @asynccontextmanager
     async def _conn(self) -> AsyncIterator[Conn]:
-        """A connection of the pool; an unreachable database is `StoreUnavailable`."""
-        if self._pool is None:
+        """A connection of the pool; a database that cannot be reached or that refuses a
+        new connection (starting up, shutting down, full) is `StoreUnavailable`."""
+        pool = self._pool
+        if pool is None:
             raise StoreUnavailable("the store is closed")
         try:
-            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
-                yield conn
-        except _DOWN as e:
+            conn = await pool.acquire(timeout=CONNECT_TIMEOUT)
+        except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
+        try:
+            yield conn
+        except _DOWN as e:
+            raise StoreUnavailable(f"the database connection was lost: {e}") from e
+        finally:
+            await pool.release(conn)
 
     async def _connect(self) -> asyncpg.Connection:
         try:
             return await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
-        except _DOWN as e:
+        except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
 
     # -- opening and closing ----------------------------------------------
@@ -399,7 +412,7 @@ class PostgresStore(Store):
                 got = await self._locker.fetchval(
                     "SELECT pg_try_advisory_lock($1, $2)", LOCK_CLASS, _game_key(game)
                 )
-            except _DOWN:
+            except _LOCK_LOST:
                 self._locker = None
                 return False
             if got:
