@@ -40,6 +40,7 @@ from shared.protocol import (
 from .bots import BotPool
 from .identity import Identity
 from .link import HostLink
+from .seating import Seating
 from .store import WAITING, GameRecord, Store, StoreUnavailable
 from .table import BUSY, Peer, Seat, Table, TableError
 from .tasks import Tasks
@@ -73,6 +74,7 @@ class Lobby:
         max_tables: int = 500,
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
+        ratings: bool = True,
     ) -> None:
         self.store = store
         self.bots = bots
@@ -88,6 +90,7 @@ class Lobby:
         # Whether a player's `seed` deals the game (offline play); on a server, a player
         # who chose the seed would know the decks.
         self.client_seeds = client_seeds
+        self.ratings = ratings  # tables may be rated (not offline: nothing would keep them)
         self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
         self._push_pending = False
         self._tick: asyncio.TimerHandle | None = None
@@ -173,7 +176,7 @@ class Lobby:
                 self._tasks.spawn(self._stand(table, link.identity))
         self._forget_if_done(table)
 
-    def _forget_if_done(self, table: Table) -> None:
+    def _forget_if_done(self, table: Seating) -> None:
         if table.status is TableStatus.FINISHED and not table.peers:
             self.tables.pop(table.id, None)
             self._seed_asked.pop(table.id, None)
@@ -265,7 +268,7 @@ class Lobby:
                 encoded[mine] = data
         link.deliver(data)
 
-    def table_changed(self, table: Table, minor: bool) -> None:
+    def table_changed(self, table: Seating, minor: bool) -> None:
         """A table's seats, status or turn changed (here or elsewhere)."""
         self._forget_if_done(table)
         self.refresh(minor)
@@ -314,19 +317,25 @@ class Lobby:
         if len(self.tables) >= self.max_tables:
             raise TableError("the server has as many tables as it can hold; try again later")
 
-    async def _new_table(self, link: HostLink, bots: list[str | None]) -> Table:
-        """A waiting table with `link`'s player at seat 0, stored before anyone sees it."""
+    async def _new_table(
+        self, link: HostLink, bots: list[str | None], rated: bool = False
+    ) -> Table:
+        """A waiting table with `link`'s player at seat 0, stored before anyone sees it.
+        A host without ratings (offline play) makes every table casual."""
         self._check_cap(link.identity)
+        rated = rated and self.ratings
         seats = [Seat(identity=link.identity).record()] + [Seat(bot=b).record() for b in bots]
         for _ in range(20):
             table_id = secrets.token_hex(3)
             if table_id not in self.tables and await self.store.create_table(
-                table_id, seats, link.identity.name
+                table_id, seats, link.identity.name, rated
             ):
                 break
         else:
             raise TableError(BUSY)
-        record = GameRecord(table_id, None, tuple(seats), link.identity.name, WAITING, time.time())
+        record = GameRecord(
+            table_id, None, tuple(seats), link.identity.name, WAITING, time.time(), rated=rated
+        )
         table = self.add(record)
         self._place(link, table, 0)
         return table
@@ -353,14 +362,14 @@ class Lobby:
         return self._seeds()
 
     async def _create(self, link: HostLink, msg: Create) -> None:
-        table = await self._new_table(link, list(msg.bots[1:]))
+        table = await self._new_table(link, list(msg.bots[1:]), msg.rated)
         if msg.seed is not None and self.client_seeds:
             self._seed_asked[table.id] = msg.seed
         self.send_lobby(link)
         self.refresh()
 
     async def _quick(self, link: HostLink, msg: Quick) -> None:
-        table = await self._new_table(link, [msg.level] * (msg.players - 1))
+        table = await self._new_table(link, [msg.level] * (msg.players - 1), msg.rated)
         await table.start(self._seed(msg.seed))
 
     async def _join(self, link: HostLink, table: Table) -> None:

@@ -90,12 +90,13 @@ def offline_identity(name: str) -> Identity:
 
 def offline_host(data_dir: str | Path, **options: Any) -> GameHost:
     """The game host of offline play: the player may choose the deal's seed, and games
-    last only as long as this run (no fsync per move, nobody's game to abandon)."""
+    last only as long as this run (no fsync per move, nobody's game to abandon, no
+    ratings)."""
     from .host import GameHost
 
     settings: dict[str, Any] = {"synchronous": "NORMAL", "abandon_after": None}
     settings.update(options)
-    return GameHost(data_dir, client_seeds=True, **settings)
+    return GameHost(data_dir, client_seeds=True, ratings=False, **settings)
 
 
 async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:

@@ -53,6 +53,15 @@ class TableSummary:
     status: TableStatus
     seats: tuple[SeatSummary, ...]
     turn: int = 0
+    rated: bool = False  # its game changes the players' ratings
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """A seat's rating after a rated game (`server.ratings.display`) and how it moved."""
+
+    shown: int
+    change: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +117,9 @@ class TableUpdate:
     seat: int | None
     view: PlayerView
     log: tuple[LoggedTurn, ...] | None = None
+    # Once a rated game is over: each seat's rating after it and how much it moved, for
+    # the seats that are rated (players with a key, bots), else None.
+    ratings: tuple[RatingChange | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +152,7 @@ class Create:
     seats: int
     bots: tuple[str | None, ...]
     seed: int | None = None
+    rated: bool = False  # the game will change the players' ratings
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +163,7 @@ class Quick:
     players: int = 2
     level: str = "medium"
     seed: int | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

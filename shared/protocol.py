@@ -50,6 +50,7 @@ from .messages import (
     Notice,
     PlayMove,
     Quick,
+    RatingChange,
     SeatSummary,
     Start,
     TableStatus,
@@ -76,6 +77,8 @@ def _wire(x: Any) -> Any:
         return str(x)
     if isinstance(x, LoggedTurn):
         return (x.seat, turn_payload(x.turn))
+    if isinstance(x, RatingChange):
+        return (x.shown, x.change)
     if isinstance(x, SeatSummary | TableSummary):
         return {f.name: _wire(getattr(x, f.name)) for f in dataclasses.fields(x)}
     if isinstance(x, tuple):
@@ -183,6 +186,7 @@ def _table(x: object, what: str) -> TableSummary:
         table_status,
         r.seq("seats", _seat),
         r.integer("turn", 0, 1 << 31, 0),
+        r.flag("rated", False),
     )
 
 
@@ -245,7 +249,19 @@ def _table_update(r: _Reader) -> TableUpdate:
     log = None if r.d.get("log") is None else r.seq("log", _logged)
     if log is not None and any(t.seat >= view.num_players for t in log):
         raise r.bad("log", "turns of the table's seats")
-    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log)
+    ratings = r.seq("ratings", _rating_change, ())
+    if ratings and len(ratings) != view.num_players:
+        raise r.bad("ratings", f"one change or none for each of the {view.num_players} seats")
+    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log, ratings)
+
+
+def _rating_change(x: object, what: str) -> RatingChange | None:
+    if x is None:
+        return None
+    ok = isinstance(x, tuple) and len(x) == 2 and all(type(v) is int for v in x)
+    if not ok or not 0 <= x[0] < 100_000 or abs(x[1]) >= 100_000:  # type: ignore[index]
+        raise ProtocolError(f"{what} should be [rating, change]")
+    return RatingChange(x[0], x[1])  # type: ignore[index]
 
 
 def _notice(r: _Reader) -> Notice:
@@ -262,12 +278,13 @@ def _create(r: _Reader) -> Create:
         raise r.bad("bots", f"one level or none for each of the {n} seats")
     if bots[0] is not None:
         raise ProtocolError("seat 0 is yours; it cannot be a bot")
-    return Create(n, bots, r.opt_integer("seed", 0, MAX_SEED - 1))
+    return Create(n, bots, r.opt_integer("seed", 0, MAX_SEED - 1), r.flag("rated", False))
 
 
 def _quick(r: _Reader) -> Quick:
     seed = r.opt_integer("seed", 0, MAX_SEED - 1)
-    return Quick(r.integer("players", 2, 4, 2), r.level("level", "medium"), seed)
+    players, level = r.integer("players", 2, 4, 2), r.level("level", "medium")
+    return Quick(players, level, seed, r.flag("rated", False))
 
 
 def _move(r: _Reader) -> PlayMove:
@@ -336,6 +353,7 @@ __all__ = [
     "PlayMove",
     "ProtocolError",
     "Quick",
+    "RatingChange",
     "SeatSummary",
     "Start",
     "TableStatus",

@@ -39,6 +39,7 @@ from typing import Any
 
 import asyncpg
 
+from ..ratings import Rated
 from .base import (
     Dump,
     MovePlayed,
@@ -48,17 +49,32 @@ from .base import (
     Store,
     TableChanged,
 )
+from .club import ClubQueries, Statement
+from .queries import (
+    ADD_HISTORY,
+    COPIED,
+    RATINGS_OF,
+    UPSERT_RATING,
+    insert_missing,
+    marks,
+    pg,
+    rating_rows,
+)
 from .records import (
+    ADD_GAME_PLAYER,
     CLOSED,
-    GAME_COLUMNS,
+    CREATE_TABLE,
+    FINISH,
     GAME_SELECT,
     OPEN_STATUSES,
     PLAYING,
+    UPDATE_TABLE,
     GameRecord,
     MoveTaken,
     SeatRecord,
     StoreUnavailable,
     check_seed,
+    game_players,
     game_record,
     seats_json,
 )
@@ -100,7 +116,7 @@ def _game_key(game: str) -> int:
     return zlib.crc32(game.encode()) - (1 << 31)
 
 
-class PostgresStore(Store):
+class PostgresStore(ClubQueries, Store):
     """The store in a PostgreSQL database; see the module docstring."""
 
     shared = True
@@ -257,17 +273,12 @@ class PostgresStore(Store):
 
     # -- tables and games ------------------------------------------------
 
-    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
+    async def create_table(
+        self, table: str, seats: Sequence[SeatRecord], host: str, rated: bool = False
+    ) -> bool:
+        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated))
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "INSERT INTO games (id, players, seats, host, status, created)"
-                " VALUES ($1, $2, $3, $4, 'waiting', $5) ON CONFLICT (id) DO NOTHING",
-                table,
-                len(seats),
-                seats_json(seats),
-                host,
-                time.time(),
-            )
+            done = await conn.execute(pg(CREATE_TABLE) + " ON CONFLICT (id) DO NOTHING", *args)
             if done != "INSERT 0 1":
                 return False
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
@@ -283,20 +294,12 @@ class PostgresStore(Store):
         seed: int | None = None,
     ) -> bool:
         check_seed(seed)
+        args = (seats_json(seats), host, status, seed, table, version)
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "UPDATE games SET seats = $1, host = $2, status = COALESCE($3, status),"
-                " seed = COALESCE($4, seed), version = version + 1"
-                " WHERE id = $5 AND version = $6",
-                seats_json(seats),
-                host,
-                status,
-                seed,
-                table,
-                version,
-            )
-            if done != "UPDATE 1":
+            if await conn.execute(pg(UPDATE_TABLE), *args) != "UPDATE 1":
                 return False
+            if status == PLAYING:
+                await conn.executemany(pg(ADD_GAME_PLAYER), game_players(table, seats))
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
         return True
 
@@ -326,22 +329,28 @@ class PostgresStore(Store):
                 state,
             )
 
-    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+    async def finish_game(
+        self,
+        game: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        rated: Sequence[Rated] = (),
+    ) -> bool:
         was = PLAYING if status != CLOSED else "waiting"
         data = None if outcome is None else json.dumps(outcome)
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "UPDATE games SET status = $1, finished = $2, outcome = $3,"
-                " version = version + 1 WHERE id = $4 AND status = $5",
-                status,
-                time.time(),
-                data,
-                game,
-                was,
-            )
+            done = await conn.execute(pg(FINISH), status, time.time(), data, game, was)
             await conn.execute("DELETE FROM snapshots WHERE game = $1", game)
             if done != "UPDATE 1":
                 return False
+            if rated:
+                players = [r.player for r in rated]
+                rows = await conn.fetch(  # locked until the end: each game's update counts
+                    pg(RATINGS_OF.format(marks(len(players)))) + " FOR UPDATE", *players
+                )
+                ratings, history = rating_rows(game, rated, {r[0]: tuple(r[1:]) for r in rows})
+                await conn.executemany(pg(UPSERT_RATING), ratings)
+                await conn.executemany(pg(ADD_HISTORY), history)
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{game}")
         return True
 
@@ -364,40 +373,43 @@ class PostgresStore(Store):
 
     # -- copies --------------------------------------------------------------
 
+    # -- the primitives of the club's queries, and copies --------------------
+
+    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        async with self._conn() as conn:
+            return [tuple(r) for r in await conn.fetch(pg(sql), *args)]
+
+    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
+        async with self._conn() as conn, conn.transaction():
+            done = [await conn.execute(pg(sql), *args) for sql, args in statements]
+        return [int(d.rsplit(" ", 1)[-1]) if d[-1].isdigit() else 0 for d in done]
+
     async def dump(self) -> Dump:
         async with self._conn() as conn:
             return Dump(
-                names=[tuple(r) for r in await conn.fetch("SELECT name, key, claimed FROM names")],
-                games=[
-                    tuple(r)
-                    for r in await conn.fetch(f"SELECT {', '.join(GAME_COLUMNS)} FROM games")
-                ],
-                moves=[
-                    tuple(r) for r in await conn.fetch("SELECT game, seq, notation, at FROM moves")
-                ],
+                {
+                    table: [
+                        tuple(r) for r in await conn.fetch(f"SELECT {', '.join(c)} FROM {table}")
+                    ]
+                    for table, c in COPIED.items()
+                }
             )
 
-    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
-        marks = ", ".join(f"${i + 1}" for i in range(len(GAME_COLUMNS)))
+    async def load_dump(self, dump: Dump) -> dict[str, int]:
+        added = {}
         async with self._conn() as conn, conn.transaction():
-            before = [await conn.fetchval(f"SELECT count(*) FROM {t}") for t in _COPIED]
-            await conn.executemany(
-                "INSERT INTO names VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                [(n.lower(), k, c) for n, k, c in dump.names],
-            )
-            await conn.executemany(
-                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})"
-                " ON CONFLICT DO NOTHING",
-                dump.games,
-            )
-            await conn.executemany(
-                "INSERT INTO moves VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", dump.moves
-            )
-            after = [await conn.fetchval(f"SELECT count(*) FROM {t}") for t in _COPIED]
-            for (table,) in await conn.fetch("SELECT id FROM games WHERE status = ANY($1)",
-                                             list(OPEN_STATUSES)):  # fmt: skip
+            for table in COPIED:
+                count = f"SELECT count(*) FROM {table}"
+                before = await conn.fetchval(count)
+                await conn.executemany(
+                    insert_missing(table, sqlite=False), dump.rows.get(table, [])
+                )
+                added[table] = int(await conn.fetchval(count)) - int(before)
+            for (table,) in await conn.fetch(
+                "SELECT id FROM games WHERE status = ANY($1)", list(OPEN_STATUSES)
+            ):
                 await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
-        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
+        return added
 
     # -- bots: one process per game ----------------------------------------
 
@@ -517,6 +529,8 @@ class PostgresStore(Store):
 
 
 _COPIED = ("names", "games", "moves")
+
+
 async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
     rows = await conn.fetch(
         "SELECT notation FROM moves WHERE game = $1 AND seq >= $2 ORDER BY seq", game, start

@@ -92,13 +92,41 @@ class GameRecord:
     snapshot: tuple[int, bytes] | None = None  # (moves applied, state bytes), the latest
     version: int = 0
     turn: int = 0
+    rated: bool = False  # its game updates the players' ratings (server.ratings)
 
 
 GAME_COLUMNS = (
     "id", "seed", "players", "seats", "host", "status", "created", "finished", "outcome",
-    "version", "turn",
+    "version", "turn", "rated",
 )  # fmt: skip
 GAME_SELECT = f"SELECT {', '.join(GAME_COLUMNS)} FROM games"
+
+
+CREATE_TABLE = (
+    "INSERT INTO games (id, players, seats, host, status, created, rated)"
+    " VALUES (?, ?, ?, ?, 'waiting', ?, ?)"
+)
+UPDATE_TABLE = (
+    "UPDATE games SET seats = ?, host = ?, status = COALESCE(?, status),"
+    " seed = COALESCE(?, seed), version = version + 1 WHERE id = ? AND version = ?"
+)
+FINISH = (
+    "UPDATE games SET status = ?, finished = ?, outcome = ?, version = version + 1"
+    " WHERE id = ? AND status = ?"
+)
+ADD_GAME_PLAYER = "INSERT INTO game_players (game, seat, player) VALUES (?, ?, ?)"
+
+
+def game_players(game: str, seats: Sequence[SeatRecord]) -> list[tuple[str, int, str]]:
+    """Who plays a game that starts, for profiles: players with a key (by name) and bots
+    (by level, as `server.ratings.bot_player` names them); never guests."""
+    out = []
+    for i, s in enumerate(seats):
+        if s.bot is not None:
+            out.append((game, i, f"bot:{s.bot}"))
+        elif s.name is not None and not s.guest:
+            out.append((game, i, s.name.lower()))
+    return out
 
 
 def seats_json(seats: Sequence[SeatRecord]) -> str:
@@ -115,7 +143,7 @@ def game_record(
     row: Sequence[Any], moves: tuple[str, ...], snapshot: tuple[int, bytes] | None
 ) -> GameRecord:
     """A `GameRecord` from a games row (`GAME_COLUMNS` in order), its moves and snapshot."""
-    game, seed, _, seats, host, status, created, finished, outcome, version, turn = row
+    game, seed, _, seats, host, status, created, finished, outcome, version, turn, rated = row
     return GameRecord(
         id=str(game),
         seed=None if seed is None else int(seed),
@@ -129,6 +157,7 @@ def game_record(
         snapshot=snapshot,
         version=int(version),
         turn=int(turn),
+        rated=bool(rated),
     )
 
 

@@ -27,18 +27,33 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..ratings import Rated
 from .base import Dump, Store
+from .club import ClubQueries, Statement
+from .queries import (
+    ADD_HISTORY,
+    COPIED,
+    RATINGS_OF,
+    UPSERT_RATING,
+    insert_missing,
+    marks,
+    rating_rows,
+)
 from .records import (
+    ADD_GAME_PLAYER,
     CLOSED,
-    GAME_COLUMNS,
+    CREATE_TABLE,
+    FINISH,
     GAME_SELECT,
     OPEN_STATUSES,
     PLAYING,
+    UPDATE_TABLE,
     GameRecord,
     MoveTaken,
     SeatRecord,
     StoreError,
     check_seed,
+    game_players,
     game_record,
     seats_json,
 )
@@ -49,7 +64,7 @@ DB_NAME = "splendor.db"
 T = TypeVar("T")
 
 
-class SqliteStore(Store):
+class SqliteStore(ClubQueries, Store):
     """The store in one SQLite file (created if missing); see the module docstring."""
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
@@ -183,17 +198,16 @@ class SqliteStore(Store):
 
     # -- tables and games ------------------------------------------------
 
-    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
-        return await self._write(self._create, table, seats_json(seats), len(seats), host)
+    async def create_table(
+        self, table: str, seats: Sequence[SeatRecord], host: str, rated: bool = False
+    ) -> bool:
+        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated))
+        return await self._write(self._create, args)
 
-    def _create(self, table: str, seats: str, players: int, host: str) -> bool:
+    def _create(self, args: tuple[Any, ...]) -> bool:
         try:
             with self._transaction() as db:
-                db.execute(
-                    "INSERT INTO games (id, players, seats, host, status, created)"
-                    " VALUES (?, ?, ?, ?, 'waiting', ?)",
-                    (table, players, seats, host, time.time()),
-                )
+                db.execute(CREATE_TABLE, args)
         except sqlite3.IntegrityError:
             return False
         return True
@@ -209,16 +223,15 @@ class SqliteStore(Store):
     ) -> bool:
         check_seed(seed)
         args = (seats_json(seats), host, status, seed, table, version)
-        return await self._write(self._update, args)
+        players = game_players(table, seats) if status == PLAYING else []
+        return await self._write(self._update, args, players)
 
-    def _update(self, args: tuple[Any, ...]) -> bool:
+    def _update(self, args: tuple[Any, ...], players: list[tuple[str, int, str]]) -> bool:
         with self._transaction() as db:
-            done = db.execute(
-                "UPDATE games SET seats = ?, host = ?, status = COALESCE(?, status),"
-                " seed = COALESCE(?, seed), version = version + 1 WHERE id = ? AND version = ?",
-                args,
-            )
-            return done.rowcount == 1
+            if db.execute(UPDATE_TABLE, args).rowcount != 1:
+                return False
+            db.executemany(ADD_GAME_PLAYER, players)
+            return True
 
     async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
         await self._write(self._append, game, seq, notation, turn)
@@ -246,21 +259,31 @@ class SqliteStore(Store):
                 (game, seq, state),
             )
 
-    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+    async def finish_game(
+        self,
+        game: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        rated: Sequence[Rated] = (),
+    ) -> bool:
         data = None if outcome is None else json.dumps(outcome)
-        return await self._write(self._finish, game, status, data)
+        return await self._write(self._finish, game, status, data, rated)
 
-    def _finish(self, game: str, status: str, outcome: str | None) -> bool:
+    def _finish(self, game: str, status: str, outcome: str | None, rated: Sequence[Rated]) -> bool:
         was = PLAYING if status != CLOSED else "waiting"
         with self._transaction() as db:
-            done = db.execute(
-                "UPDATE games SET status = ?, finished = ?, outcome = ?, version = version + 1"
-                " WHERE id = ? AND status = ?",
-                (status, time.time(), outcome, game, was),
-            )
+            done = db.execute(FINISH, (status, time.time(), outcome, game, was))
             # Snapshots only speed up loading a game in progress.
             db.execute("DELETE FROM snapshots WHERE game = ?", (game,))
-            return done.rowcount == 1
+            if done.rowcount != 1:
+                return False
+            if rated:
+                players = [r.player for r in rated]
+                rows = db.execute(RATINGS_OF.format(marks(len(players))), players).fetchall()
+                ratings, history = rating_rows(game, rated, {r[0]: r[1:] for r in rows})
+                db.executemany(UPSERT_RATING, ratings)
+                db.executemany(ADD_HISTORY, history)
+            return True
 
     async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
         return await self._read(self._load, game, moves)
@@ -286,38 +309,45 @@ class SqliteStore(Store):
             query = GAME_SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
             return [_record(db, r) for r in db.execute(query, OPEN_STATUSES).fetchall()]
 
+    # -- the primitives of the club's queries, and copies --------------------
+
+    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        return await self._read(self._fetch, sql, args)
+
+    def _fetch(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        with self._reading() as db:
+            return [tuple(r) for r in db.execute(sql, args).fetchall()]
+
+    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
+        return await self._write(self._run, statements)
+
+    def _run(self, statements: Sequence[Statement]) -> list[int]:
+        with self._transaction() as db:
+            return [db.execute(sql, args).rowcount for sql, args in statements]
+
     async def dump(self) -> Dump:
         return await self._read(self._dump)
 
     def _dump(self) -> Dump:
         with self._reading() as db:
             return Dump(
-                names=[tuple(r) for r in db.execute("SELECT name, key, claimed FROM names")],
-                games=[
-                    tuple(r) for r in db.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM games")
-                ],
-                moves=[tuple(r) for r in db.execute("SELECT game, seq, notation, at FROM moves")],
+                {
+                    table: [tuple(r) for r in db.execute(f"SELECT {', '.join(c)} FROM {table}")]
+                    for table, c in COPIED.items()
+                }
             )
 
-    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
+    async def load_dump(self, dump: Dump) -> dict[str, int]:
         return await self._write(self._load_dump, dump)
 
-    def _load_dump(self, dump: Dump) -> tuple[int, int, int]:
-        marks = ", ".join("?" for _ in GAME_COLUMNS)
+    def _load_dump(self, dump: Dump) -> dict[str, int]:
+        added = {}
         with self._transaction() as db:
-            before = [_count(db, t) for t in ("names", "games", "moves")]
-            db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?)", dump.names)
-            db.executemany(
-                f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})",
-                dump.games,
-            )
-            db.executemany("INSERT OR IGNORE INTO moves VALUES (?, ?, ?, ?)", dump.moves)
-            after = [_count(db, t) for t in ("names", "games", "moves")]
-        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
-
-
-def _count(db: sqlite3.Connection, table: str) -> int:
-    return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+            for table in COPIED:
+                before = db.total_changes
+                db.executemany(insert_missing(table, sqlite=True), dump.rows.get(table, []))
+                added[table] = db.total_changes - before
+        return added
 
 
 def _moves(db: sqlite3.Connection, game: str, start: int) -> tuple[str, ...]:

@@ -1,0 +1,128 @@
+"""What a club keeps beyond its games: the leaderboard, players' profiles, bans, renames;
+written once for both backends, over two primitives each provides (`_rows`: a read;
+`_statements`: writes in one transaction), with `?` placeholders."""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+from ..ratings import display
+from .base import PastGame, Profile
+from .queries import (
+    BY_PLAYERS,
+    CHANGES_OF,
+    HISTORY,
+    LEADERBOARD,
+    RECENT,
+    STANDING,
+    Standing,
+)
+from .records import StoreError
+
+Statement = tuple[str, Sequence[Any]]
+
+
+class ClubQueries:
+    """The leaderboard, profiles, bans and renames over `_rows` and `_statements`."""
+
+    @abstractmethod
+    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """The rows of one read (`?` placeholders)."""
+
+    @abstractmethod
+    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
+        """Run writes in one transaction; how many rows each changed."""
+
+    async def rating_changes(self, game: str) -> dict[str, tuple[int, int]]:
+        return {p: (shown, change) for p, shown, change in await self._rows(CHANGES_OF, game)}
+
+    async def leaderboard(self, limit: int, offset: int = 0) -> list[Standing]:
+        rows = await self._rows(LEADERBOARD, limit, offset)
+        return [
+            Standing(offset + i + 1, p, display(mu, sigma), games, wins, updated)
+            for i, (p, mu, sigma, games, wins, updated) in enumerate(rows)
+        ]
+
+    async def profile(self, player: str, recent: int = 10) -> Profile:
+        rows = await self._rows(STANDING, player)
+        standing = None
+        if rows:
+            p, mu, sigma, games, wins, updated, rank = rows[0]
+            standing = Standing(int(rank), p, display(mu, sigma), games, wins, updated)
+        history = [tuple(r) for r in await self._rows(HISTORY, player, 200)]
+        by_players = [
+            (int(n), int(g), int(w or 0)) for n, g, w in await self._rows(BY_PLAYERS, player)
+        ]
+        games = []
+        for game, players, status, finished, outcome, seat, rated, seats in await self._rows(
+            RECENT, player, recent
+        ):
+            result = json.loads(outcome) if outcome else {}
+            names = tuple(_seat_name(s) for s in json.loads(seats))
+            games.append(
+                PastGame(
+                    game,
+                    int(players),
+                    str(status),
+                    float(finished or 0.0),
+                    int(seat),
+                    names,
+                    tuple(result.get("scores", ())),
+                    tuple(result.get("ranks", ())),
+                    bool(rated),
+                )
+            )
+        return Profile(standing, history, by_players, games)
+
+    async def ban(self, name: str, reason: str = "") -> None:
+        await self._statements(
+            [
+                ("DELETE FROM bans WHERE name = ?", (name.lower(),)),
+                (
+                    "INSERT INTO bans (name, at, reason) VALUES (?, ?, ?)",
+                    (name.lower(), time.time(), reason),
+                ),
+            ]
+        )
+
+    async def unban(self, name: str) -> bool:
+        [removed] = await self._statements([("DELETE FROM bans WHERE name = ?", (name.lower(),))])
+        return removed > 0
+
+    async def banned(self, name: str) -> str | None:
+        rows = await self._rows("SELECT reason FROM bans WHERE name = ?", name.lower())
+        return None if not rows else str(rows[0][0])
+
+    async def rename(self, old: str, new: str) -> None:
+        old, new = old.lower(), new.lower()
+        if not await self._rows("SELECT 1 FROM names WHERE name = ?", old):
+            raise StoreError(f"no player is called {old!r}")
+        if await self._rows("SELECT 1 FROM names WHERE name = ?", new):
+            raise StoreError(f"{new!r} is someone's name already")
+        statements: list[Statement] = [
+            ("UPDATE names SET name = ? WHERE name = ?", (new, old)),
+            ("UPDATE ratings SET player = ? WHERE player = ?", (new, old)),
+            ("UPDATE rating_history SET player = ? WHERE player = ?", (new, old)),
+            ("UPDATE game_players SET player = ? WHERE player = ?", (new, old)),
+            ("UPDATE games SET host = ? WHERE host = ?", (new, old)),
+        ]
+        for game, seats in await self._rows("SELECT id, seats FROM games"):
+            parsed = json.loads(seats)
+            if any(s.get("name") == old and not s.get("guest") for s in parsed):
+                for s in parsed:
+                    if s.get("name") == old and not s.get("guest"):
+                        s["name"] = new
+                statements.append(
+                    ("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(parsed), game))
+                )
+        await self._statements(statements)
+
+
+def _seat_name(seat: dict[str, Any]) -> str:
+    if seat.get("bot"):
+        return f"{seat['bot']} bot"
+    return str(seat.get("name") or "open")
