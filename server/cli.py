@@ -4,6 +4,7 @@
                     [--database URL] [--workers N|auto]
                     [--allow-guests | --no-guests] [--port-file FILE]
     splendor-server copy-db --from URL --to URL
+    splendor-server export GAME | ratings | rename OLD NEW | ban NAME | unban NAME
 
 Settings come from the defaults, then the TOML file, then these options.
 SIGTERM (or Ctrl+C) shuts down cleanly: no new connections, games saved,
@@ -151,6 +152,7 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     log.info("stopped")
 
 
+ADMIN_COMMANDS = ("export", "ratings", "rename", "ban", "unban")  # server.admin
 SUPERVISOR_OPTIONS = ("--workers", "--port", "--port-file")  # the supervisor sets these
 
 
@@ -173,6 +175,10 @@ def main(argv: list[str] | None = None) -> None:
         from .copydb import main as copy_db
 
         raise SystemExit(copy_db(argv[1:]))
+    if argv[:1] and argv[0] in ADMIN_COMMANDS:
+        from .admin import main as admin
+
+        raise SystemExit(admin(argv))
     args = parse_args(argv)
     who = f"worker {args.worker} " if args.worker else ""
     logging.basicConfig(

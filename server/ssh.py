@@ -56,6 +56,7 @@ class Names(Protocol):
 
     async def name_owner(self, name: str) -> str | None: ...
     async def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
+    async def banned(self, name: str) -> str | None: ...
 
 
 class PlayerAuth(asyncssh.SSHServer):
@@ -139,9 +140,14 @@ class PlayerAuth(asyncssh.SSHServer):
         fingerprint = key.get_fingerprint("sha256")
         try:
             owner = await self.names.name_owner(self._name)
+            ban = await self.names.banned(self._name)
         except StoreUnavailable:
             log.warning("login %s from %s: the database is unreachable", self._name, self.address)
             raise asyncssh.PermissionDenied(BUSY) from None
+        if ban is not None:
+            log.info("login %s from %s refused: the name is banned", self._name, self.address)
+            why = f" ({ban})" if ban else ""
+            raise asyncssh.PermissionDenied(f"the name {self._name!r} is banned here{why}")
         if owner is None or owner == fingerprint:
             self._key = fingerprint
             return True
