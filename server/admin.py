@@ -19,11 +19,10 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from shared.gamerecord import record_of, write_record
-
+from .clubdesk import ended_record
 from .config import ConfigError, load_config
 from .identity import check_name
-from .store import FINISHED, GameRecord, Store, StoreError, open_store
+from .store import Store, StoreError, open_store
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -50,34 +49,6 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     unban = command("unban", "admit a banned name again")
     unban.add_argument("name")
     return p.parse_args(argv)
-
-
-def record_text(game: GameRecord, site: str = "") -> str:
-    """A stored game's record: tags from its row, its moves."""
-    assert game.seed is not None
-    tags = {
-        "Event": "Rated game" if game.rated else "Casual game",
-        "Date": time.strftime("%Y.%m.%d", time.gmtime(game.created)),
-        "Game": game.id,
-        "Rated": "yes" if game.rated else "no",
-    }
-    if site:
-        tags["Site"] = site
-    for i, seat in enumerate(game.seats):
-        tags[f"Seat{i + 1}"] = f"{seat.bot} bot" if seat.bot else str(seat.name)
-    if game.status != FINISHED:
-        tags["Termination"] = game.status
-    record = record_of(len(game.seats), game.seed, game.moves, **tags)
-    return write_record(record)
-
-
-async def export(store: Store, game_id: str, site: str) -> str:
-    game = await store.load_game(game_id)
-    if game is None or game.seed is None:
-        raise StoreError(f"there is no game {game_id!r}")
-    if game.status == "playing":  # its record holds the seed, which tells the decks
-        raise StoreError(f"game {game_id} is in progress: its record is kept until it ends")
-    return record_text(game, site)
 
 
 async def ratings(store: Store, top: int) -> str:
@@ -107,7 +78,7 @@ def main(argv: Sequence[str]) -> int:
         url = config.database_url
         work: Callable[[Store], Awaitable[str]]
         if args.command == "export":
-            work = lambda s: export(s, args.game, config.public_host)  # noqa: E731
+            work = lambda s: ended_record(s, args.game, config.public_host)  # noqa: E731
         elif args.command == "ratings":
             work = lambda s: ratings(s, args.top)  # noqa: E731
         elif args.command == "rename":

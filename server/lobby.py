@@ -17,17 +17,18 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 
 from shared import protocol
 from shared.errors import SplendorError
 from shared.moves import Move
 from shared.protocol import (
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Create,
     Join,
     Leave,
-    LobbyList,
     PlayMove,
     Quick,
     Start,
@@ -38,8 +39,10 @@ from shared.protocol import (
 )
 
 from .bots import BotPool
+from .clubdesk import ClubDesk
 from .identity import Identity
 from .link import HostLink
+from .listing import Listings
 from .seating import Seating
 from .store import WAITING, GameRecord, Store, StoreUnavailable
 from .table import BUSY, Peer, Seat, Table, TableError
@@ -60,7 +63,7 @@ def _links(peers: Iterable[Peer]) -> list[HostLink]:
     return [p for p in peers if isinstance(p, HostLink)]
 
 
-class Lobby:
+class Lobby(Listings):
     """All open tables and the sessions of this process looking at them."""
 
     def __init__(
@@ -76,26 +79,19 @@ class Lobby:
         client_seeds: bool = False,
         ratings: bool = True,
     ) -> None:
+        super().__init__(lobby_tick)
         self.store = store
         self.bots = bots
-        self.tables: dict[str, Table] = {}
-        self.links: set[HostLink] = set()
-        self._online: Counter[str] = Counter()  # names of this process's sessions
-        self.remote_online: frozenset[str] = frozenset()  # other processes' (`server.cluster`)
+        self.desk = ClubDesk(store)
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._bot_pause = bot_pause
         self.max_tables_per_player = max_tables_per_player
         self.max_tables = max_tables
-        self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
         # Whether a player's `seed` deals the game (offline play); on a server, a player
         # who chose the seed would know the decks.
         self.client_seeds = client_seeds
         self.ratings = ratings  # tables may be rated (not offline: nothing would keep them)
         self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
-        self._push_pending = False
-        self._tick: asyncio.TimerHandle | None = None
-        self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
-        self._unreached: list[HostLink] = []  # ...and the sessions it has yet to reach
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
 
@@ -181,95 +177,10 @@ class Lobby:
             self.tables.pop(table.id, None)
             self._seed_asked.pop(table.id, None)
 
-    @property
-    def online(self) -> tuple[str, ...]:
-        """Who is online on any process, in name order."""
-        return tuple(sorted(set(self._online) | self.remote_online, key=str.casefold))
-
-    # -- the lobby list ----------------------------------------------------
-
-    def refresh(self, minor: bool = False) -> None:
-        """Push the lobby to every session in it, once, at the end of this loop turn; a
-        `minor` change (a game's turn, who is online) waits up to `lobby_tick` seconds, so
-        that busy games and arrivals do not redraw every lobby screen each time."""
-        loop = asyncio.get_running_loop()
-        if minor:
-            if not self._push_pending and self._tick is None:
-                self._tick = loop.call_later(self.lobby_tick, self.refresh)
-        elif not self._push_pending:
-            self._push_pending = True
-            loop.call_soon(self._push)
-
-    def _push(self) -> None:
-        self._push_pending = False
-        if self._tick is not None:
-            self._tick.cancel()
-            self._tick = None
-        waiting: list[HostLink] = []  # those the last push had not reached yet go first
-        if self._rest is not None:
-            self._rest.cancel()
-            self._rest = None
-            waiting = [link for link in self._unreached if link in self.links]
-        first = set(waiting)
-        links = waiting + [link for link in self.links if link not in first]
-        listing = self._listing()
-        encoded: dict[tuple[str, ...], bytes] = {}  # most sessions share mine == ()
-        self._push_batch(links, listing, encoded)
-
-    def _push_batch(
-        self, links: list[HostLink], listing: Listing, encoded: dict[tuple[str, ...], bytes]
-    ) -> None:
-        """The lobby to `LOBBY_BATCH` sessions now and the rest in later batches: every
-        session redraws its lobby when it gets one, and with hundreds in the lobby,
-        players' keys must get their turn in between (200 sessions: half a second)."""
-        rest = self._unreached = links[LOBBY_BATCH:]
-        loop = asyncio.get_running_loop()
-        self._rest = (  # scheduled first: nothing below can stop the later batches
-            loop.call_later(LOBBY_BATCH_GAP, self._push_batch, rest, listing, encoded)
-            if rest
-            else None
-        )
-        for link in links[:LOBBY_BATCH]:
-            showing = link.table
-            if link in self.links and (showing is None or showing.status is TableStatus.WAITING):
-                self.send_lobby(link, listing, encoded)
-
-    def stop(self) -> None:
-        if self._tick is not None:
-            self._tick.cancel()
-            self._tick = None
-        if self._rest is not None:
-            self._rest.cancel()
-            self._rest = None
-
-    def _listing(self) -> Listing:
-        tables = tuple(
-            t.summary() for t in self.tables.values() if t.status is not TableStatus.FINISHED
-        )
-        return tables, self.online
-
-    def send_lobby(
-        self,
-        link: HostLink,
-        listing: Listing | None = None,
-        encoded: dict[tuple[str, ...], bytes] | None = None,
-    ) -> None:
-        """The lobby list to `link`, with the tables where its player holds a seat."""
-        tables, online = listing or self._listing()
-        mine = tuple(
-            t.id
-            for t in self.tables.values()
-            if t.status is not TableStatus.FINISHED and t.seat_of(link.identity) is not None
-        )
-        data = None if encoded is None else encoded.get(mine)
-        if data is None:
-            data = protocol.encode(LobbyList(tables, online, mine))
-            if encoded is not None:
-                encoded[mine] = data
-        link.deliver(data)
-
     def table_changed(self, table: Seating, minor: bool) -> None:
         """A table's seats, status or turn changed (here or elsewhere)."""
+        if table.status is TableStatus.FINISHED and table.result in ("over", "abandoned"):
+            self.desk.ended(table)
         self._forget_if_done(table)
         self.refresh(minor)
 
@@ -293,6 +204,8 @@ class Lobby:
                     await self._leave(link)
                 case PlayMove(move):
                     await self._move(link, move)
+                case AskLeaderboard() | AskProfile() | AskRecord() as asked:
+                    await self.desk.answer(link, asked)
         except (TableError, SplendorError) as e:  # includes codec, protocol and move errors
             link.deliver(protocol.notice(str(e)))
         except StoreUnavailable:

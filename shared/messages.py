@@ -18,6 +18,7 @@ MAX_SEED = 1 << 63  # seeds are 0 .. 2**63-1: a signed 64-bit integer in any dat
 MAX_ID = 32  # characters in a table id
 MAX_NAME = 64  # characters in a player's name as the host sends it
 MAX_TEXT = 2000  # characters in a notice or a parting line
+MAX_RECORD = 200_000  # characters in a game record (docs/records.md)
 
 
 class TableStatus(Enum):
@@ -194,6 +195,101 @@ class PlayMove:
     move: Move
 
 
-HostMessage = Welcome | LobbyList | TableUpdate | Notice | Bye
-ClientMessage = Create | Quick | Join | Watch | Leave | Start | PlayMove
+# -- the club: ratings, profiles, game records ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A rated player (a name, or bot:LEVEL) on the leaderboard."""
+
+    rank: int
+    player: str
+    rating: int  # as shown (server.ratings.display)
+    games: int
+    wins: int
+    last: float  # when it last finished a rated game (seconds since the epoch)
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """A finished game as a profile lists it: the profile's player sat at `seat`."""
+
+    game: str
+    players: int
+    status: str  # "finished" or "abandoned"
+    finished: float
+    seat: int
+    names: tuple[str, ...]
+    scores: tuple[int, ...]  # () when abandoned
+    ranks: tuple[int, ...]
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AskLeaderboard:
+    TAG: ClassVar[str] = "ask-leaderboard"
+    offset: int = 0  # the first row wanted (0: the top)
+
+
+@dataclass(frozen=True, slots=True)
+class AskProfile:
+    TAG: ClassVar[str] = "ask-profile"
+    player: str  # a name, or bot:LEVEL
+
+
+@dataclass(frozen=True, slots=True)
+class AskRecord:
+    """A finished game's record (docs/records.md), to replay it."""
+
+    TAG: ClassVar[str] = "ask-record"
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A page of the leaderboard from `offset`, and the asking player's own row (None for
+    a guest or a player not rated yet), wherever it is."""
+
+    TAG: ClassVar[str] = "leaderboard"
+    rows: tuple[Ranked, ...]
+    offset: int = 0
+    me: Ranked | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerProfile:
+    """A player's page: where they stand, their rating after each rated game (oldest
+    first, the latest 50), games and wins by player count (players, games, wins), and
+    their latest games. A guest asking about themselves gets their session's games."""
+
+    TAG: ClassVar[str] = "profile"
+    player: str
+    standing: Ranked | None
+    history: tuple[int, ...] = ()
+    by_players: tuple[tuple[int, int, int], ...] = ()
+    recent: tuple[GameLine, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecordText:
+    TAG: ClassVar[str] = "record"
+    game: str
+    text: str  # the record, as docs/records.md writes it
+
+
+HostMessage = (
+    Welcome | LobbyList | TableUpdate | Notice | Bye | Leaderboard | PlayerProfile | GameRecordText
+)
+ClientMessage = (
+    Create
+    | Quick
+    | Join
+    | Watch
+    | Leave
+    | Start
+    | PlayMove
+    | AskLeaderboard
+    | AskProfile
+    | AskRecord
+)
 Message = HostMessage | ClientMessage
