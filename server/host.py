@@ -45,6 +45,8 @@ class GameHost:
         abandon_after: float | None = 3 * 24 * 3600.0,
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
+        undo: bool = False,
+        hints: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir)
         self._synchronous = synchronous
@@ -56,6 +58,8 @@ class GameHost:
             "max_tables": max_tables,
             "lobby_tick": lobby_tick,
             "client_seeds": client_seeds,
+            "undo": undo,
+            "hints": hints,
         }
         self._store: AsyncStore | None = None
         self._lobby: Lobby | None = None

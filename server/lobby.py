@@ -1,11 +1,12 @@
 """The lobby: every table, who is online, and the client commands that move players
-between them (create, join, leave, start, watch, quick, move).
+between them (create, join, leave, start, watch, quick, move; undo and hint where the
+host allows them, offline).
 
 A session is in the lobby, or at one table (in a seat or watching). The lobby
 list goes to every session that is not at a game in progress, again after each
-change (coalesced, and sent a batch of sessions at a time). A refused command is a notice
-to the one session that sent it; an unexpected error is logged and becomes a
-notice too, so one session's trouble never reaches another.
+change (coalesced, and sent a batch of sessions at a time: `server.lobby_push`). A
+refused command is a notice to the one session that sent it; an unexpected error is
+logged and becomes a notice too, so one session's trouble never reaches another.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from shared import protocol
 from shared.errors import SplendorError
 from shared.moves import Move
 from shared.protocol import (
+    Advice,
     Create,
+    Hint,
     Join,
     Leave,
     LobbyList,
@@ -28,29 +31,26 @@ from shared.protocol import (
     Quick,
     Start,
     TableStatus,
-    TableSummary,
+    Undo,
     Watch,
     Welcome,
 )
 
-from .bots import BotPool
+from .bots import BotPool, HintError
 from .identity import Identity
 from .link import HostLink
+from .lobby_push import LOBBY_BATCH, LOBBY_BATCH_GAP, Listing, LobbyPush
 from .store import AsyncStore, GameRecord
 from .table import Peer, Seat, Table, TableError, same_player
 
 log = logging.getLogger("splendor")
 
-Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
+__all__ = ["LOBBY_BATCH", "LOBBY_BATCH_GAP", "Lobby"]
 
 
 def _links(peers: Iterable[Peer]) -> list[HostLink]:
     """The sessions among a table's peers (a table knows them only as `Peer`s)."""
     return [p for p in peers if isinstance(p, HostLink)]
-
-
-LOBBY_BATCH = 8  # sessions sent the lobby at once...
-LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
 
 
 class Lobby:
@@ -67,6 +67,8 @@ class Lobby:
         max_tables: int = 500,
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
+        undo: bool = False,
+        hints: bool = False,
     ) -> None:
         self.store = store
         self.bots = bots
@@ -77,15 +79,16 @@ class Lobby:
         self._bot_pause = bot_pause
         self.max_tables_per_player = max_tables_per_player
         self.max_tables = max_tables
-        self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
         # Whether a player's `seed` deals the game (offline play); on a server, a player
         # who chose the seed would know the decks.
         self.client_seeds = client_seeds
+        # Practice tools (offline play): taking moves back, and a bot's advice. On a server
+        # a move anyone has seen stays, and nobody plays with a bot's help.
+        self.undo, self.hints = undo, hints
         self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
-        self._push_pending = False
-        self._tick: asyncio.TimerHandle | None = None
-        self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
-        self._unreached: list[HostLink] = []  # ...and the sessions it has yet to reach
+        self._lobby_push = LobbyPush(
+            self.links, self._shows_lobby, self._listing, self.send_lobby, lobby_tick
+        )
 
     # -- sessions ----------------------------------------------------------
 
@@ -146,59 +149,14 @@ class Lobby:
     # -- the lobby list ----------------------------------------------------
 
     def refresh(self, minor: bool = False) -> None:
-        """Push the lobby to every session in it, once, at the end of this loop turn; a
-        `minor` change (a game's turn, who is online) waits up to `lobby_tick` seconds, so
-        that busy games and arrivals do not redraw every lobby screen each time."""
-        loop = asyncio.get_running_loop()
-        if minor:
-            if not self._push_pending and self._tick is None:
-                self._tick = loop.call_later(self.lobby_tick, self.refresh)
-        elif not self._push_pending:
-            self._push_pending = True
-            loop.call_soon(self._push)
-
-    def _push(self) -> None:
-        self._push_pending = False
-        if self._tick is not None:
-            self._tick.cancel()
-            self._tick = None
-        waiting: list[HostLink] = []  # those the last push had not reached yet go first
-        if self._rest is not None:
-            self._rest.cancel()
-            self._rest = None
-            waiting = [link for link in self._unreached if link in self.links]
-        first = set(waiting)
-        links = waiting + [link for link in self.links if link not in first]
-        listing = self._listing()
-        encoded: dict[tuple[str, ...], bytes] = {}  # most sessions share mine == ()
-        self._push_batch(links, listing, encoded)
-
-    def _push_batch(
-        self, links: list[HostLink], listing: Listing, encoded: dict[tuple[str, ...], bytes]
-    ) -> None:
-        """The lobby to `LOBBY_BATCH` sessions now and the rest in later batches: every
-        session redraws its lobby when it gets one, and with hundreds in the lobby,
-        players' keys must get their turn in between (200 sessions: half a second)."""
-        rest = self._unreached = links[LOBBY_BATCH:]
-        loop = asyncio.get_running_loop()
-        self._rest = (  # scheduled first: nothing below can stop the later batches
-            loop.call_later(LOBBY_BATCH_GAP, self._push_batch, rest, listing, encoded)
-            if rest
-            else None
-        )
-        for link in links[:LOBBY_BATCH]:
-            if link in self.links and (
-                link.table is None or link.table.status is TableStatus.WAITING
-            ):
-                self.send_lobby(link, listing, encoded)
+        """Push the lobby to every session in it (`LobbyPush.refresh`)."""
+        self._lobby_push.refresh(minor)
 
     def stop(self) -> None:
-        if self._tick is not None:
-            self._tick.cancel()
-            self._tick = None
-        if self._rest is not None:
-            self._rest.cancel()
-            self._rest = None
+        self._lobby_push.stop()
+
+    def _shows_lobby(self, link: HostLink) -> bool:
+        return link.table is None or link.table.status is TableStatus.WAITING
 
     def _listing(self) -> Listing:
         tables = tuple(
@@ -250,7 +208,11 @@ class Lobby:
                     await self._leave(link)
                 case PlayMove(move):
                     await self._move(link, move)
-        except (TableError, SplendorError) as e:  # includes codec, protocol and move errors
+                case Undo():
+                    await self._undo(link)
+                case Hint():
+                    await self._hint(link)
+        except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice(str(e)))
         except asyncio.CancelledError:
             raise
@@ -387,10 +349,27 @@ class Lobby:
         self._forget_if_done(table)
 
     async def _move(self, link: HostLink, move: Move) -> None:
+        table, seat = self._playing(link)
+        await table.play(seat, move)
+
+    def _playing(self, link: HostLink) -> tuple[Table, int]:
         table, seat = link.table, link.seat
         if table is None or seat is None or table.status is not TableStatus.PLAYING:
             raise TableError("you are not playing a game")
-        await table.play(seat, move)
+        return table, seat
+
+    async def _undo(self, link: HostLink) -> None:
+        if not self.undo:
+            raise TableError("moves are taken back only in offline games against bots")
+        table, seat = self._playing(link)
+        await table.undo(seat)
+
+    async def _hint(self, link: HostLink) -> None:
+        if not self.hints:
+            raise TableError("hints are only for offline games against bots")
+        table, seat = self._playing(link)
+        move, reason = await table.hint(seat)
+        link.deliver(protocol.encode(Advice(move, reason)))
 
     # -- start and stop ----------------------------------------------------
 

@@ -254,6 +254,24 @@ class Store:
         except sqlite3.IntegrityError as e:
             raise StoreError(f"game {game_id} move {seq} `{notation}`: {e}") from e
 
+    def take_back(self, game_id: str, seq: int) -> None:
+        """Drop moves `seq` onwards of a game in progress, and the snapshots after them, in
+        one transaction (offline play's undo: the game is then its seed and the moves left).
+        A server never calls it: there, a move anyone has seen stays."""
+        with self._lock:
+            db = self._conn()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                status = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+                if status is None or status[0] != PLAYING:
+                    raise StoreError(f"game {game_id} is not in progress")
+                db.execute("DELETE FROM moves WHERE game = ? AND seq >= ?", (game_id, seq))
+                db.execute("DELETE FROM snapshots WHERE game = ? AND seq > ?", (game_id, seq))
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
     def save_snapshot(self, game_id: str, seq: int, state: bytes) -> None:
         """Keep the state after `seq` moves (a cache; replaces one at the same place)."""
         self._write(

@@ -34,6 +34,7 @@ from shared.view import ended_turn
 
 from .bots import BotPool, bot_seed
 from .identity import Identity
+from .practice import Practice
 from .seat import TRANSITIONS, Peer, Seat, TableError, same_player
 from .store import ABANDONED, FINISHED, AsyncStore, GameRecord, StoreError, replay_record, turn_log
 
@@ -44,10 +45,10 @@ log = logging.getLogger("splendor")
 SNAPSHOT_EVERY = 20  # moves between snapshots of a game's state (a cache for resuming)
 
 
-LOG_SENT = 200  # turns of history a (re)joining session gets, at most
+LOG_SENT = 1000  # turns of history a (re)joining session gets, at most (a whole game)
 
 
-class Table:
+class Table(Practice):
     """A table of 2–4 seats; seat 0 is the creator's."""
 
     def __init__(
@@ -381,26 +382,29 @@ class Table:
         return TableSummary(self.id, self.host.name, self.status, self.seat_summaries(), turn)
 
     def _message(self, seat: int | None, with_log: bool = False) -> bytes:
-        assert self.state is not None
-        view = self.state.view(seat)
+        state = self.state
+        assert state is not None
         log = tuple(self.log) if with_log else None
-        return encode(TableUpdate(self.id, self.seat_summaries(), seat, view, log))
+        seed = state.seed if state.is_over else None  # never before: it deals the decks
+        return encode(
+            TableUpdate(self.id, self.seat_summaries(), seat, state.view(seat), log, seed)
+        )
 
     def send_view(self, peer: Peer, seat: int | None) -> None:
         """The table to a session that has just come to it: with the turns so far."""
         peer.deliver(self._message(seat, with_log=True))
 
-    def send_views(self, newcomer: Peer | None = None) -> None:
+    def send_views(self, newcomer: Peer | None = None, with_log: bool = False) -> None:
         """Each seat's sessions get that seat's view; spectators the spectator view; a
-        `newcomer` also the turns so far."""
+        `newcomer` (or everyone, `with_log`) also the turns so far."""
         if self.state is None:
             return
         for i, s in enumerate(self.seats):
             if s.peers:
-                data = self._message(i)
+                data = self._message(i, with_log)
                 for p in list(s.peers):
                     p.deliver(self._message(i, with_log=True) if p is newcomer else data)
         if self.spectators:
-            data = self._message(None)
+            data = self._message(None, with_log)
             for p in list(self.spectators):
                 p.deliver(data)

@@ -10,9 +10,11 @@ Bytes that are not a message of the expected side raise `ProtocolError` (a
 
 Host → client: `Welcome` (first, with the protocol version), `LobbyList`,
 `TableUpdate` (after every move and on coming to a table; the first one a
-session gets for a table also carries the turns so far), `Notice`, `Bye`.
+session gets for a table also carries the turns so far; once the game is over,
+the seed), `Notice`, `Advice` (the answer to a hint), `Bye`.
 
-Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`.
+Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`,
+and for offline play `Undo` and `Hint`.
 
 On the wire a message is a map: ``{"t": TAG, field: value, ...}``; nested summaries
 are maps too, a move is its notation, a view is the codec's view, and a turn is
@@ -38,9 +40,11 @@ from .messages import (
     MAX_SEED,
     MAX_TEXT,
     PROTOCOL_VERSION,
+    Advice,
     Bye,
     ClientMessage,
     Create,
+    Hint,
     HostMessage,
     Join,
     Leave,
@@ -55,6 +59,7 @@ from .messages import (
     TableStatus,
     TableSummary,
     TableUpdate,
+    Undo,
     Watch,
     Welcome,
 )
@@ -86,8 +91,10 @@ def _wire(x: Any) -> Any:
 def encode(msg: Message) -> bytes:
     """One message as bytes: ``encode(PlayMove(parse_move("take W U G")))``."""
     fields = {f.name: _wire(getattr(msg, f.name)) for f in dataclasses.fields(msg)}
-    if isinstance(msg, TableUpdate) and msg.log is None:
-        del fields["log"]
+    if isinstance(msg, TableUpdate):
+        for optional in ("log", "seed"):
+            if fields[optional] is None:
+                del fields[optional]
     return dumps({"t": msg.TAG, **fields})
 
 
@@ -245,7 +252,10 @@ def _table_update(r: _Reader) -> TableUpdate:
     log = None if r.d.get("log") is None else r.seq("log", _logged)
     if log is not None and any(t.seat >= view.num_players for t in log):
         raise r.bad("log", "turns of the table's seats")
-    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log)
+    seed = r.opt_integer("seed", 0, MAX_SEED - 1)
+    if seed is not None and not view.is_over:  # it would reveal the decks
+        raise r.bad("seed", "absent until the game is over")
+    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log, seed)
 
 
 def _notice(r: _Reader) -> Notice:
@@ -270,6 +280,17 @@ def _quick(r: _Reader) -> Quick:
     return Quick(r.integer("players", 2, 4, 2), r.level("level", "medium"), seed)
 
 
+def _advice(r: _Reader) -> Advice:
+    text = r.get("move", _MISSING)
+    if not isinstance(text, str):
+        raise r.bad("move", "notation text, like `take W U G`")
+    try:
+        move = parse_move(text)
+    except SplendorError as e:
+        raise ProtocolError(str(e)) from None
+    return Advice(move, r.text("reason", MAX_TEXT))
+
+
 def _move(r: _Reader) -> PlayMove:
     text = r.get("move", _MISSING)
     if not isinstance(text, str):
@@ -285,6 +306,7 @@ _HOST: dict[str, Callable[[_Reader], HostMessage]] = {
     LobbyList.TAG: _lobby,
     TableUpdate.TAG: _table_update,
     Notice.TAG: _notice,
+    Advice.TAG: _advice,
     Bye.TAG: lambda r: Bye(r.text("text", MAX_TEXT)),
 }
 _CLIENT: dict[str, Callable[[_Reader], ClientMessage]] = {
@@ -295,6 +317,8 @@ _CLIENT: dict[str, Callable[[_Reader], ClientMessage]] = {
     Leave.TAG: lambda r: Leave(),
     Start.TAG: lambda r: Start(),
     PlayMove.TAG: _move,
+    Undo.TAG: lambda r: Undo(),
+    Hint.TAG: lambda r: Hint(),
 }
 
 
@@ -323,9 +347,11 @@ __all__ = [
     "BOT_LEVELS",
     "MAX_SEED",
     "PROTOCOL_VERSION",
+    "Advice",
     "Bye",
     "ClientMessage",
     "Create",
+    "Hint",
     "HostMessage",
     "Join",
     "Leave",
@@ -341,6 +367,7 @@ __all__ = [
     "TableStatus",
     "TableSummary",
     "TableUpdate",
+    "Undo",
     "Watch",
     "Welcome",
     "decode_client",
