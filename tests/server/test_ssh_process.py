@@ -18,6 +18,7 @@ import asyncssh
 import pytest
 from gamekit import SIZE, login, quick_game, status, turn_shown
 
+from client.layout import geometry
 from server.spawn import local_command, wait_for_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -65,14 +66,19 @@ def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
 def bank(screen: str) -> dict[str, int]:
     """The bank's counts from the table screen."""
     line = next(ln for ln in screen.splitlines() if ln.startswith("Bank"))
+    line = line[: geometry(*SIZE).width]  # the players' column follows on the right
     return {c: int(n) for c, n in re.findall(r"([WUGRK\*])\s+(\d+)", line)}
 
 
 def game_state(screen: str) -> list[str]:
     """The bank and both players' tokens, cards and last moves, as the screen shows them
-    (not the move log: a reconnected screen starts a new one)."""
-    rows = [row.split("▏")[0].rstrip() for row in screen.splitlines()]
-    return [r for r in rows if r.startswith("Bank") or re.search(r"(gem|crd|last:) ", r)]
+    (not the move log: a reconnected screen starts a new one). The players' panels are a
+    column right of the board (client/layout.py)."""
+    board = geometry(*SIZE).width
+    rows = screen.splitlines()
+    bank = [r[:board].rstrip() for r in rows if r.startswith("Bank")]
+    panels = [r[board:].strip() for r in rows]
+    return bank + [r for r in panels if re.match(r"\W*(gem|crd|last:) ", r)]
 
 
 def three_colours(screen: str) -> str:
@@ -97,7 +103,7 @@ async def test_a_game_survives_sigkill_and_restart(server_process):
     await type_move(player, "take W U G")
     # The bank and both players' gem, crd and last: rows, once the whole frame has come.
     screen = await player.wait_for(
-        lambda t: "your turn" in status(t) and turn_shown(t) > first and len(game_state(t)) == 4
+        lambda t: "your turn" in status(t) and turn_shown(t) > first and len(game_state(t)) == 7
     )
     turn = turn_shown(screen)
     before = game_state(screen)
