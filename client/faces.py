@@ -19,6 +19,7 @@ from shared.view import PlayerInfo, PlayerView
 from .describe import last_mover, whole_turn
 from .model import Seat, letters, noble_lacks, price, short_name, shortfall
 from .widgets.board import BANK_ROW, MINE_ROW, NOBLE_ROW, NobleFace
+from .widgets.movelog import decorated
 from .widgets.players import PlayerFace
 from .widgets.tiles import CARD, DECK, EMPTY, CardFace, PileFace
 
@@ -211,7 +212,7 @@ def winning_move(view: PlayerView, seats: Sequence[Seat]) -> str:
     last = view.players[s].last_turn
     if last is None:
         return ""
-    return f"Winning move: {seats[s].name} {whole_turn(last)}"
+    return f"Winning move: {seats[s].name} {decorated(whole_turn(last))}"
 
 
 def board_step(view: PlayerView, at: tuple[int, int], dr: int, dc: int) -> tuple[int, int]:

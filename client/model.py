@@ -191,9 +191,9 @@ def card_summary(card_id: str, me: PlayerInfo | None) -> str:
     return text + " — " + your_need(card_id, me)
 
 
-def your_need(card_id: str, me: PlayerInfo) -> str:
-    """ "you can buy it", "you can buy it with 2 gold", "you need 1W 2G more (your 1 gold
-    covers 1)"."""
+def your_need(card_id: str, me: PlayerInfo, brief: bool = False) -> str:
+    """What the player needs for a card: "you can buy it", "you can buy it with 2 gold",
+    "you need 1W 2G more (your 1 gold covers 1)" (`brief`: without the gold's part)."""
     short = shortfall(card_id, me)
     missing = sum(short)
     if missing == 0:
@@ -201,6 +201,5 @@ def your_need(card_id: str, me: PlayerInfo) -> str:
     if missing <= me.tokens[5]:
         return f"you can buy it with {plural(missing, 'gold')}"
     gold = me.tokens[5]
-    return f"you need {letters(short)} more" + (
-        f" (your {gold} gold covers {gold})" if gold else ""
-    )
+    covers = f" (your {gold} gold covers {gold})" if gold and not brief else ""
+    return f"you need {letters(short)} more{covers}"

@@ -24,7 +24,7 @@ def card_text(view: PlayerView, names: Sequence[str], card_id: str, me: PlayerIn
     short = model.shortfall(card_id, owner)
     lacks = "can buy it" if sum(short) <= owner.tokens[5] else "needs " + model.letters(short)
     text = f"{card_id}, reserved by {names[seat]}, who {lacks}"
-    return text if me is None else f"{text} · {model.your_need(card_id, me)}"
+    return text if me is None else f"{text} · {model.your_need(card_id, me, brief=True)}"
 
 
 def noble_text(view: PlayerView, names: Sequence[str], nid: str) -> str:

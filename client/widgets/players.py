@@ -10,7 +10,6 @@ game the rank and the points' breakdown come second.
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -132,9 +131,8 @@ def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = No
     lines.append(_reserves(face, item))
     if face.nobles:
         lines.append(_nobles(face, width))
-    if face.last_text:
-        style = POINTS if face.last_mover else DIM
-        lines += [Text(t, style=style) for t in textwrap.wrap(face.last_text, width)[:2]]
+    if face.last_text:  # one line (the whole turn is in the move log)
+        lines.append(Text(face.last_text, style=POINTS if face.last_mover else DIM))
     room = height - len(lines)
     details = [line for i in range(len(p.reserved)) for line in _detail(face, i, width)]
     if 0 < len(details) <= room:

@@ -16,6 +16,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from client.app import SplendorApp
+from client.connection import Connection
 from client.faces import BANK_ROW, MINE_ROW, level_row
 from client.screens.setup import GameSetup
 from client.screens.table import TableScreen
@@ -28,10 +29,25 @@ from server.store import SeatRecord
 from server.table import Table
 from shared.deal import new_game
 from shared.moves import TAKE, Move
-from shared.protocol import Join, TableUpdate, decode_host
+from shared.protocol import ClientMessage, Join, TableUpdate, decode_client, decode_host
 from shared.state import GameState
 
 HUMAN = 0
+
+
+class FakeConnection(Connection):
+    """Records what the app sends; the test delivers host messages."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[ClientMessage] = []
+        self.closed = False
+
+    def send(self, data: bytes) -> None:
+        self.sent.append(decode_client(data))
+
+    def close(self) -> None:
+        self.closed = True
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clientkit import prompt, screen_text, wait_for
+from clientkit import FakeConnection, prompt, screen_text, wait_for
 
 from client.app import SplendorApp
-from client.connection import Connection
 from client.screens.lobby import LobbyScreen
 from client.screens.lobby_dialogs import CreateTableDialog, QuickGameDialog
 from client.screens.table import TableScreen
@@ -15,7 +14,6 @@ from shared.codec import dumps, loads
 from shared.deal import new_game, replay, turns
 from shared.protocol import (
     PROTOCOL_VERSION,
-    ClientMessage,
     Create,
     Join,
     Leave,
@@ -29,24 +27,8 @@ from shared.protocol import (
     TableUpdate,
     Watch,
     Welcome,
-    decode_client,
     encode,
 )
-
-
-class FakeConnection(Connection):
-    """Records what the app sends; the test delivers host messages."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.sent: list[ClientMessage] = []
-        self.closed = False
-
-    def send(self, data: bytes) -> None:
-        self.sent.append(decode_client(data))
-
-    def close(self) -> None:
-        self.closed = True
 
 
 def lobby(
