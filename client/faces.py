@@ -142,8 +142,8 @@ def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, .
         faces.append(
             PlayerFace(
                 info=p,
-                name=seat.name + (" (you)" if me else ""),
-                short=short_name(seat, s) + (" (you)" if me else ""),
+                name=seat.name,
+                short=short_name(seat, s),
                 bot=seat.bot,
                 connected=seat.connected,
                 me=me,

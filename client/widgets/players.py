@@ -165,11 +165,14 @@ def _name_line(face: PlayerFace, width: int) -> Text:
     tag = Text(" 1st", style=LABEL) if face.first and not face.rank else Text("")
     away = "" if face.connected else " (away)"
     room = width - marker.cell_len - points.cell_len - tag.cell_len
-    name = face.name + away
-    if len(name) > room and face.short:
-        name = face.short + away
-    out = marker + fit(Text(name, style="bold"), max(1, room)) + tag + points
-    return out
+    you = " (you)" if face.me else ""
+    # The longest that fits: the name, a bot's short name ("Medium 3"), without "(you)".
+    for name in (face.name + you, face.short + you, face.name, face.short):
+        if name and len(name + away) <= room:
+            break
+    else:
+        name = face.name
+    return marker + fit(Text(name + away, style="bold"), max(1, room)) + tag + points
 
 
 def _counts(label: str, counts: tuple[int, ...], cell: int, total: int) -> Text:
