@@ -268,7 +268,7 @@ class TableScreen(MoveLine):
             self.message = (f"You hold no more {COLOUR_NAMES[colour]} to give back.", "error")
         else:
             self.giving.append(colour)
-        self._redraw()
+        self._cards()
 
     def action_unpick(self) -> None:
         if self.picked:
@@ -278,7 +278,7 @@ class TableScreen(MoveLine):
         else:
             return
         self.message = None
-        self._redraw()
+        self._cards()
 
     def action_confirm(self) -> None:
         view = self.view
@@ -335,7 +335,7 @@ class TableScreen(MoveLine):
         if self.pending is not None or self.taking or self.giving:
             self._reset_choice()
             self.message = None
-            self._redraw()
+            self._cards()
             return
         if self.area != BOARD or self.looked is not None:
             self.area, self.looked = BOARD, None

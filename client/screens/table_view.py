@@ -246,10 +246,17 @@ class TableView(Screen[None]):
             mine=view.my_turn,
             final=view.final_round and not view.is_over,
         )
-        self.rows = faces.board_faces(view, self.previous, self._me_now())
-        self.mine = faces.mine_faces(view, self._me_now()) if view.seat is not None else None
         self._players()
         self._moves()
+        self._cards()
+
+    def _cards(self) -> None:
+        """The cards' faces again (what the viewer needs changes while giving tokens back),
+        then the board and the prompt."""
+        view = self.view
+        assert view is not None
+        self.rows = faces.board_faces(view, self.previous, self._me_now())
+        self.mine = faces.mine_faces(view, self._me_now()) if view.seat is not None else None
         self._board()
         self._prompt()
 
@@ -401,8 +408,9 @@ class TableView(Screen[None]):
         self.waiting = True
         self._reset_choice()
         self.message = (f"sent: {move}", "")
-        if self.is_mounted:
-            self._redraw()
+        if self.is_mounted:  # the host's answer redraws the rest
+            self._board()
+            self._prompt()
 
     def _reset_choice(self) -> None:
         self.taking, self.picked, self.pending, self.giving = False, [], None, []
