@@ -66,6 +66,6 @@ class KeyBar(LineWidget):
     def on_click(self, event: events.Click) -> None:
         _, spans = keys_line(self.keys, self.content_size.width, self.rich_style)
         for start, end, key in spans:
-            if start <= event.x < end:
+            if start <= event.x < end and key:  # "w u g r k" stands for several keys
                 self.app.simulate_key(key)
                 return
