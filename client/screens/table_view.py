@@ -18,11 +18,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from shared.moves import Move
-from shared.protocol import LoggedTurn, PlayMove, TableUpdate
-from shared.view import LastTurn, PlayerInfo, PlayerView
+from shared.protocol import PlayMove, TableUpdate
+from shared.view import PlayerInfo, PlayerView
 
 from .. import faces, model, prompts
-from ..describe import ended_turns, turn_cards, turn_text
+from ..history import History
 from ..layout import Layout, layout, too_small
 from ..model import Seat
 from ..widgets.board import Board, BoardFace
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from ..app import SplendorApp
 
 GEMS = "WUGRK"
-LOG_LIMIT = 1000  # entries kept: a whole game
 BOARD, PLAYERS, MOVES = "board", "players", "moves"  # where the cursor is
 
 
@@ -71,8 +70,7 @@ class TableView(Screen[None]):
         self.quitting = False  # asking whether to leave the game
         self.message: tuple[str, str] | None = None
         self.waiting = False
-        self.entries: list[LogEntry] = []
-        self.fresh_from = 0
+        self.history = History()
         self.looked: str | None = None  # a card id typed on the move line
         self.advice: tuple[Move, str] | None = None  # the latest hint
         self.rows: tuple[tuple[CardFace, ...], ...] = ()
@@ -91,6 +89,10 @@ class TableView(Screen[None]):
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    @property
+    def entries(self) -> list[LogEntry]:
+        return self.history.entries
 
     @property
     def log_lines(self) -> list[str]:
@@ -173,19 +175,9 @@ class TableView(Screen[None]):
         if msg.seed is not None:
             self.seed = msg.seed
         if msg.log is not None:  # the whole log: a first update, or moves taken back
-            self._whole_log(msg.log, view)
+            self.history.replace(msg.log, self.seat, self.names, view.num_players)
         else:
-            ended = ended_turns(previous, view)
-            if ended and self.seat is None:  # a spectator: what this update brought
-                self.fresh_from = len(self.entries)
-            for seat in ended:
-                last = view.players[seat].last_turn
-                assert last is not None
-                self._log(seat, last)
-            if len(self.entries) > LOG_LIMIT:
-                cut = len(self.entries) - LOG_LIMIT
-                del self.entries[:cut]
-                self.fresh_from = max(0, self.fresh_from - cut)
+            self.history.follow(previous, view, self.seat, self.names)
         taken_back = msg.log is not None and previous is not None
         if previous is None or taken_back or _moment(view) != _moment(previous):
             self._reset_choice()
@@ -198,19 +190,6 @@ class TableView(Screen[None]):
         self._clamp()
         if self.is_mounted:
             self._redraw()
-
-    def _whole_log(self, log: tuple[LoggedTurn, ...], view: PlayerView) -> None:
-        self.entries = []
-        for t in log:
-            self._log(t.seat, t.turn)
-        if self.seat is None or not any(e.seat == self.seat for e in self.entries):
-            self.fresh_from = len(self.entries) - min(len(self.entries), view.num_players)
-
-    def _log(self, seat: int, last: LastTurn) -> None:
-        name = self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
-        self.entries.append(LogEntry(turn_text(name, last), turn_cards(last), seat))
-        if seat == self.seat:  # what happened since the viewer's own move stands out
-            self.fresh_from = len(self.entries)
 
     def show_notice(self, text: str, level: str) -> None:
         self.waiting = False
@@ -275,8 +254,7 @@ class TableView(Screen[None]):
             move, reason = self.advice
             notes = ((f"Hint (medium bot): {move} — {reason}", "bold #8fd3ff"),)
         selected = self.log_at if self.area == MOVES else None
-        fresh = len(self.entries) - self.fresh_from
-        self.move_log.show(tuple(self.entries), fresh, selected, notes)
+        self.move_log.show(tuple(self.entries), self.history.fresh, selected, notes)
 
     def _board(self) -> None:
         """Draw the board: nobles, cards, bank (with the gems picked or given back so far),
