@@ -3,8 +3,9 @@
 Keys turn into a move only when the move is among the view's legal moves;
 otherwise the prompt line says why. What a key does depends on the mode
 (`client.screens.modes`): ``r`` reserves while choosing, picks red while taking
-gems, and gives a red back while returning tokens (R13). `TableView`
-(table_view.py) holds the state and draws the table.
+gems, and gives a red back while returning tokens (R13). Below it, in layers:
+`Looking` (looking.py) moves the cursor, `MoveLine` (move_line.py) is the line for
+typed moves, `TableView` (table_view.py) holds the state and draws the table.
 """
 
 from __future__ import annotations
