@@ -103,18 +103,25 @@ def header_strip(width: int, base: Style) -> Strip:
 def panel_strips(
     face: PlayerFace, width: int, height: int, item: int | None, base: Style
 ) -> tuple[Strip, ...]:
-    """One player's panel: an edge (who is to move, who moved last), then the lines."""
+    """One player's panel. Its name line shows who is to move (a bar and a tint) and who
+    moved last (a thinner bar); only that line changes when the turn passes, so a move
+    repaints (and sends) little of the column."""
+    top = base
     if face.current:
-        base = base + Style(bgcolor=CURRENT)
-        edge = strip(Text("█", style=ACCENT), 1, base)
+        top = base + Style(bgcolor=CURRENT)
+        edge = strip(Text("█", style=ACCENT), 1, top)
     elif face.last_mover:
         edge = strip(Text("▌", style=LAST), 1, base)
     else:
         edge = blank(1, base)
     inner = width - 1
+    margin = blank(1, base)
+    lines = panel_lines(face, inner, height, item)
     return tuple(
-        Strip.join([edge, strip(line, inner, base)])
-        for line in panel_lines(face, inner, height, item)
+        Strip.join([edge, strip(line, inner, top)])
+        if y == 0
+        else Strip.join([margin, strip(line, inner, base)])
+        for y, line in enumerate(lines)
     )
 
 
