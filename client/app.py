@@ -21,6 +21,7 @@ from textual.screen import Screen
 from shared.codec import CodecError
 from shared.protocol import (
     PROTOCOL_VERSION,
+    Advice,
     Bye,
     ClientMessage,
     Create,
@@ -36,13 +37,11 @@ from shared.protocol import (
 )
 
 from .connection import Connection
-from .screens.confirm import Confirm
+from .screens import modes
 from .screens.help import HelpScreen
-from .screens.lobby import LobbyScreen
-from .screens.returns import ReturnTokens
+from .screens.lobby import LOBBY_HELP, LobbyScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
-from .widgets.board import MEDIUM_AT, TALL_AT, WIDE_AT
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +61,6 @@ class SplendorApp(App[None]):
     CSS_PATH = "splendor.tcss"
     TITLE = "Splendor"
     ENABLE_COMMAND_PALETTE = False  # its screenshot command writes files on the server
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (MEDIUM_AT, "-medium"), (TALL_AT, "-tall")]
     BINDINGS = [
         Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
         Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True),
@@ -138,6 +135,10 @@ class SplendorApp(App[None]):
                     main.show_notice(text, level)
                 else:
                     self.notify(text, severity="error" if level == "error" else "information")
+            case Advice(move, reason):
+                main = self.main_screen
+                if isinstance(main, TableScreen):
+                    main.show_advice(move, reason)
             case Bye(text):
                 self.bye_text = text
                 self.exit()
@@ -209,30 +210,28 @@ class SplendorApp(App[None]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        groups = [
-            ("At the table", TableScreen.BINDINGS),
-            ("Returning tokens (over 10)", ReturnTokens.BINDINGS),
-        ]
+        main = self.main_screen
+        groups = [("At the table", TableScreen.BINDINGS)]
         if not self.local:
             groups.append(("In the lobby", LobbyScreen.BINDINGS))
         groups.append(("Everywhere", self.BINDINGS))
-        self.push_screen(HelpScreen(groups))
+        now, legend = "", ""
+        if isinstance(main, TableScreen):
+            now, legend = modes.page(main.mode, self.local), modes.LEGEND
+        elif isinstance(main, LobbyScreen):
+            now = LOBBY_HELP
+        self.push_screen(HelpScreen(groups, now, legend))
 
     def action_request_quit(self) -> None:
-        """q / Ctrl+C: quit, after a confirmation when a game is in progress."""
+        """q / Ctrl+C: quit; in a game, after asking on the table's prompt line (a second
+        Ctrl+C while it asks quits)."""
         main = self.main_screen
-        if isinstance(self.screen, Confirm):
-            self.exit()
-            return
         if isinstance(main, TableScreen) and main.in_game:
-            self.push_screen(
-                Confirm(
-                    "Leave this game and quit?",
-                    "A local game ends when you quit."
-                    if self.local
-                    else "Your seat is kept: connect again to play on.",
-                ),
-                lambda ok: self.exit() if ok else None,
-            )
+            if main.quitting:
+                self.exit()
+                return
+            while self.screen is not main and len(self.screen_stack) > 2:
+                self.pop_screen()  # the help: the question shows on the table
+            main.ask_quit()
         else:
             self.exit()

@@ -104,8 +104,9 @@ class ClubDesk:
         found = await self.store.profile(player.lower(), RECENT)
         history = tuple(shown for _, _, _, shown, _ in reversed(found.history[:HISTORY]))
         recent = tuple(
-            GameLine(g.game, g.players, g.status, g.finished, g.seat, g.names, g.scores,
-                     g.ranks, g.rated)  # fmt: skip
+            GameLine(
+                g.game, g.players, g.status, g.finished, g.seat, g.names, g.scores, g.ranks, g.rated
+            )  # fmt: skip
             for g in found.recent
         )
         standing = None if found.standing is None else _ranked(found.standing)

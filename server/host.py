@@ -49,6 +49,8 @@ class GameHost:
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
         ratings: bool = True,
+        undo: bool = False,
+        hints: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.database = database or default_url(self.data_dir)
@@ -62,6 +64,8 @@ class GameHost:
             "lobby_tick": lobby_tick,
             "client_seeds": client_seeds,
             "ratings": ratings,
+            "undo": undo,
+            "hints": hints,
         }
         self._store: Store | None = None
         self._lobby: Lobby | None = None

@@ -1,11 +1,12 @@
 """The lobby: every open table, who is online, and the client commands that move players
-between them (create, join, leave, start, watch, quick, move).
+between them (create, join, leave, start, watch, quick, move; undo and hint where the
+host allows them, offline; the club's leaderboard, profiles and records).
 
 A session is in the lobby, or at one table (in a seat or watching). The lobby
 list goes to every session that is not at a game in progress, again after each
-change (coalesced, and sent a batch of sessions at a time). A refused command is a notice
-to the one session that sent it; an unexpected error is logged and becomes a
-notice too, so one session's trouble never reaches another.
+change (coalesced, and sent a batch of sessions at a time: `server.listing`). A
+refused command is a notice to the one session that sent it; an unexpected error is
+logged and becomes a notice too, so one session's trouble never reaches another.
 
 In a cluster every process keeps a copy of every open table; what other processes
 do reaches this one as store events, which `server.cluster` applies here.
@@ -23,22 +24,24 @@ from shared import protocol
 from shared.errors import SplendorError
 from shared.moves import Move
 from shared.protocol import (
+    Advice,
     AskLeaderboard,
     AskProfile,
     AskRecord,
     Create,
+    Hint,
     Join,
     Leave,
     PlayMove,
     Quick,
     Start,
     TableStatus,
-    TableSummary,
+    Undo,
     Watch,
     Welcome,
 )
 
-from .bots import BotPool
+from .bots import BotPool, HintError
 from .clubdesk import ClubDesk
 from .identity import Identity
 from .link import HostLink
@@ -50,10 +53,6 @@ from .tasks import Tasks
 
 log = logging.getLogger("splendor")
 
-Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
-
-LOBBY_BATCH = 8  # sessions sent the lobby at once...
-LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
 NEWCOMER_WINDOW = 5.0  # seconds a new session may be taken to a game heard of late
 WAITING_IDLE = 600.0  # seconds a waiting table with nobody at it is kept (after a restart)
 
@@ -78,6 +77,8 @@ class Lobby(Listings):
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
         ratings: bool = True,
+        undo: bool = False,
+        hints: bool = False,
     ) -> None:
         super().__init__(lobby_tick)
         self.store = store
@@ -91,6 +92,9 @@ class Lobby(Listings):
         # who chose the seed would know the decks.
         self.client_seeds = client_seeds
         self.ratings = ratings  # tables may be rated (not offline: nothing would keep them)
+        # Practice tools (offline play): taking moves back, and a bot's advice. On a server
+        # a move anyone has seen stays, and nobody plays with a bot's help.
+        self.undo, self.hints = undo, hints
         self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
@@ -206,7 +210,11 @@ class Lobby(Listings):
                     await self._move(link, move)
                 case AskLeaderboard() | AskProfile() | AskRecord() as asked:
                     await self.desk.answer(link, asked)
-        except (TableError, SplendorError) as e:  # includes codec, protocol and move errors
+                case Undo():
+                    await self._undo(link)
+                case Hint():
+                    await self._hint(link)
+        except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice(str(e)))
         except StoreUnavailable:
             link.deliver(protocol.notice(BUSY))
@@ -365,10 +373,27 @@ class Lobby(Listings):
         self._forget_if_done(table)
 
     async def _move(self, link: HostLink, move: Move) -> None:
+        table, seat = self._playing(link)
+        await table.play(seat, move)
+
+    def _playing(self, link: HostLink) -> tuple[Table, int]:
         table, seat = link.table, link.seat
         if table is None or seat is None or table.status is not TableStatus.PLAYING:
             raise TableError("you are not playing a game")
-        await table.play(seat, move)
+        return table, seat
+
+    async def _undo(self, link: HostLink) -> None:
+        if not self.undo:
+            raise TableError("moves are taken back only in offline games against bots")
+        table, seat = self._playing(link)
+        await table.undo(seat)
+
+    async def _hint(self, link: HostLink) -> None:
+        if not self.hints:
+            raise TableError("hints are only for offline games against bots")
+        table, seat = self._playing(link)
+        move, reason = await table.hint(seat)
+        link.deliver(protocol.encode(Advice(move, reason)))
 
     # -- upkeep ------------------------------------------------------------
 

@@ -7,7 +7,8 @@ Offline play is not a second host: it starts the server's own `GameHost` (lobby,
 tables, bots in their worker processes, a store in a temporary directory that
 goes when the game does) and joins one app to it through the same bridge an SSH
 session uses (`server.bridge.HostBridge`). Only two settings differ: the player
-may choose the deal's seed, and nobody else can connect.
+may choose the deal's seed, may take moves back and ask for hints, and nobody else
+can connect.
 """
 
 from __future__ import annotations
@@ -89,14 +90,14 @@ def offline_identity(name: str) -> Identity:
 
 
 def offline_host(data_dir: str | Path, **options: Any) -> GameHost:
-    """The game host of offline play: the player may choose the deal's seed, and games
-    last only as long as this run (no fsync per move, nobody's game to abandon, no
-    ratings)."""
+    """The game host of offline play: the player may choose the deal's seed, take moves
+    back (`u`) and ask for hints, and games last only as long as this run (no fsync per
+    move, nobody's game to abandon, no ratings)."""
     from .host import GameHost
 
     settings: dict[str, Any] = {"synchronous": "NORMAL", "abandon_after": None}
     settings.update(options)
-    return GameHost(data_dir, client_seeds=True, ratings=False, **settings)
+    return GameHost(data_dir, client_seeds=True, ratings=False, undo=True, hints=True, **settings)
 
 
 async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:

@@ -44,7 +44,7 @@ from .store import (
 
 log = logging.getLogger("splendor")
 
-LOG_SENT = 200  # turns of history a (re)joining session gets, at most
+LOG_SENT = 1000  # turns of history a (re)joining session gets, at most (a whole game)
 EDIT_TRIES = 5  # a change of seats redone after another process changed the table first
 BUSY = "the server is busy; try again in a moment"
 
@@ -341,28 +341,29 @@ class Seating:
         return TableSummary(self.id, self.host, self.status, seats, self.turn, self.rated)
 
     def _message(self, seat: int | None, with_log: bool = False) -> bytes:
-        assert self.state is not None
-        view = self.state.view(seat)
+        state = self.state
+        assert state is not None
         log = tuple(self.log) if with_log else None
         seats = self.seat_summaries()
-        return encode(TableUpdate(self.id, seats, seat, view, log, self.ratings))
+        seed = state.seed if state.is_over else None  # never before: it deals the decks
+        view = state.view(seat)
+        return encode(TableUpdate(self.id, seats, seat, view, log, self.ratings, seed))
 
     def send_view(self, peer: Peer, seat: int | None) -> None:
         """The table to a session that has just come to it: with the turns so far."""
         peer.deliver(self._message(seat, with_log=True))
 
-    def send_views(self, newcomer: Peer | None = None) -> None:
+    def send_views(self, newcomer: Peer | None = None, with_log: bool = False) -> None:
         """Each seat's sessions get that seat's view; spectators the spectator view; a
-        `newcomer` also the turns so far."""
+        `newcomer` (or everyone, `with_log`) also the turns so far."""
         if self.state is None:
             return
         for i, s in enumerate(self.seats):
             if s.peers:
-                data = self._message(i)
+                data = self._message(i, with_log)
                 for p in list(s.peers):
                     p.deliver(self._message(i, with_log=True) if p is newcomer else data)
         if self.spectators:
-            data = self._message(None)
+            data = self._message(None, with_log)
             for p in list(self.spectators):
                 p.deliver(data)
-

@@ -35,6 +35,7 @@ from shared.state import GameState
 from shared.view import ended_turn
 
 from .bots import BotPool, bot_seed
+from .practice import Practice
 from .ratings import Rated, bot_player, participants, ranks_of
 from .seat import Peer, Seat, TableError, same_player
 from .seating import BUSY, Seating
@@ -58,7 +59,7 @@ log = logging.getLogger("splendor")
 SNAPSHOT_EVERY = 20  # moves between snapshots of a game's state (a cache for loading)
 
 
-class Table(Seating):
+class Table(Seating, Practice):
     """A table of 2–4 seats, as stored in `record`; seat 0 is its creator's."""
 
     def __init__(
@@ -340,4 +341,3 @@ class Table(Seating):
             await self._store.unlock_game(self.id)
         except Exception:
             log.warning("game %s: could not let go of its bots", self.id, exc_info=True)
-

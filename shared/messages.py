@@ -110,7 +110,9 @@ class LobbyList:
 @dataclass(frozen=True, slots=True)
 class TableUpdate:
     """A table from one seat (`seat` None: a spectator): its seats and the view. `log`,
-    on the first update a session gets for a table, holds the game's turns so far."""
+    on the first update a session gets for a table (and after moves were taken back),
+    holds the game's turns so far, which replace the session's move log. `seed` is the
+    deal's seed once the game is over, and only then: before, it would reveal the decks."""
 
     TAG: ClassVar[str] = "table"
     table: str
@@ -121,6 +123,7 @@ class TableUpdate:
     # Once a rated game is over: each seat's rating after it and how much it moved, for
     # the seats that are rated (players with a key, bots), else None.
     ratings: tuple[RatingChange | None, ...] = ()
+    seed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +133,16 @@ class Notice:
     TAG: ClassVar[str] = "notice"
     text: str
     level: str = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The answer to `Hint`: the move the medium bot would play from the player's seat,
+    and why, in a sentence."""
+
+    TAG: ClassVar[str] = "advice"
+    move: Move
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,8 +290,32 @@ class GameRecordText:
     text: str  # the record, as docs/records.md writes it
 
 
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back this player's last move, and the bots' moves after it: the player is back
+    at their previous decision. Only a host that allows it (offline play) does it."""
+
+    TAG: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Ask what the medium bot would play from this player's seat now, and why (`Advice`).
+    Only a host that allows it (offline play) answers."""
+
+    TAG: ClassVar[str] = "hint"
+
+
 HostMessage = (
-    Welcome | LobbyList | TableUpdate | Notice | Bye | Leaderboard | PlayerProfile | GameRecordText
+    Welcome
+    | LobbyList
+    | TableUpdate
+    | Notice
+    | Advice
+    | Bye
+    | Leaderboard
+    | PlayerProfile
+    | GameRecordText
 )
 ClientMessage = (
     Create
@@ -288,6 +325,8 @@ ClientMessage = (
     | Leave
     | Start
     | PlayMove
+    | Undo
+    | Hint
     | AskLeaderboard
     | AskProfile
     | AskRecord

@@ -10,9 +10,11 @@ Bytes that are not a message of the expected side raise `ProtocolError` (a
 
 Host → client: `Welcome` (first, with the protocol version), `LobbyList`,
 `TableUpdate` (after every move and on coming to a table; the first one a
-session gets for a table also carries the turns so far), `Notice`, `Bye`.
+session gets for a table also carries the turns so far; once the game is over,
+the seed), `Notice`, `Advice` (the answer to a hint), `Bye`.
 
-Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`.
+Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`,
+and for offline play `Undo` and `Hint`.
 
 On the wire a message is a map: ``{"t": TAG, field: value, ...}``; nested summaries
 are maps too, a move is its notation, a view is the codec's view, and a turn is
@@ -39,6 +41,7 @@ from .messages import (
     MAX_SEED,
     MAX_TEXT,
     PROTOCOL_VERSION,
+    Advice,
     AskLeaderboard,
     AskProfile,
     AskRecord,
@@ -47,6 +50,7 @@ from .messages import (
     Create,
     GameLine,
     GameRecordText,
+    Hint,
     HostMessage,
     Join,
     Leaderboard,
@@ -65,6 +69,7 @@ from .messages import (
     TableStatus,
     TableSummary,
     TableUpdate,
+    Undo,
     Watch,
     Welcome,
 )
@@ -94,8 +99,10 @@ def _wire(x: Any) -> Any:
 def encode(msg: Message) -> bytes:
     """One message as bytes: ``encode(PlayMove(parse_move("take W U G")))``."""
     fields = {f.name: _wire(getattr(msg, f.name)) for f in dataclasses.fields(msg)}
-    if isinstance(msg, TableUpdate) and msg.log is None:
-        del fields["log"]
+    if isinstance(msg, TableUpdate):
+        for optional in ("log", "seed"):
+            if fields[optional] is None:
+                del fields[optional]
     return dumps({"t": msg.TAG, **fields})
 
 
@@ -107,6 +114,7 @@ def notice(text: str, level: str = "error") -> bytes:
 
 
 # -- decoding --------------------------------------------------------------------
+
 
 def _seat(x: object, what: str) -> SeatSummary:
     r = Reader(as_map(x, what), what)
@@ -184,7 +192,10 @@ def _table_update(r: Reader) -> TableUpdate:
     ratings = r.seq("ratings", _rating_change, ())
     if ratings and len(ratings) != view.num_players:
         raise r.bad("ratings", f"one change or none for each of the {view.num_players} seats")
-    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log, ratings)
+    seed = r.opt_integer("seed", 0, MAX_SEED - 1)
+    if seed is not None and not view.is_over:  # it would reveal the decks
+        raise r.bad("seed", "absent until the game is over")
+    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log, ratings, seed)
 
 
 def _rating_change(x: object, what: str) -> RatingChange | None:
@@ -217,6 +228,17 @@ def _quick(r: Reader) -> Quick:
     seed = r.opt_integer("seed", 0, MAX_SEED - 1)
     players, level = r.integer("players", 2, 4, 2), r.level("level", "medium")
     return Quick(players, level, seed, r.flag("rated", False))
+
+
+def _advice(r: Reader) -> Advice:
+    text = r.get("move", MISSING)
+    if not isinstance(text, str):
+        raise r.bad("move", "notation text, like `take W U G`")
+    try:
+        move = parse_move(text)
+    except SplendorError as e:
+        raise ProtocolError(str(e)) from None
+    return Advice(move, r.text("reason", MAX_TEXT))
 
 
 def _move(r: Reader) -> PlayMove:
@@ -281,6 +303,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     LobbyList.TAG: _lobby,
     TableUpdate.TAG: _table_update,
     Notice.TAG: _notice,
+    Advice.TAG: _advice,
     Bye.TAG: lambda r: Bye(r.text("text", MAX_TEXT)),
     Leaderboard.TAG: lambda r: Leaderboard(
         r.seq("rows", _ranked), r.integer("offset", 0, 1 << 31, 0), _opt_ranked(r, "me")
@@ -298,6 +321,8 @@ _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Leave.TAG: lambda r: Leave(),
     Start.TAG: lambda r: Start(),
     PlayMove.TAG: _move,
+    Undo.TAG: lambda r: Undo(),
+    Hint.TAG: lambda r: Hint(),
     AskLeaderboard.TAG: lambda r: AskLeaderboard(r.integer("offset", 0, 1 << 31, 0)),
     AskProfile.TAG: lambda r: AskProfile(r.text("player", MAX_NAME)),
     AskRecord.TAG: lambda r: AskRecord(r.text("game", MAX_ID)),
@@ -337,9 +362,11 @@ __all__ = [
     "Ranked",
     "MAX_SEED",
     "PROTOCOL_VERSION",
+    "Advice",
     "Bye",
     "ClientMessage",
     "Create",
+    "Hint",
     "HostMessage",
     "Join",
     "Leave",
@@ -356,6 +383,7 @@ __all__ = [
     "TableStatus",
     "TableSummary",
     "TableUpdate",
+    "Undo",
     "Watch",
     "Welcome",
     "decode_client",

@@ -76,9 +76,7 @@ class Reader:
             raise self.bad(key, f"a bot level: {', '.join(BOT_LEVELS)}")
         return str(value)
 
-    def seq(
-        self, key: str, item: Callable[[Any, str], T], default: Any = MISSING
-    ) -> tuple[T, ...]:
+    def seq(self, key: str, item: Callable[[Any, str], T], default: Any = MISSING) -> tuple[T, ...]:
         value = self.get(key, default)
         if not isinstance(value, tuple):
             raise self.bad(key, "a list")

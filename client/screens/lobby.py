@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from shared.protocol import (
     Create,
@@ -28,13 +28,38 @@ from shared.protocol import (
     Watch,
 )
 
+from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import NameList, TableList
 from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
-COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 34), ("Turn", 5))
+COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 0), ("Turn", 5))  # 0: the rest
+KEYS: Keys = (
+    ("g", "g", "Quick game"),
+    ("c", "c", "Create"),
+    ("j", "j", "Join"),
+    ("w", "w", "Watch"),
+    ("s", "s", "Start"),
+    ("l", "l", "Leave"),
+    ("question_mark", "?", "Help"),
+    ("q", "q", "Quit"),
+)
+LOBBY_HELP = """\
+[b]In the lobby[/b]
+ [b]↑ ↓ PgUp PgDn[/b]  select a table
+ [b]Enter[/b]          join the selected table (waiting) or watch it (playing); your own
+                 game in progress: back to your seat
+ [b]g[/b]              a quick game against bots, at once
+ [b]c[/b]              create a table: 2 to 4 seats, each open or a bot
+ [b]j[/b] / [b]w[/b]          join / watch the selected table
+ [b]s[/b]              start the table you host, once every seat is filled
+ [b]l[/b]              leave the table you wait at
+ [b]q[/b]              quit (a seat in a game is kept: connect again to play on)
+
+The lobby lists every table waiting for players or playing, with its seats and the
+game's turn; "your game" marks a game you hold a seat in."""
 
 
 def seat_label(seat: SeatSummary) -> str:
@@ -85,12 +110,19 @@ class LobbyScreen(Screen[None]):
                 yield Static("Online", classes="section-title")
                 yield NameList(id="online")
         yield Static(id="my-table")
-        yield Footer()
+        yield KeyBar(id="lobby-keys")
 
     def on_mount(self) -> None:
         self.tables = self.query_one(TableList)
         self.online = self.query_one(NameList)
+        self.query_one(KeyBar).show(KEYS)
+        self.on_resize()
         self.show(self.lobby)
+
+    def on_resize(self) -> None:
+        """Below 100 columns the names online get a narrower column, the tables the rest."""
+        online = self.query_one("#lobby-online")
+        online.styles.width = 22 if self.app.size.width >= 100 else 16
 
     def show(self, lobby: LobbyList) -> None:
         """Render a "lobby" message; only what changed is redrawn (a turn: one line)."""

@@ -100,7 +100,13 @@ class TableList(LineWidget):
     def _line(
         self, cells: tuple[str, ...], width: int, style: Style, header: bool = False
     ) -> Strip:
-        return row_strip(self.columns, cells, width, style, header)
+        return row_strip(sized(self.columns, width), cells, width, style, header)
+
+
+def sized(columns: tuple[tuple[str, int], ...], width: int) -> tuple[tuple[str, int], ...]:
+    """The columns with the one of size 0 given the width the others leave (at least 8)."""
+    fixed = sum(size for _, size in columns) + len(columns) + 1
+    return tuple((name, size or max(8, width - fixed)) for name, size in columns)
 
 
 @lru_cache(maxsize=4096)

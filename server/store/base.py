@@ -166,6 +166,12 @@ class Store(ABC):
         `MoveTaken` if that place is taken."""
 
     @abstractmethod
+    async def take_back(self, game: str, seq: int) -> None:
+        """Drop moves `seq` onwards of a game in progress, and the snapshots after them, in
+        one transaction (offline play's undo: the game is then its seed and the moves
+        left). A server never calls it: there, a move anyone has seen stays."""
+
+    @abstractmethod
     async def finish_game(
         self,
         game: str,

@@ -68,10 +68,12 @@ from .records import (
     GAME_SELECT,
     OPEN_STATUSES,
     PLAYING,
+    TAKE_BACK,
     UPDATE_TABLE,
     GameRecord,
     MoveTaken,
     SeatRecord,
+    StoreError,
     StoreUnavailable,
     check_seed,
     game_players,
@@ -318,6 +320,14 @@ class PostgresStore(ClubQueries, Store):
                 await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
         except asyncpg.UniqueViolationError as e:
             raise MoveTaken(f"game {game} move {seq} `{notation}`: taken") from e
+
+    async def take_back(self, game: str, seq: int) -> None:
+        async with self._conn() as conn, conn.transaction():
+            status = await conn.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", game)
+            if status != PLAYING:
+                raise StoreError(f"game {game} is not in progress")
+            for statement in TAKE_BACK:
+                await conn.execute(pg(statement), game, seq)
 
     async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
         async with self._conn() as conn:

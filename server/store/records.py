@@ -192,3 +192,10 @@ def turn_log(record: GameRecord) -> list[LoggedTurn]:
         log.exception("game %s: no move log for returning players", record.id)
         return []
     return [LoggedTurn(*t) for t in played]
+
+
+# Offline undo: the game must still be in progress (`take_back`).
+TAKE_BACK = (
+    "DELETE FROM moves WHERE game = ? AND seq >= ?",
+    "DELETE FROM snapshots WHERE game = ? AND seq > ?",
+)

@@ -47,6 +47,7 @@ from .records import (
     GAME_SELECT,
     OPEN_STATUSES,
     PLAYING,
+    TAKE_BACK,
     UPDATE_TABLE,
     GameRecord,
     MoveTaken,
@@ -248,6 +249,17 @@ class SqliteStore(ClubQueries, Store):
             taken = "UNIQUE" in str(e) or "PRIMARY" in str(e)
             error = MoveTaken if taken else StoreError
             raise error(f"game {game} move {seq} `{notation}`: {e}") from e
+
+    async def take_back(self, game: str, seq: int) -> None:
+        await self._write(self._take_back, game, seq)
+
+    def _take_back(self, game: str, seq: int) -> None:
+        with self._transaction() as db:
+            status = db.execute("SELECT status FROM games WHERE id = ?", (game,)).fetchone()
+            if status is None or status[0] != PLAYING:
+                raise StoreError(f"game {game} is not in progress")
+            for statement in TAKE_BACK:
+                db.execute(statement, (game, seq))
 
     async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
         await self._write(self._snapshot, game, seq, state)

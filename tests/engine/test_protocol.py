@@ -4,6 +4,8 @@ bytes, and anything else decodes to a clear `CodecError`, never another exceptio
 
 from __future__ import annotations
 
+import random
+
 import msgpack
 import pytest
 from hypothesis import given
@@ -12,10 +14,12 @@ from hypothesis import strategies as st
 from shared import protocol
 from shared.codec import FORMAT_VERSION, CodecError, dumps, loads
 from shared.deal import new_game, turns
-from shared.moves import parse_move
+from shared.moves import BUY, parse_move
 from shared.protocol import (
+    Advice,
     Bye,
     Create,
+    Hint,
     Join,
     Leave,
     LobbyList,
@@ -28,12 +32,14 @@ from shared.protocol import (
     TableStatus,
     TableSummary,
     TableUpdate,
+    Undo,
     Watch,
     Welcome,
     decode_client,
     decode_host,
     encode,
 )
+from shared.state import GameState
 
 from .helpers import play
 from .test_fuzz import fuzz, msgpack_values
@@ -42,6 +48,19 @@ MOVES = ["take W U G", "reserve deck 1", "take R R", "reserve deck 2"]
 STATE = play(new_game(3, seed=8), *MOVES)
 SEATS = (SeatSummary("ann"), SeatSummary(None, bot="hard"), SeatSummary("bob", connected=False))
 LOG = tuple(LoggedTurn(seat, turn) for seat, turn in turns(3, 8, MOVES))
+
+
+def finished_game(players: int, seed: int) -> GameState:
+    """A seeded game played to its end, buying whenever it can."""
+    rng, state = random.Random(seed), new_game(players, seed)
+    while not state.is_over:
+        legal = state.legal_moves()
+        buys = [m for m in legal if m.kind == BUY]
+        state = state.apply(rng.choice(buys or legal))
+    return state
+
+
+OVER = finished_game(3, 8)
 
 HOST_MESSAGES = [
     Welcome("ann"),
@@ -57,6 +76,8 @@ HOST_MESSAGES = [
     ),
     TableUpdate("t2", SEATS, 1, STATE.view(1)),
     TableUpdate("t2", SEATS, None, STATE.view(None), LOG),
+    TableUpdate("t2", SEATS, 0, OVER.view(0), seed=OVER.seed),
+    Advice(parse_move("take W U G"), "the gems go toward 1-07"),
     Notice("`take R R`: only 3 red left; taking two needs 4 (R8)"),
     Notice("the game at table t2 was abandoned", "info"),
     Bye("the server is shutting down"),
@@ -71,6 +92,8 @@ CLIENT_MESSAGES = [
     Leave(),
     Start(),
     PlayMove(parse_move("buy 1-07")),
+    Undo(),
+    Hint(),
 ]
 
 
@@ -125,6 +148,24 @@ def test_a_table_update_must_agree_with_its_view() -> None:
             decode_host(dumps({**good, key: value}))
 
 
+def test_a_seed_travels_only_once_the_game_is_over() -> None:
+    """The seed deals the decks: a table update of a game in progress never carries it,
+    and a client refuses one that does."""
+    playing = loads(encode(TableUpdate("t2", SEATS, 1, STATE.view(1))))
+    assert "seed" not in playing
+    with pytest.raises(protocol.ProtocolError, match="seed should be absent until the game"):
+        decode_host(dumps({**playing, "seed": 8}))
+    over = decode_host(encode(TableUpdate("t2", SEATS, 0, OVER.view(0), seed=OVER.seed)))
+    assert isinstance(over, TableUpdate) and over.seed == OVER.seed == 8
+
+
+def test_advice_carries_a_move_and_a_reason() -> None:
+    with pytest.raises(protocol.ProtocolError, match="is not a move"):
+        decode_host(dumps({"t": "advice", "move": "take W W W", "reason": "why"}))
+    with pytest.raises(protocol.ProtocolError, match="reason should be text"):
+        decode_host(dumps({"t": "advice", "move": "pass", "reason": ""}))
+
+
 def test_a_host_of_an_older_protocol_is_told_apart() -> None:
     old = decode_host(dumps({"t": "welcome", "name": "ann", "guest": False}))  # version 1
     assert old == Welcome("ann", False, 1) and old.protocol != protocol.PROTOCOL_VERSION
@@ -142,7 +183,8 @@ ENCODED += [(decode_client, encode(m)) for m in CLIENT_MESSAGES]
 TAGS = sorted({m.TAG for m in HOST_MESSAGES} | {m.TAG for m in CLIENT_MESSAGES})
 FIELDS = st.sampled_from(
     ["t", "name", "guest", "protocol", "tables", "online", "mine", "table", "seats", "seat",
-     "view", "log", "text", "level", "bots", "seed", "players", "move", "id", "status"]
+     "view", "log", "text", "level", "bots", "seed", "players", "move", "id", "status",
+     "reason"]
 )  # fmt: skip
 
 
