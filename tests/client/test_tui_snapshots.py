@@ -27,7 +27,7 @@ from client.app import SplendorApp
 from client.screens.help import HelpScreen
 from client.screens.table import TableScreen
 from shared.deal import turns
-from shared.moves import BUY, TAKE
+from shared.moves import Buy, Take
 from shared.protocol import LoggedTurn, SeatSummary, TableUpdate, Welcome, encode
 from shared.state import GameState
 
@@ -62,14 +62,14 @@ def seats(players: int) -> tuple[SeatSummary, ...]:
 
 
 def picks(state: GameState) -> list[str]:
-    takes = [m for m in state.legal_moves() if m.kind == TAKE]
+    takes = [m for m in state.legal_moves() if isinstance(m, Take)]
     take = max(takes, key=lambda m: len(set(m.colours)))  # type: ignore[attr-defined]
     return ["t", *["wugrk"[c] for c in take.colours[:2]]]  # type: ignore[attr-defined]
 
 
 def confirm(state: GameState) -> list[str]:
     """b on a card seat 0 can buy (the cursor starts on the first), else r on a card."""
-    return ["b"] if any(m.kind == BUY for m in state.legal_moves()) else ["r"]
+    return ["b"] if any(isinstance(m, Buy) for m in state.legal_moves()) else ["r"]
 
 
 def giving(state: GameState) -> list[str]:
@@ -111,7 +111,7 @@ async def test_snapshot(state: str, size: tuple[int, int], players: int) -> None
     async with app.run_test(size=size) as pilot:
         conn.deliver(encode(Welcome("Ann")))
         seed = pos.seed if pos.state.is_over else None
-        update = TableUpdate("t1", seats(players), seat, pos.state.view(seat), log, seed)
+        update = TableUpdate("t1", seats(players), seat, pos.state.view(seat), log, seed=seed)
         conn.deliver(encode(update))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.press(*STATES[state](pos.state))

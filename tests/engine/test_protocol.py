@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from shared import protocol
 from shared.codec import FORMAT_VERSION, CodecError, dumps, loads
 from shared.deal import new_game, turns
-from shared.moves import BUY, parse_move
+from shared.moves import Buy, parse_move
 from shared.protocol import (
     Advice,
     Bye,
@@ -55,7 +55,7 @@ def finished_game(players: int, seed: int) -> GameState:
     rng, state = random.Random(seed), new_game(players, seed)
     while not state.is_over:
         legal = state.legal_moves()
-        buys = [m for m in legal if m.kind == BUY]
+        buys = [m for m in legal if isinstance(m, Buy)]
         state = state.apply(rng.choice(buys or legal))
     return state
 

@@ -53,18 +53,18 @@ async def test_undo_takes_back_my_last_move_and_the_bots_after_it(practice: Game
     await play_move(ann, pick(first))
     after = (await await_turn(ann)).view  # the bots have played: my decision again
     assert after.turn > first.turn
-    stored_before = practice.store.moves(table_id)
+    stored_before = await practice.store.moves(table_id)
     ann.cmd(Undo())
     back = await ann.next_of(TableUpdate, lambda m: m.view.turn == first.turn)
     assert back.view == first  # the same decision as before my move
-    stored = practice.store.moves(table_id)
+    stored = await practice.store.moves(table_id)
     assert stored == stored_before[: len(stored)] and len(stored) < len(stored_before)
-    record = practice.store.load_game(table_id)
+    record = await practice.store.load_game(table_id)
     assert record is not None
     assert replay(3, record.seed, record.moves).view(0) == back.view  # the store agrees
     assert back.log == tuple(LoggedTurn(*t) for t in turns(3, record.seed, record.moves))
     await play_move(ann, pick(back.view))  # and the game goes on from there
-    assert len(practice.store.moves(table_id)) > len(stored)
+    assert len(await practice.store.moves(table_id)) > len(stored)
 
 
 async def test_undo_goes_back_one_decision_at_a_time(practice: GameHost) -> None:
@@ -73,13 +73,13 @@ async def test_undo_goes_back_one_decision_at_a_time(practice: GameHost) -> None
     for _ in range(2):
         await play_move(ann, pick((await await_turn(ann)).view))
     await await_turn(ann)
-    played = practice.store.moves(table_id)
+    played = await practice.store.moves(table_id)
     ann.cmd(Undo())
     await ann.next_of(TableUpdate, lambda m: m.log is not None)
-    once = practice.store.moves(table_id)
+    once = await practice.store.moves(table_id)
     ann.cmd(Undo())
     await ann.next_of(TableUpdate, lambda m: m.log is not None)
-    twice = practice.store.moves(table_id)
+    twice = await practice.store.moves(table_id)
     assert len(twice) < len(once) < len(played)
     ann.cmd(Undo())
     ann.cmd(Undo())  # nothing left to take back: a notice says so
@@ -99,18 +99,18 @@ async def test_a_server_refuses_undo_and_hints(host: GameHost) -> None:
     ann = await seated(host)
     table_id = ann.last_table.table
     await play_move(ann, pick(ann.view))
-    moves = host.store.moves(table_id)
+    moves = await host.store.moves(table_id)
     ann.cmd(Undo())
     assert "only in offline games" in (await ann.next_of(Notice)).text
     ann.cmd(Hint())
     assert "only for offline games" in (await ann.next_of(Notice)).text
-    assert host.store.moves(table_id)[: len(moves)] == moves  # nothing was taken back
+    assert (await host.store.moves(table_id))[: len(moves)] == moves  # nothing was taken back
 
 
 async def test_the_seed_reaches_players_only_once_the_game_is_over(host: GameHost) -> None:
     ann = await seated(host)
     final = await play_to_end(ann)
-    record = host.store.load_game(ann.last_table.table)
+    record = await host.store.load_game(ann.last_table.table)
     assert record is not None
     updates = [m for m in ann.messages if isinstance(m, TableUpdate)]
     assert all(m.seed is None for m in updates if not m.view.is_over)
