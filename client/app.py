@@ -19,15 +19,19 @@ from textual.message import Message
 from textual.screen import Screen
 
 from shared.codec import CodecError
+from shared.gamerecord import RecordError, parse_record
 from shared.protocol import (
     PROTOCOL_VERSION,
     Advice,
     Bye,
     ClientMessage,
     Create,
+    GameRecordText,
+    Leaderboard,
     Leave,
     LobbyList,
     Notice,
+    PlayerProfile,
     PlayMove,
     Start,
     TableUpdate,
@@ -37,9 +41,12 @@ from shared.protocol import (
 )
 
 from .connection import Connection
+from .replay import Replay
 from .screens import modes
+from .screens.club import LeaderboardScreen, ProfileScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LOBBY_HELP, LobbyScreen
+from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
 
@@ -139,6 +146,19 @@ class SplendorApp(App[None]):
                 main = self.main_screen
                 if isinstance(main, TableScreen):
                     main.show_advice(move, reason)
+            case Leaderboard():
+                if isinstance(self.screen, LeaderboardScreen):
+                    self.screen.show(msg)
+                else:
+                    await self.push_screen(LeaderboardScreen(msg))
+            case PlayerProfile():
+                top = self.screen
+                if isinstance(top, ProfileScreen) and top.profile.player == msg.player:
+                    top.show(msg)
+                else:
+                    await self.push_screen(ProfileScreen(msg))
+            case GameRecordText(game, text):
+                await self._replay(game, text)
             case Bye(text):
                 self.bye_text = text
                 self.exit()
@@ -152,6 +172,18 @@ class SplendorApp(App[None]):
             self.exit()
             return
         self.player_name, self.guest = msg.name, msg.guest
+
+    async def _replay(self, game: str, text: str) -> None:
+        """A finished game's record came: its replay opens over what is shown."""
+        try:
+            replay = Replay.of(parse_record(text))
+        except RecordError as e:
+            self.notify(f"The record of game {game} cannot be replayed: {e}", severity="error")
+            return
+        main = self.main_screen
+        if isinstance(main, TableScreen):
+            main.message = None  # "fetching the game's record…" is done
+        await self.push_screen(ReplayScreen(replay))
 
     async def _table(self, msg: TableUpdate) -> None:
         if msg.table == self._left_table:
@@ -214,9 +246,14 @@ class SplendorApp(App[None]):
         groups = [("At the table", TableScreen.BINDINGS)]
         if not self.local:
             groups.append(("In the lobby", LobbyScreen.BINDINGS))
+            groups.append(("The leaderboard", LeaderboardScreen.BINDINGS))
+            groups.append(("A profile", ProfileScreen.BINDINGS))
+        groups.append(("A replay", ReplayScreen.BINDINGS))
         groups.append(("Everywhere", self.BINDINGS))
         now, legend = "", ""
-        if isinstance(main, TableScreen):
+        if isinstance(self.screen, ReplayScreen):
+            now, legend = modes.page(modes.REPLAY, self.local), modes.LEGEND
+        elif isinstance(main, TableScreen):
             now, legend = modes.page(main.mode, self.local), modes.LEGEND
         elif isinstance(main, LobbyScreen):
             now = LOBBY_HELP

@@ -169,8 +169,11 @@ def breakdown(p: PlayerInfo) -> str:
     return text
 
 
-def status_text(view: PlayerView, seats: Sequence[Seat], width: int = 80) -> Text:
-    """The top line: round and turn, whose turn it is, the final round flag (R15)."""
+def status_text(
+    view: PlayerView, seats: Sequence[Seat], width: int = 80, onlooker: str = "watching"
+) -> Text:
+    """The top line: round and turn, whose turn it is, the final round flag (R15); for a
+    view of no seat, what the viewer does (`onlooker`: watching, replay)."""
     name = seats[view.current_player].name if view.current_player < len(seats) else "?"
     out = Text()
     out.append("◆ Splendor ", style="bold #ffd23f")
@@ -190,7 +193,7 @@ def status_text(view: PlayerView, seats: Sequence[Seat], width: int = 80) -> Tex
     if view.final_round and not view.is_over:
         out.append("  FINAL ROUND", style="bold #ffffff on #a02020")
     if view.seat is None:
-        out.append("  (watching)", style="italic")
+        out.append(f"  ({onlooker})", style="italic")
     return out
 
 

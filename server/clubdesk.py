@@ -10,6 +10,7 @@ from collections import deque
 from shared import protocol
 from shared.gamerecord import record_of, write_record
 from shared.protocol import (
+    LEADERBOARD_PAGE,
     AskLeaderboard,
     AskProfile,
     AskRecord,
@@ -27,7 +28,6 @@ from .seating import Seating
 from .store import FINISHED, GameRecord, Store, StoreError
 from .store.queries import Standing
 
-PAGE = 20  # leaderboard rows a page
 HISTORY = 50  # ratings a profile's chart shows, at most
 RECENT = 10  # games a profile lists
 GUEST_GAMES = 20  # a guest's games this session, kept
@@ -90,7 +90,7 @@ class ClubDesk:
         link.deliver(protocol.encode(reply))
 
     async def _leaderboard(self, link: HostLink, offset: int) -> Leaderboard:
-        rows = tuple(_ranked(s) for s in await self.store.leaderboard(PAGE, offset))
+        rows = tuple(_ranked(s) for s in await self.store.leaderboard(LEADERBOARD_PAGE, offset))
         me = None
         if not link.identity.guest:
             standing = (await self.store.profile(link.identity.name.lower(), 0)).standing

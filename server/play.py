@@ -58,6 +58,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--bot-delay", type=float, default=0.6, help="seconds between bot moves (default 0.6)"
     )
     play.add_argument("--log", metavar="FILE", help="write the game host's log to FILE")
+    replay = sub.add_parser(
+        "replay", help="replay a game record (docs/records.md; splendor-server export writes one)"
+    )
+    replay.add_argument("file", help="the record, a text file")
+    replay.add_argument(
+        "--turn", type=int, help="open at this turn (0: the deal; default: the last)"
+    )
     return parser.parse_args(argv)
 
 
@@ -119,8 +126,23 @@ async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
             await host.stop()
 
 
+def replay_file(path: str, turn: int | None) -> int:
+    """`splendor replay FILE`: the record's replay in the terminal, with no host."""
+    from client.screens.replay import RecordError, ReplayApp, load_replay
+
+    try:
+        replay = load_replay(path)
+    except (OSError, UnicodeDecodeError, RecordError) as e:
+        print(f"splendor: {path}: {e}", file=sys.stderr)
+        return 2
+    ReplayApp(replay, at=turn).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.command == "replay":
+        return replay_file(args.file, args.turn)
     try:
         setup = setup_from(args)
         name = player_name(args.name)

@@ -28,6 +28,7 @@ not a record raises `RecordError`, which names the line.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .cards import CARD_SET
@@ -150,6 +151,12 @@ def parse_record(text: str) -> Record:
         if m.group(1) in tags:
             raise RecordError(f"line {i}: the tag {m.group(1)} comes twice")
         tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+    if not tags:
+        first = next((n for n, line in enumerate(lines, 1) if line.strip()), 0)
+        found = repr(lines[first - 1].strip()[:40]) if first else "nothing"
+        raise RecordError(
+            f'line {first or 1}: a record starts with tag pairs like [Players "2"], not {found}'
+        )
     _check_tags(tags)
     moves, comments = _moves(lines, i)
     return Record(tags, tuple(moves), comments)
@@ -244,19 +251,37 @@ def _notation(words: list[str], line: int, turn: int) -> str:
         raise RecordError(f"line {line}, turn {turn}: {e}") from None
 
 
-def replay_record(record: Record) -> GameState:
-    """The state the record's moves lead to, from its seed, each move checked by the
-    engine; `RecordError` saying which turn is not legal."""
+def replay_steps(record: Record) -> Iterator[tuple[int, GameState, GameState]]:
+    """Each move of the record played with the engine, checked: its index, the state
+    before it and the state after; `RecordError` saying which turn is not legal."""
     state = new_game(record.players, record.seed)
     turn = 0
     for i, text in enumerate(record.moves):
         if not text.startswith("return "):
             turn += 1
         try:
-            state = state.apply(parse_move(text))
+            after = state.apply(parse_move(text))
         except SplendorError as e:
             raise RecordError(f"turn {turn} (move {i + 1}): {e}") from None
-    return state
+        yield i, state, after
+        state = after
 
 
-__all__ = ["Record", "RecordError", "parse_record", "record_of", "replay_record", "write_record"]
+def replay_record(record: Record) -> GameState:
+    """The state the record's moves lead to, from its seed, each move checked by the
+    engine (`replay_steps`)."""
+    final = new_game(record.players, record.seed)
+    for _, _, after in replay_steps(record):
+        final = after
+    return final
+
+
+__all__ = [
+    "Record",
+    "RecordError",
+    "parse_record",
+    "record_of",
+    "replay_record",
+    "replay_steps",
+    "write_record",
+]

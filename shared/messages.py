@@ -258,6 +258,9 @@ class AskRecord:
     game: str
 
 
+LEADERBOARD_PAGE = 20  # rows a leaderboard page holds
+
+
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
     """A page of the leaderboard from `offset`, and the asking player's own row (None for

@@ -161,10 +161,11 @@ class GameState:
         ranks = tuple(1 + sum(1 for k in keys if k < keys[s]) for s in range(self.num_players))
         return Outcome(scores=scores, ranks=ranks)
 
-    def view(self, seat: int | None) -> PlayerView:
+    def view(self, seat: int | None, *, reveal: bool = False) -> PlayerView:
         """What `seat` may know (None: a spectator): the one function that decides hidden
         information (docs/design.md). Decks are sizes; another seat's blind reserve is its
-        level alone (R9); legal moves only for the seat whose decision it is."""
+        level alone (R9), unless `reveal` (the replay of a game that is over, whose record
+        names every card); legal moves only for the seat whose decision it is."""
         if seat is not None and not 0 <= seat < self.num_players:
             raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
         players = []
@@ -172,7 +173,7 @@ class GameState:
             reserved = tuple(
                 ReservedCard(
                     level=CARDS[idx].level,
-                    card=None if blind and s != seat else CARDS[idx].id,
+                    card=None if blind and s != seat and not reveal else CARDS[idx].id,
                     blind=blind,
                 )
                 for idx, blind in self.reserved[s]

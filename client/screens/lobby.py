@@ -16,6 +16,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from shared.protocol import (
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Create,
     Join,
     Leave,
@@ -30,21 +33,35 @@ from shared.protocol import (
 
 from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import NameList, TableList
+from .club import GameIdDialog, PlayerPicker, candidates
 from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
-COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 0), ("Turn", 5))  # 0: the rest
-KEYS: Keys = (
+COLUMNS = (  # 0: the rest
+    ("Table", 7),
+    ("Host", 12),
+    ("Status", 9),
+    ("Game", 6),
+    ("Seats", 0),
+    ("Turn", 5),
+)
+CLUB: Keys = (("r", "r", "Ratings"), ("p", "p", "Profile"), ("v", "v", "Replay"))
+END: Keys = (("question_mark", "?", "Help"), ("q", "q", "Quit"))
+KEYS: Keys = (  # the key line; j and w (join, watch) are Enter's, and in the help
+    ("enter", "⏎", "Open"),
     ("g", "g", "Quick game"),
     ("c", "c", "Create"),
-    ("j", "j", "Join"),
-    ("w", "w", "Watch"),
+    *CLUB,
+    *END,
+)
+KEYS_AT_TABLE: Keys = (  # waiting at a table
+    ("enter", "⏎", "Open"),
     ("s", "s", "Start"),
     ("l", "l", "Leave"),
-    ("question_mark", "?", "Help"),
-    ("q", "q", "Quit"),
+    *CLUB,
+    *END,
 )
 LOBBY_HELP = """\
 [b]In the lobby[/b]
@@ -56,10 +73,14 @@ LOBBY_HELP = """\
  [b]j[/b] / [b]w[/b]          join / watch the selected table
  [b]s[/b]              start the table you host, once every seat is filled
  [b]l[/b]              leave the table you wait at
+ [b]r[/b]              the leaderboard (Enter on a row: that player's profile)
+ [b]p[/b]              a player's profile: yours, the selected table's players, anyone's
+ [b]v[/b]              replay a finished game: type its id (profiles list them)
  [b]q[/b]              quit (a seat in a game is kept: connect again to play on)
 
 The lobby lists every table waiting for players or playing, with its seats and the
-game's turn; "your game" marks a game you hold a seat in."""
+game's turn; "your game" marks a game you hold a seat in; a rated game changes the
+ratings of its players with a key, and of its bots."""
 
 
 def seat_label(seat: SeatSummary) -> str:
@@ -88,6 +109,9 @@ class LobbyScreen(Screen[None]):
         Binding("g", "quick", "Quick game"),
         Binding("s", "start", "Start"),
         Binding("l", "leave", "Leave table"),
+        Binding("r", "leaderboard", "Leaderboard"),
+        Binding("p", "profile", "Profile"),
+        Binding("v", "replay", "Replay a game"),
     ]
 
     def __init__(self, lobby: LobbyList) -> None:
@@ -115,7 +139,6 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.tables = self.query_one(TableList)
         self.online = self.query_one(NameList)
-        self.query_one(KeyBar).show(KEYS)
         self.on_resize()
         self.show(self.lobby)
 
@@ -144,10 +167,13 @@ class LobbyScreen(Screen[None]):
             turn = str(t.turn or "") if playing else ""
             if playing and t.id in lobby.mine:
                 status = "your game"
-            rows.append((t.id, (t.id, t.host, status, seats, turn)))
+            kind = "rated" if t.rated else "casual"
+            rows.append((t.id, (t.id, t.host, status, kind, seats, turn)))
         self.tables.show(rows)
         self.online.show(lobby.online)
-        self._show_mine(lobby.waiting_at())
+        waiting = lobby.waiting_at()
+        self.query_one(KeyBar).show(KEYS if waiting is None else KEYS_AT_TABLE)
+        self._show_mine(waiting)
 
     def _update_static(self, selector: str, content: str | Text) -> None:
         """`Static.update` only when the content differs from what the widget shows."""
@@ -234,6 +260,26 @@ class LobbyScreen(Screen[None]):
 
     def action_quick(self) -> None:
         self.app.push_screen(QuickGameDialog(), self._requested)
+
+    def action_leaderboard(self) -> None:
+        self.splendor.send(AskLeaderboard())
+
+    def action_profile(self) -> None:
+        table = self._selected()
+        seats = [s.name or f"bot:{s.bot}" for s in table.seats if not s.open] if table else []
+        picker = PlayerPicker(candidates(self.splendor.player_name, seats, self.lobby.online))
+        self.app.push_screen(picker, self._profile_of)
+
+    def _profile_of(self, player: str | None) -> None:
+        if player:
+            self.splendor.send(AskProfile(player))
+
+    def action_replay(self) -> None:
+        self.app.push_screen(GameIdDialog(), self._replay_of)
+
+    def _replay_of(self, game: str | None) -> None:
+        if game:
+            self.splendor.send(AskRecord(game))
 
     def _requested(self, request: Create | Quick | None) -> None:
         if request is not None:

@@ -15,6 +15,7 @@ from ..widgets.keybar import Keys
 
 CHOOSE, WAIT, PICK, CONFIRM, RETURN = "choose", "wait", "pick", "confirm", "return"
 TYPE, WATCH, OVER, QUIT, SMALL = "type", "watch", "over", "quit", "small"
+REPLAY = "replay"
 
 TITLES = {
     CHOOSE: "Your turn: choose a move",
@@ -27,6 +28,7 @@ TITLES = {
     OVER: "The game is over",
     QUIT: "Leaving the game",
     SMALL: "The terminal is too small",
+    REPLAY: "Replaying a game",
 }
 
 
@@ -99,9 +101,16 @@ def keys(mode: str, local: bool, again: str = "New game") -> Keys:
         ),
         TYPE: (("enter", "⏎", "Play / look up"), ("escape", "esc", "Close")),
         WATCH: (LOOK, ("escape", "esc", "Lobby"), HELP, QUIT_KEY),
-        OVER: (("enter", "⏎", again), LOOK, HELP, QUIT_KEY),
+        OVER: (("enter", "⏎", again), ("v", "v", "Replay"), LOOK, HELP, QUIT_KEY),
         QUIT: (("y", "y", "Yes, leave"), ("n", "n", "No, stay")),
         SMALL: (HELP, QUIT_KEY),
+        REPLAY: (
+            ("right", "← →", "Turn"),
+            ("", "↑ ↓", "Move list"),
+            ("end", "Home End", "Deal / end"),
+            ("escape", "esc", "Close"),
+            HELP,
+        ),
     }
     return table[mode]
 
@@ -142,9 +151,21 @@ PAGES: dict[str, list[tuple[str, str]]] = {
         ("← → Home End", "move in the line; Backspace Ctrl+U Ctrl+K edit"),
     ],
     WATCH: [*LOOKING, ("Esc", "back to the lobby")],
-    OVER: [("Enter", "a new game (offline) or the lobby"), ("Esc", "leave"), *LOOKING],
+    OVER: [
+        ("Enter", "a new game (offline) or the lobby"),
+        ("v", "replay the game, every card shown"),
+        ("Esc", "leave"),
+        *LOOKING,
+    ],
     QUIT: [("y or Enter", "leave and quit"), ("n or Esc", "stay")],
     SMALL: [("", "make the terminal at least 80×22 to see the table")],
+    REPLAY: [
+        ("← → h l", "a turn back, a turn on"),
+        ("↑ ↓ PgUp PgDn", "along the move list: the table follows"),
+        ("Home End", "the deal, the last turn"),
+        ("Esc", "close the replay"),
+        ("", "the move log marks the turn shown; its card shows beside the hand"),
+    ],
 }
 PRACTICE_HELP = [
     ("u", "take back your last move and the bots' since (offline)"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shared.explain import plural
+from shared.protocol import RatingChange
 from shared.state import WINNING_PRESTIGE
 from shared.view import PlayerView
 
@@ -59,13 +60,28 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def ratings_note(seats: Sequence[Seat], ratings: Sequence[RatingChange | None]) -> str:
+    """ "Ratings: Ann 1512 (+14) · Hard bot 2 1620 (−3)": the rated seats after the game."""
+    parts = [
+        f"{seat.name} {r.shown} ({'+' if r.change >= 0 else '−'}{abs(r.change)})"
+        for seat, r in zip(seats, ratings, strict=False)
+        if r is not None
+    ]
+    return "Ratings: " + " · ".join(parts) if parts else ""
+
+
 def results_notes(
-    view: PlayerView, seats: Sequence[Seat], seed: int | None
+    view: PlayerView,
+    seats: Sequence[Seat],
+    seed: int | None,
+    ratings: Sequence[RatingChange | None] = (),
 ) -> tuple[tuple[str, str], ...]:
     """The lines above the move log at the end of a game: who won, the seed (a replay is
-    seed and moves), how it ended (R15, R18), how ties were broken (R17)."""
+    seed and moves), the ratings after a rated game, how it ended (R15, R18), how ties
+    were broken (R17)."""
     names = [s.name for s in seats]
     shown = f" · seed {seed}" if seed is not None else ""
     title = f"Game over — {winners_text(view, seats)}{shown}"
-    notes = [end_note(view, names), *tie_notes(view, names)]
+    rated = ratings_note(seats, ratings)
+    notes = [*([rated] if rated else []), end_note(view, names), *tie_notes(view, names)]
     return ((title, "bold #ffd23f"), *((n, "") for n in notes))

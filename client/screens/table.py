@@ -19,7 +19,7 @@ from shared.cards import COLOUR_NAMES
 from shared.errors import SplendorError
 from shared.explain import plural
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, parse_move
-from shared.protocol import Hint, Undo
+from shared.protocol import AskRecord, Hint, Undo
 from shared.view import PlayerView
 
 from .. import faces, model
@@ -94,6 +94,7 @@ class TableScreen(Looking):
         Binding(
             "p", "pass_turn", show=False, tooltip="Pass (only when no other move is possible, R12)"
         ),
+        Binding("v", "replay", show=False, tooltip="Game over: replay it, every card shown"),
     ]
 
     # -- actions ------------------------------------------------------------------
@@ -302,6 +303,14 @@ class TableScreen(Looking):
 
     def action_pass_turn(self) -> None:
         self._offer(parse_move("pass"))
+
+    def action_replay(self) -> None:
+        if self.mode != modes.OVER:
+            self._refuse("a game can be replayed once it is over")
+        else:
+            self.splendor.send(AskRecord(self.table_id))
+            self.message = ("fetching the game's record…", "")
+            self._prompt()
 
     def action_undo(self) -> None:
         if not self.splendor.local:

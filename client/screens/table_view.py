@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from shared.moves import Move
-from shared.protocol import PlayMove, TableUpdate
+from shared.protocol import PlayMove, RatingChange, TableUpdate
 from shared.view import PlayerInfo, PlayerView
 
 from .. import faces, model, prompts
@@ -59,6 +59,7 @@ class TableView(Screen[None]):
         self.previous: PlayerView | None = None
         self.seats: tuple[Seat, ...] = ()
         self.seed: int | None = None  # the deal, once the game is over
+        self.ratings: tuple[RatingChange | None, ...] = ()  # after a rated game, per seat
         self.cursor = (3, 1)  # on the board: (row, column), `faces` numbers the rows
         self.area = BOARD  # where the cursor is: the board, the players or the moves
         self.pcursor = (0, 0)  # among the players: (panel, reserved card)
@@ -81,6 +82,8 @@ class TableView(Screen[None]):
     @property
     def splendor(self) -> SplendorApp:
         return cast("SplendorApp", self.app)
+
+    onlooker = "watching"  # the status line's word for a view of no seat
 
     @property
     def in_game(self) -> bool:
@@ -174,6 +177,8 @@ class TableView(Screen[None]):
         self.seat = msg.seat
         if msg.seed is not None:
             self.seed = msg.seed
+        if msg.ratings:
+            self.ratings = msg.ratings
         if msg.log is not None:  # the whole log: a first update, or moves taken back
             self.history.replace(msg.log, self.seat, self.names, view.num_players)
         else:
@@ -221,7 +226,7 @@ class TableView(Screen[None]):
         view = self.view
         assert view is not None
         self.status_line.show(
-            faces.status_text(view, self.seats),
+            faces.status_text(view, self.seats, onlooker=self.onlooker),
             mine=view.my_turn,
             final=view.final_round and not view.is_over,
         )
@@ -249,7 +254,8 @@ class TableView(Screen[None]):
         assert view is not None
         notes: Notes = ()
         if view.is_over:  # the results; only their first line while looking at the moves
-            notes = results_notes(view, self.seats, self.seed)[: 1 if self.area == MOVES else 9]
+            notes = results_notes(view, self.seats, self.seed, self.ratings)
+            notes = notes[: 1 if self.area == MOVES else 9]
         elif self.advice is not None:
             move, reason = self.advice
             notes = ((f"Hint (medium bot): {move} — {reason}", "bold #8fd3ff"),)

@@ -5,6 +5,7 @@ bytes, and anything else decodes to a clear `CodecError`, never another exceptio
 from __future__ import annotations
 
 import random
+import re
 
 import msgpack
 import pytest
@@ -17,16 +18,25 @@ from shared.deal import new_game, turns
 from shared.moves import Buy, parse_move
 from shared.protocol import (
     Advice,
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Bye,
     Create,
+    GameLine,
+    GameRecordText,
     Hint,
     Join,
+    Leaderboard,
     Leave,
     LobbyList,
     LoggedTurn,
     Notice,
+    PlayerProfile,
     PlayMove,
     Quick,
+    Ranked,
+    RatingChange,
     SeatSummary,
     Start,
     TableStatus,
@@ -81,6 +91,27 @@ HOST_MESSAGES = [
     Notice("`take R R`: only 3 red left; taking two needs 4 (R8)"),
     Notice("the game at table t2 was abandoned", "info"),
     Bye("the server is shutting down"),
+    TableUpdate(
+        "t2", SEATS, 0, OVER.view(0), ratings=(RatingChange(1512, 14), None, RatingChange(990, -3))
+    ),
+    Leaderboard(()),
+    Leaderboard(
+        (Ranked(1, "ann", 1512, 4, 3, 1.8e9), Ranked(2, "bot:hard", 1400, 9, 2, 1.7e9)),
+        20,
+        Ranked(57, "bob", 900, 1, 0, 1.6e9),
+    ),
+    PlayerProfile("guest-bo", None),
+    PlayerProfile(
+        "ann",
+        Ranked(1, "ann", 1512, 4, 3, 1.8e9),
+        (1000, 1020, 1512),
+        ((2, 3, 2), (4, 1, 1)),
+        (
+            GameLine("t7", 2, "finished", 1.8e9, 0, ("ann", "hard bot"), (15, 9), (1, 2), True),
+            GameLine("t6", 3, "abandoned", 1.7e9, 2, ("bob", "cy", "ann"), (), (), False),
+        ),
+    ),
+    GameRecordText("t7", '[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. take W U G\n*\n'),
 ]
 CLIENT_MESSAGES = [
     Create(2, (None, None)),
@@ -94,6 +125,12 @@ CLIENT_MESSAGES = [
     PlayMove(parse_move("buy 1-07")),
     Undo(),
     Hint(),
+    Create(3, (None, "easy", None), rated=True),
+    Quick(2, "hard", rated=True),
+    AskLeaderboard(),
+    AskLeaderboard(40),
+    AskProfile("bot:hard"),
+    AskRecord("t7"),
 ]
 
 
@@ -129,6 +166,9 @@ def test_each_side_refuses_the_others_messages() -> None:
         ({"t": "join"}, "needs table"),
         ({"t": "move", "move": "take W W W"}, "`take W W W` is not a move"),
         ({"t": "move", "move": ("take",)}, "notation text"),
+        ({"t": "ask-profile"}, "needs player"),
+        ({"t": "ask-leaderboard", "offset": -1}, "offset should be"),
+        ({"t": "ask-record", "game": "x" * 500}, "game should be"),
         ({"t": 3}, "3 is not a message"),
         ({"move": "pass"}, "None is not a message"),
     ],
@@ -146,6 +186,17 @@ def test_a_table_update_must_agree_with_its_view() -> None:
     for key, value in [("seat", 0), ("seats", good["seats"][:2]), ("log", ((3, ("pass",)),))]:
         with pytest.raises(protocol.ProtocolError):
             decode_host(dumps({**good, key: value}))
+
+
+def test_ratings_come_one_or_none_per_seat() -> None:
+    over = loads(encode(TableUpdate("t2", SEATS, 0, OVER.view(0))))
+    for ratings, words in [
+        (((1500, 3),), "one change or none for each of the 3 seats"),
+        (((1500, "3"), None, None), "should be [rating, change]"),
+        ((("x",), None, None), "should be [rating, change]"),
+    ]:
+        with pytest.raises(protocol.ProtocolError, match=re.escape(words)):
+            decode_host(dumps({**over, "ratings": ratings}))
 
 
 def test_a_seed_travels_only_once_the_game_is_over() -> None:
