@@ -35,10 +35,10 @@ from .decode import turn_from
 from .errors import SplendorError
 from .messages import (
     BOT_LEVELS,
+    LEADERBOARD_PAGE,
     MAX_ID,
     MAX_NAME,
     MAX_RECORD,
-    LEADERBOARD_PAGE,
     MAX_SEED,
     MAX_TEXT,
     PROTOCOL_VERSION,
