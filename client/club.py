@@ -74,19 +74,16 @@ def standing_text(profile: PlayerProfile, now: float | None = None) -> str:
 def history_text(history: Sequence[int], width: int) -> str:
     """The rating's course over the games that fit: "Rating over 5 games: 1000 ▁▃▂▅█ 1052"."""
     if not history:
-        return "Rating: no rated game yet."
+        return ""
     shown = list(history)[-max(4, width - 40) :]
     over = plural(len(shown), "game") if len(shown) == len(history) else f"the last {len(shown)}"
     return f"Rating over {over}: {shown[0]} {sparkline(shown, len(shown))} {shown[-1]}"
 
 
 def by_players_text(by_players: Sequence[tuple[int, int, int]]) -> str:
-    """ "2 players: 8 games, 4 wins · 3 players: 3 games, 1 win"."""
-    parts = [
-        f"{n} players: {plural(games, 'game')}, {plural(wins, 'win')}"
-        for n, games, wins in by_players
-    ]
-    return " · ".join(parts) or "No finished games yet."
+    """ "Rated games by player count: 2p 8 (4 won) · 3p 3 (1 won)" ("" for none)."""
+    parts = [f"{n}p {games} ({wins} won)" for n, games, wins in by_players]
+    return "Rated games by player count: " + " · ".join(parts) if parts else ""
 
 
 def game_cells(g: GameLine, now: float | None = None) -> tuple[str, ...]:

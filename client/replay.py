@@ -80,8 +80,6 @@ class Replay:
 
     @property
     def title(self) -> str:
-        """ "Game 4fa2c1 · 2026.12.01 · Rated game" from the tags there are."""
-        tags = self.record.tags
-        parts = [f"game {tags['Game']}" if "Game" in tags else "a game record"]
-        parts += [tags[t] for t in ("Date", "Event", "Termination") if t in tags]
-        return " · ".join(parts)
+        """ "game 4fa2c1" (the record of a server's game), else "a record"."""
+        game = self.record.tags.get("Game")
+        return f"game {game}" if game else "a record"

@@ -47,6 +47,7 @@ class ReplayScreen(TableView):
     def __init__(self, replay: Replay, at: int | None = None) -> None:
         super().__init__(replay.record.tags.get("Game", "replay"), None)
         self.replay = replay
+        self.onlooker = f"replay of {replay.title}"
         self.seats = replay.seats
         if replay.over:
             self.seed = replay.record.seed
@@ -116,10 +117,9 @@ class ReplayScreen(TableView):
             return
         k, total = self.at, self.replay.turns
         if k == 0:
-            where = f"the deal (0 of {total} turns)"
+            self.prompt_line.say(f"The deal (0 of {total} turns): → plays the first turn")
         else:
-            where = f"turn {k} of {total}: {self.entries[k - 1].text}"
-        self.prompt_line.say(f"Replay of {self.replay.title} — {where}")
+            self.prompt_line.say(f"After turn {k} of {total}: {self.entries[k - 1].text}")
 
 
 class ReplayApp(App[None]):

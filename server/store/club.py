@@ -57,26 +57,28 @@ class ClubQueries:
         by_players = [
             (int(n), int(g), int(w or 0)) for n, g, w in await self._rows(BY_PLAYERS, player)
         ]
-        games = []
+        games: dict[str, PastGame] = {}  # a bot level at two seats: its best-ranked one
         for game, players, status, finished, outcome, seat, rated, seats in await self._rows(
-            RECENT, player, recent
+            RECENT, player, recent * 4
         ):
             result = json.loads(outcome) if outcome else {}
+            ranks = tuple(result.get("ranks", ()))
+            known = games.get(game)
+            if known is not None and not (ranks and ranks[int(seat)] < ranks[known.seat]):
+                continue
             names = tuple(_seat_name(s) for s in json.loads(seats))
-            games.append(
-                PastGame(
-                    game,
-                    int(players),
-                    str(status),
-                    float(finished or 0.0),
-                    int(seat),
-                    names,
-                    tuple(result.get("scores", ())),
-                    tuple(result.get("ranks", ())),
-                    bool(rated),
-                )
+            games[game] = PastGame(
+                game,
+                int(players),
+                str(status),
+                float(finished or 0.0),
+                int(seat),
+                names,
+                tuple(result.get("scores", ())),
+                ranks,
+                bool(rated),
             )
-        return Profile(standing, history, by_players, games)
+        return Profile(standing, history, by_players, list(games.values())[:recent])
 
     async def ban(self, name: str, reason: str = "") -> None:
         await self._statements(

@@ -96,12 +96,12 @@ async def test_the_viewer_goes_turn_by_turn_and_shows_every_card_at_the_end() ->
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         total = replay.turns
-        assert f"Replay of game g9 — turn {total} of {total}:" in screen_text(app)
-        assert "(replay)" in screen_text(app) and "Game over" in screen_text(app)
+        assert f"After turn {total} of {total}:" in screen_text(app)
+        assert "(replay of game g9)" in screen_text(app) and "Game over" in screen_text(app)
         await pilot.press("home")
-        assert screen.at == 0 and f"the deal (0 of {total} turns)" in screen_text(app)
+        assert screen.at == 0 and f"The deal (0 of {total} turns)" in screen_text(app)
         await pilot.press("right", "right", "left")
-        assert screen.at == 1 and f"turn 1 of {total}: " in screen_text(app)
+        assert screen.at == 1 and f"After turn 1 of {total}: " in screen_text(app)
         await pilot.press("down", "down")  # along the move list: the table follows
         assert screen.at == 3
         await pilot.press("pagedown")

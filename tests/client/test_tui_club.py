@@ -120,7 +120,7 @@ async def test_a_profile_shows_the_rating_course_and_replays_a_game() -> None:
         text = screen_text(app)
         assert "#3 · rating 1052 · 13 rated games, 3 wins (23%)" in text
         assert sparkline(history) in text and "1000" in text
-        assert "2 players: 4 games, 1 win · 3 players: 7 games, 3 wins" in text
+        assert "Rated games by player count: 2p 4 (1 won) · 3p 7 (3 won)" in text
         assert "1st" in text and "ann 15 · bob 16 · hard bot 9" in text
         assert "abandoned" in text
         await pilot.press("enter")
@@ -169,7 +169,7 @@ async def test_the_game_over_shows_the_ratings_and_v_replays_it() -> None:
         conn.deliver(encode(GameRecordText("t5", text)))
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.pause()
-        assert f"turn {state.turn} of {state.turn}" in screen_text(app)
+        assert f"After turn {state.turn} of {state.turn}" in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         conn.deliver(encode(GameRecordText("t5", '[Players "5"]\n')))  # not a record

@@ -94,3 +94,17 @@ async def test_a_guest_sees_the_session_games_and_no_rating(host: GameHost) -> N
     guest.cmd(AskLeaderboard())
     board = await guest.next_of(Leaderboard)
     assert board.me is None and all(r.player != "guest-zed" for r in board.rows)
+
+
+async def test_a_bot_level_at_two_seats_lists_a_game_once(host: GameHost) -> None:
+    """Two medium bots are one rated player: the game is theirs once, at the better seat."""
+    ann = HostConnection(host, identity("ann"))
+    ann.cmd(Quick(3, "medium", rated=True))
+    final = await play_to_end(ann)
+    assert final.outcome is not None
+    ann.cmd(AskProfile("bot:medium"))
+    profile = await ann.next_of(PlayerProfile)
+    [line] = profile.recent
+    best = min(final.outcome.ranks[1:])
+    assert line.ranks[line.seat] == best and line.seat in (1, 2)
+    assert profile.standing is not None and profile.standing.games == 1

@@ -12,8 +12,9 @@ HOME, END = "\x1b[H", "\x1b[F"
 
 
 def prompt_line(text: str) -> str:
-    """The replay's prompt line ("Replay of game ... — turn k of n: ...")."""
-    return next(line for line in text.splitlines() if line.lstrip().startswith("Replay of"))
+    """The replay's prompt line ("After turn k of n: ...", "The deal (0 of n turns)...")."""
+    lines = text.splitlines()
+    return next(ln for ln in lines if ln.lstrip().startswith(("After turn", "The deal")))
 
 
 async def test_a_rated_game_its_replay_the_leaderboard_and_a_profile(tmp_path, bot_executor):
@@ -36,17 +37,16 @@ async def test_a_rated_game_its_replay_the_leaderboard_and_a_profile(tmp_path, b
 
         # v replays the game: the last turn first, Home the deal, → a turn on.
         ann.press("v")
-        shown = await ann.wait_for(f"Replay of game {table_id}")
-        at = re.search(r"turn (\d+) of (\d+)", prompt_line(shown))
+        shown = await ann.wait_for(f"(replay of game {table_id}")
+        at = re.search(r"After turn (\d+) of (\d+)", prompt_line(shown))
         assert at is not None and at.group(1) == at.group(2), prompt_line(shown)
         turns = int(at.group(2))
-        assert "(replay)" in shown
         ann.press(HOME)
-        await ann.wait_for(lambda t: f"the deal (0 of {turns} turns)" in prompt_line(t))
+        await ann.wait_for(lambda t: f"The deal (0 of {turns} turns)" in prompt_line(t))
         ann.press(KEYS["right"])
-        await ann.wait_for(lambda t: f"turn 1 of {turns}:" in prompt_line(t))
+        await ann.wait_for(lambda t: f"After turn 1 of {turns}:" in prompt_line(t))
         ann.press("\x1b")
-        await ann.wait_for(lambda t: "Replay of" not in t and "Ratings:" in t)
+        await ann.wait_for(lambda t: "(replay of" not in t and "Ratings:" in t)
 
         # Back to the lobby; r: the leaderboard, ann's row and the easy bot's, marked.
         ann.press(KEYS["enter"])
@@ -59,13 +59,13 @@ async def test_a_rated_game_its_replay_the_leaderboard_and_a_profile(tmp_path, b
         ann.press(KEYS["enter"])
         profile = await ann.wait_for(lambda t: "Recent games" in t and table_id in t)
         assert "Rating over 1 game:" in profile
-        assert "2 players: 1 game" in profile
+        assert "Rated games by player count: 2p 1 (" in profile
         assert table_id in profile and "rated" in profile
 
         # Enter on a game of the profile replays it, too.
         ann.press(KEYS["enter"])
-        await ann.wait_for(f"Replay of game {table_id}")
-        for closed in ("Replay of", "Recent games", "Leaderboard"):
+        await ann.wait_for(f"(replay of game {table_id}")
+        for closed in ("(replay of", "Recent games", "Leaderboard"):
             ann.press("\x1b")
             await ann.wait_for(lambda t, closed=closed: closed not in t)
         await ann.wait_for("Splendor lobby")
@@ -78,7 +78,7 @@ async def test_a_rated_game_its_replay_the_leaderboard_and_a_profile(tmp_path, b
         ann.press("v")
         await ann.wait_for("Replay a game")
         ann.press(f"{table_id}\r")
-        await ann.wait_for(f"Replay of game {table_id}")
+        await ann.wait_for(f"(replay of game {table_id}")
 
 
 async def test_a_guest_sees_their_session_games_and_is_not_rated(tmp_path, bot_executor):
