@@ -23,6 +23,9 @@ from shared.gamerecord import RecordError, parse_record
 from shared.protocol import (
     PROTOCOL_VERSION,
     Advice,
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Bye,
     ClientMessage,
     Create,
@@ -92,6 +95,7 @@ class SplendorApp(App[None]):
         self.lobby_data = LobbyList()
         self.bye_text: str | None = None
         self._left_table: str | None = None
+        self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
 
     # -- wiring -----------------------------------------------------------------
 
@@ -114,7 +118,17 @@ class SplendorApp(App[None]):
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
         if not isinstance(msg, Leave | PlayMove):
             self._left_table = None  # a new table may come
+        if isinstance(msg, AskLeaderboard | AskProfile | AskRecord):
+            self.asked.add(type(msg))
         self.connection.send(encode(msg))
+
+    def answered(self, question: type[ClientMessage]) -> bool:
+        """An answer of the club desk came: True if it was asked for (and is now answered);
+        one that comes after its screen was closed is dropped."""
+        if question in self.asked:
+            self.asked.discard(question)
+            return True
+        return False
 
     # -- host messages ----------------------------------------------------------
 
@@ -146,18 +160,14 @@ class SplendorApp(App[None]):
                 main = self.main_screen
                 if isinstance(main, TableScreen):
                     main.show_advice(move, reason)
-            case Leaderboard():
+            case Leaderboard() if self.answered(AskLeaderboard):
                 if isinstance(self.screen, LeaderboardScreen):
                     self.screen.show(msg)
                 else:
                     await self.push_screen(LeaderboardScreen(msg))
-            case PlayerProfile():
-                top = self.screen
-                if isinstance(top, ProfileScreen) and top.profile.player == msg.player:
-                    top.show(msg)
-                else:
-                    await self.push_screen(ProfileScreen(msg))
-            case GameRecordText(game, text):
+            case PlayerProfile() if self.answered(AskProfile):
+                await self.push_screen(ProfileScreen(msg))
+            case GameRecordText(game, text) if self.answered(AskRecord):
                 await self._replay(game, text)
             case Bye(text):
                 self.bye_text = text

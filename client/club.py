@@ -10,20 +10,15 @@ import time
 from collections.abc import Sequence
 
 from shared.explain import plural
+from shared.players import bot_level, player_label
 from shared.protocol import GameLine, PlayerProfile, Ranked
 
-BOT_PREFIX = "bot:"
 SPARKS = "▁▂▃▄▅▆▇█"
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
-def player_label(player: str) -> str:
-    """ "hard bot" for the rated bot ``bot:hard``; a name as it is."""
-    return f"{player.removeprefix(BOT_PREFIX)} bot" if player.startswith(BOT_PREFIX) else player
-
-
 def is_bot(player: str) -> bool:
-    return player.startswith(BOT_PREFIX)
+    return bot_level(player) is not None
 
 
 def when(at: float, now: float | None = None) -> str:
@@ -72,11 +67,13 @@ def standing_text(profile: PlayerProfile, now: float | None = None) -> str:
 
 
 def history_text(history: Sequence[int], width: int) -> str:
-    """The rating's course over the games that fit: "Rating over 5 games: 1000 ▁▃▂▅█ 1052"."""
-    if not history:
+    """The rating's course, from where it began, over the games that fit:
+    "Rating over 4 games: 1000 ▁▃▂▅█ 1052" (`history`: the start, then after each game)."""
+    if len(history) < 2:
         return ""
     shown = list(history)[-max(4, width - 40) :]
-    over = plural(len(shown), "game") if len(shown) == len(history) else f"the last {len(shown)}"
+    games = len(shown) - 1
+    over = plural(games, "game") if len(shown) == len(history) else f"the last {games} games"
     return f"Rating over {over}: {shown[0]} {sparkline(shown, len(shown))} {shown[-1]}"
 
 

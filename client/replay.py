@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from shared.deal import new_game
 from shared.gamerecord import Record, replay_steps
-from shared.protocol import BOT_LEVELS, LoggedTurn, SeatSummary
+from shared.players import bot_level, player_named
+from shared.protocol import LoggedTurn, SeatSummary
 from shared.state import GameState
 from shared.view import PlayerView, ended_turn
 
@@ -58,7 +59,9 @@ class Replay:
 
     @property
     def over(self) -> bool:
-        return self.positions[-1].is_over
+        """The game ended: by the rules, or abandoned (a `Termination` tag): its record
+        says it all, so nothing is hidden any more."""
+        return self.positions[-1].is_over or "Termination" in self.record.tags
 
     def view(self, k: int) -> PlayerView:
         """The table after `k` turns, as a spectator sees it, every card named once the
@@ -71,11 +74,8 @@ class Replay:
         summaries = []
         for i in range(self.record.players):
             name = self.record.tags.get(f"Seat{i + 1}", f"seat {i + 1}")
-            level = name.removesuffix(" bot")
-            if name.endswith(" bot") and level in BOT_LEVELS:
-                summaries.append(SeatSummary(None, level))
-            else:
-                summaries.append(SeatSummary(name))
+            level = bot_level(player_named(name))
+            summaries.append(SeatSummary(None, level) if level else SeatSummary(name))
         return seats_from(summaries)
 
     @property

@@ -19,6 +19,8 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
+from shared.players import player_label
+
 from .clubdesk import ended_record
 from .config import ConfigError, load_config
 from .identity import check_name
@@ -39,7 +41,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     export = command("export", "print a finished game's record")
     export.add_argument("game", help="the game's id (its table's, as the lobby showed it)")
     ratings = command("ratings", "print the leaderboard")
-    ratings.add_argument("--top", type=int, default=50, help="how many players (default 50)")
+    ratings.add_argument("--top", type=_positive, default=50, help="how many players (default 50)")
     rename = command("rename", "give a player another name")
     rename.add_argument("old")
     rename.add_argument("new")
@@ -51,11 +53,18 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def _positive(text: str) -> int:
+    """A whole number from 1 (argparse's `type` for counts)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number from 1, not {text!r}")
+    return int(text)
+
+
 async def ratings(store: Store, top: int) -> str:
-    lines = [f"{'rank':>4}  {'player':<18} {'rating':>6} {'games':>5} {'wins':>4}  last seen"]
+    lines = [f"{'rank':>4}  {'player':<18} {'rating':>6} {'games':>5} {'wins':>4}  last game"]
     for s in await store.leaderboard(top):
         when = time.strftime("%Y-%m-%d", time.localtime(s.last))
-        who = s.player.replace("bot:", "") + " bot" if s.player.startswith("bot:") else s.player
+        who = player_label(s.player)
         lines.append(f"{s.rank:>4}  {who:<18} {s.shown:>6} {s.games:>5} {s.wins:>4}  {when}")
     if len(lines) == 1:
         lines.append("(no rated games yet)")

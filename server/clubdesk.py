@@ -5,12 +5,14 @@ profile is its session's games: guests are never rated or kept."""
 from __future__ import annotations
 
 import time
-from collections import deque
+from collections import OrderedDict, deque
 
 from shared import protocol
 from shared.gamerecord import record_of, write_record
+from shared.players import bot_label, bot_level
 from shared.protocol import (
     LEADERBOARD_PAGE,
+    PROFILE_HISTORY,
     AskLeaderboard,
     AskProfile,
     AskRecord,
@@ -28,9 +30,10 @@ from .seating import Seating
 from .store import FINISHED, GameRecord, Store, StoreError
 from .store.queries import Standing
 
-HISTORY = 50  # ratings a profile's chart shows, at most
+HISTORY = PROFILE_HISTORY - 1  # rated games a profile's chart shows (and where it began)
 RECENT = 10  # games a profile lists
 GUEST_GAMES = 20  # a guest's games this session, kept
+GUESTS = 1000  # guests whose games are kept (the least recent go first)
 
 
 def record_text(game: GameRecord, site: str = "") -> str:
@@ -45,7 +48,7 @@ def record_text(game: GameRecord, site: str = "") -> str:
     if site:
         tags["Site"] = site
     for i, seat in enumerate(game.seats):
-        tags[f"Seat{i + 1}"] = f"{seat.bot} bot" if seat.bot else str(seat.name)
+        tags[f"Seat{i + 1}"] = bot_label(seat.bot) if seat.bot else str(seat.name)
     if game.status != FINISHED:
         tags["Termination"] = game.status
     return write_record(record_of(len(game.seats), game.seed, game.moves, **tags))
@@ -73,7 +76,8 @@ class ClubDesk:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._guest_games: dict[Identity, deque[GameLine]] = {}
+        # A guest's games, while they are one of the GUESTS latest to finish a game.
+        self._guest_games: OrderedDict[Identity, deque[GameLine]] = OrderedDict()
         self._ended: deque[str] = deque(maxlen=1000)  # games already noted
 
     async def answer(self, link: HostLink, msg: AskLeaderboard | AskProfile | AskRecord) -> None:
@@ -93,7 +97,7 @@ class ClubDesk:
         rows = tuple(_ranked(s) for s in await self.store.leaderboard(LEADERBOARD_PAGE, offset))
         me = None
         if not link.identity.guest:
-            standing = (await self.store.profile(link.identity.name.lower(), 0)).standing
+            standing = await self.store.standing(link.identity.name.lower())
             me = None if standing is None else _ranked(standing)
         return Leaderboard(rows, offset, me)
 
@@ -102,7 +106,12 @@ class ClubDesk:
             games = tuple(self._guest_games.get(link.identity, ()))
             return PlayerProfile(player, None, recent=games)
         found = await self.store.profile(player.lower(), RECENT)
-        history = tuple(shown for _, _, _, shown, _ in reversed(found.history[:HISTORY]))
+        if found.standing is None and not found.recent and bot_level(player) is None:
+            if await self.store.name_owner(player) is None:
+                raise TableError(f"no player is called {player!r}")
+        rows = list(reversed(found.history[:HISTORY]))  # oldest first
+        start = [rows[0][3] - rows[0][4]] if rows else []  # before the first of them
+        history = tuple(start + [shown for _, _, _, shown, _ in rows])
         recent = tuple(
             GameLine(
                 g.game, g.players, g.status, g.finished, g.seat, g.names, g.scores, g.ranks, g.rated
@@ -133,5 +142,8 @@ class ClubDesk:
                 () if outcome is None else outcome.ranks,
                 table.rated,
             )
-            games = self._guest_games.setdefault(s.identity, deque(maxlen=GUEST_GAMES))
+            games = self._guest_games.pop(s.identity, None) or deque(maxlen=GUEST_GAMES)
+            self._guest_games[s.identity] = games  # now the latest
+            while len(self._guest_games) > GUESTS:
+                self._guest_games.popitem(last=False)
             games.appendleft(line)

@@ -290,7 +290,8 @@ class Lobby(Listings):
         self.refresh()
 
     async def _quick(self, link: HostLink, msg: Quick) -> None:
-        table = await self._new_table(link, [msg.level] * (msg.players - 1), msg.rated)
+        rated = msg.rated and not link.identity.guest  # against bots, a guest rates nobody
+        table = await self._new_table(link, [msg.level] * (msg.players - 1), rated)
         await table.start(self._seed(msg.seed))
 
     async def _join(self, link: HostLink, table: Table) -> None:

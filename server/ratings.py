@@ -20,10 +20,14 @@ abandons a rated game ranks last.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from openskill.models import PlackettLuce
+
+from shared.messages import MAX_RATING
+from shared.players import bot_player
 
 MODEL = PlackettLuce()
 START = (MODEL.mu, MODEL.sigma)  # 25 and 25/3
@@ -31,13 +35,10 @@ DISPLAY_BASE, DISPLAY_SCALE = 1000, 40
 
 
 def display(mu: float, sigma: float) -> int:
-    """The rating as shown: 1000 + 40 × (mu − 3·sigma), rounded; 1000 for a newcomer."""
-    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
-
-
-def bot_player(level: str) -> str:
-    """The rated player that every bot of a level is."""
-    return f"bot:{level}"
+    """The rating as shown: 1000 + 40 × (mu − 3·sigma), rounded, 1000 for a newcomer;
+    kept within what a client accepts (0 to MAX_RATING)."""
+    shown = round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+    return max(0, min(MAX_RATING - 1, shown))
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,28 +77,25 @@ class Rated:
 def participants(
     seats: Sequence[tuple[str | None, bool, str | None]],
     ranks: Sequence[int],
-    last: Sequence[int] = (),
+    left: Mapping[int, float] = MappingProxyType({}),
 ) -> list[Rated]:
     """Who a finished game rates, from its seats (name, guest, bot level) and its ranks
-    (R17): keyed players and bot levels, never guests. The seats in `last` (players who
-    abandoned the game) rank after everyone else, tied among themselves. Two seats of
-    one bot level are one player: only the better placed one is rated. Fewer than two
-    rated players: nobody is rated."""
+    (R17): keyed players and bot levels, never guests. The seats in `left` (players who
+    abandoned the game, and when) rank after everyone else: the first to walk out
+    ranks last, players who left at the same moment tie. Two seats of one bot level are
+    one player: only the better placed one is rated. Fewer than two rated players:
+    nobody is rated."""
     worst = max(ranks) + 1 if ranks else 1
     out: dict[str, Rated] = {}
     for seat, ((name, guest, bot), rank) in enumerate(zip(seats, ranks, strict=True)):
         if guest or (name is None and bot is None):
             continue
         player = bot_player(bot) if bot is not None else str(name)
-        rated = Rated(player, seat, worst if seat in last else rank)
+        if seat in left:
+            rank = worst + sum(1 for t in left.values() if t > left[seat])
+        rated = Rated(player, seat, rank)
         if player not in out or rated.rank < out[player].rank:
             out[player] = rated
     if len(out) < 2:  # a game is rated between two players at least
         return []
     return sorted(out.values(), key=lambda r: r.seat)
-
-
-def ranks_of(scores: Sequence[int], cards: Sequence[int]) -> list[int]:
-    """R17's ranks from prestige and cards bought (fewer cards ranks higher on a tie)."""
-    keys = [(-s, c) for s, c in zip(scores, cards, strict=True)]
-    return [1 + sum(1 for k in keys if k < mine) for mine in keys]

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from shared.deal import new_game
+from shared.players import bot_label
 from shared.protocol import (
     LoggedTurn,
     RatingChange,
@@ -148,7 +149,7 @@ class Seating:
                         raise TableError(f"table {self.id} is full")
                     records[mine] = Seat(identity=identity).record()
                 else:
-                    records[mine] = replace(records[mine], left=False)
+                    records[mine] = replace(records[mine], left=0.0)
                 taken[:] = [mine]
                 return records, self.host
 
@@ -191,10 +192,10 @@ class Seating:
                 if self.status is not TableStatus.PLAYING:
                     raise TableError("there is no game in progress at this table")
                 records = self.records()
-                records[seat] = replace(records[seat], left=left)
+                records[seat] = replace(records[seat], left=time.time() if left else 0.0)
                 return records, self.host
 
-            if self.seats[seat].left != left:
+            if bool(self.seats[seat].left) != left:
                 await self._edit(edit)
 
     async def _edit(
@@ -328,7 +329,7 @@ class Seating:
         s = self.seats[seat]
         if s.identity is not None:
             return s.identity.name
-        return f"{s.bot} bot" if s.bot else "nobody"
+        return bot_label(s.bot) if s.bot else "nobody"
 
     def describe(self) -> str:
         return ", ".join(self.name(i) for i in range(len(self.seats)))

@@ -36,7 +36,7 @@ from shared.view import ended_turn
 
 from .bots import BotPool, bot_seed
 from .practice import Practice
-from .ratings import Rated, bot_player, participants, ranks_of
+from .ratings import Rated, participants
 from .seat import Peer, Seat, TableError, same_player
 from .seating import BUSY, Seating
 from .store import (
@@ -124,12 +124,12 @@ class Table(Seating, Practice):
             if self.status is not TableStatus.PLAYING:
                 return
             rated: list[Rated] = []
-            if self.rated and self.state is not None:  # the players who left rank last
-                s = self.state
-                ranks = ranks_of([s.prestige(i) for i in range(len(self.seats))],
-                                 [len(b) for b in s.bought])  # fmt: skip
-                humans = tuple(i for i, seat in enumerate(self.seats) if seat.identity)
-                rated = self._rated(ranks, humans)
+            s = self.state
+            if self.rated and s is not None and s.turn > s.num_players:
+                # Rated once everyone has played a turn; the players who left rank last.
+                ranks = list(s.standing().ranks)
+                left = {i: seat.left for i, seat in enumerate(self.seats) if seat.identity}
+                rated = self._rated(ranks, left)
             if not await self._call(self._store.finish_game(self.id, ABANDONED, None, rated)):
                 await self._reload()  # another process ended it first
                 return
@@ -246,35 +246,29 @@ class Table(Seating, Practice):
         try:
             if await self._store.finish_game(self.id, FINISHED, result, rated):
                 self.version += 1
-            await self._load_ratings()
+            await self._load_ratings(rated)
         except Exception:
             log.exception("game %s: could not mark the game finished", self.id)
 
-    def _rated(self, ranks: list[int], last: tuple[int, ...] = ()) -> list[Rated]:
+    def _rated(self, ranks: list[int], left: dict[int, float] | None = None) -> list[Rated]:
         seats = [
             (None if s.identity is None else s.identity.name.lower(),
              s.identity is not None and s.identity.guest, s.bot)
             for s in self.seats
         ]  # fmt: skip
-        return participants(seats, ranks, last)
+        return participants(seats, ranks, left or {})
 
-    async def _load_ratings(self) -> None:
-        """The rated seats' new ratings, for the final views (None for guests)."""
-        if not self.rated:
+    async def _load_ratings(self, rated: list[Rated]) -> None:
+        """The rated seats' new ratings, for the final views: None for a guest, and for
+        the other seats of a bot level, which was rated once, at its best seat."""
+        if not rated:
             return
         changes = await self._store.rating_changes(self.id)
+        seats = {r.seat: r.player for r in rated}
         self.ratings = tuple(
-            None if p is None or p not in changes else RatingChange(*changes[p])
-            for p in (self._player(i) for i in range(len(self.seats)))
+            RatingChange(*changes[seats[i]]) if seats.get(i) in changes else None
+            for i in range(len(self.seats))
         )
-
-    def _player(self, seat: int) -> str | None:
-        s = self.seats[seat]
-        if s.bot is not None:
-            return bot_player(s.bot)
-        if s.identity is None or s.identity.guest:
-            return None
-        return s.identity.name.lower()
 
     async def _snapshot(self, seq: int, data: bytes) -> None:
         try:

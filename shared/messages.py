@@ -259,6 +259,9 @@ class AskRecord:
 
 
 LEADERBOARD_PAGE = 20  # rows a leaderboard page holds
+MAX_RATING = 100_000  # a rating as shown is from 0 to this (server.ratings.display)
+PROFILE_HISTORY = 51  # ratings a profile's course holds: the start and 50 games
+PROFILE_GAMES = 20  # games a profile lists, at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,9 +277,10 @@ class Leaderboard:
 
 @dataclass(frozen=True, slots=True)
 class PlayerProfile:
-    """A player's page: where they stand, their rating after each rated game (oldest
-    first, the latest 50), games and wins by player count (players, games, wins), and
-    their latest games. A guest asking about themselves gets their session's games."""
+    """A player's page: where they stand, their rating's course (where it began, then
+    after each rated game: the latest 50, oldest first), rated games and wins by player
+    count (players, games, wins), and their latest games. A guest asking about themselves
+    gets their session's games."""
 
     TAG: ClassVar[str] = "profile"
     player: str

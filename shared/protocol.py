@@ -38,9 +38,12 @@ from .messages import (
     LEADERBOARD_PAGE,
     MAX_ID,
     MAX_NAME,
+    MAX_RATING,
     MAX_RECORD,
     MAX_SEED,
     MAX_TEXT,
+    PROFILE_GAMES,
+    PROFILE_HISTORY,
     PROTOCOL_VERSION,
     Advice,
     AskLeaderboard,
@@ -203,7 +206,7 @@ def _rating_change(x: object, what: str) -> RatingChange | None:
     if x is None:
         return None
     ok = isinstance(x, tuple) and len(x) == 2 and all(type(v) is int for v in x)
-    if not ok or not 0 <= x[0] < 100_000 or abs(x[1]) >= 100_000:  # type: ignore[index]
+    if not ok or not 0 <= x[0] < MAX_RATING or abs(x[1]) >= MAX_RATING:  # type: ignore[index]
         raise ProtocolError(f"{what} should be [rating, change]")
     return RatingChange(x[0], x[1])  # type: ignore[index]
 
@@ -257,7 +260,7 @@ def _ranked(x: object, what: str) -> Ranked:
     return Ranked(
         r.integer("rank", 1, 1 << 31),
         r.text("player", MAX_NAME),
-        r.integer("rating", -(1 << 20), 1 << 20),
+        r.integer("rating", 0, MAX_RATING - 1),
         r.integer("games", 0, 1 << 31),
         r.integer("wins", 0, 1 << 31),
         r.real("last"),
@@ -270,32 +273,42 @@ def _opt_ranked(r: Reader, key: str) -> Ranked | None:
 
 def _game_line(x: object, what: str) -> GameLine:
     r = Reader(as_map(x, what), what)
-    return GameLine(
+    players = r.integer("players", 2, 4)
+    line = GameLine(
         r.text("game", MAX_ID),
-        r.integer("players", 2, 4),
+        players,
         r.text("status", 20),
         r.real("finished"),
-        r.integer("seat", 0, 3),
-        r.seq("names", text_item(MAX_NAME)),
-        r.ints("scores"),
-        r.ints("ranks"),
+        r.integer("seat", 0, players - 1),
+        r.seq("names", text_item(MAX_NAME), most=players),
+        r.ints("scores", most=players),
+        r.ints("ranks", most=players),
         r.flag("rated"),
     )
+    if len(line.names) != players:
+        raise r.bad("names", f"one for each of the {players} seats")
+    for key in ("scores", "ranks"):
+        if len(getattr(line, key)) not in (0, players):
+            raise r.bad(key, f"none, or one for each of the {players} seats")
+    if not all(1 <= rank <= players for rank in line.ranks):
+        raise r.bad("ranks", f"ranks from 1 to {players}")
+    return line
 
 
 def _by_players(x: object, what: str) -> tuple[int, int, int]:
-    if not isinstance(x, tuple) or len(x) != 3 or not all(type(v) is int for v in x):
-        raise ProtocolError(f"{what} should be [players, games, wins]")
-    return x
+    ok = isinstance(x, tuple) and len(x) == 3 and all(type(v) is int for v in x)
+    if not ok or not 2 <= x[0] <= 4 or not 0 <= x[2] <= x[1]:  # type: ignore[index]
+        raise ProtocolError(f"{what} should be [players 2-4, games, wins up to games]")
+    return x  # type: ignore[return-value]
 
 
 def _profile(r: Reader) -> PlayerProfile:
     return PlayerProfile(
         r.text("player", MAX_NAME),
         _opt_ranked(r, "standing"),
-        r.ints("history", ()),
-        r.seq("by_players", _by_players, ()),
-        r.seq("recent", _game_line, ()),
+        r.ints("history", (), most=PROFILE_HISTORY),
+        r.seq("by_players", _by_players, (), most=3),
+        r.seq("recent", _game_line, (), most=PROFILE_GAMES),
     )
 
 
@@ -307,7 +320,9 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     Advice.TAG: _advice,
     Bye.TAG: lambda r: Bye(r.text("text", MAX_TEXT)),
     Leaderboard.TAG: lambda r: Leaderboard(
-        r.seq("rows", _ranked), r.integer("offset", 0, 1 << 31, 0), _opt_ranked(r, "me")
+        r.seq("rows", _ranked, most=LEADERBOARD_PAGE),
+        r.integer("offset", 0, 1 << 31, 0),
+        _opt_ranked(r, "me"),
     ),
     PlayerProfile.TAG: _profile,
     GameRecordText.TAG: lambda r: GameRecordText(
@@ -362,6 +377,9 @@ __all__ = [
     "PlayerProfile",
     "Ranked",
     "LEADERBOARD_PAGE",
+    "MAX_RATING",
+    "PROFILE_GAMES",
+    "PROFILE_HISTORY",
     "MAX_SEED",
     "PROTOCOL_VERSION",
     "Advice",

@@ -46,10 +46,12 @@ class Reader:
             raise self.bad(key, "a number")
         return float(value)
 
-    def ints(self, key: str, default: Any = MISSING) -> tuple[int, ...]:
+    def ints(self, key: str, default: Any = MISSING, most: int = 1 << 16) -> tuple[int, ...]:
         value = self.get(key, default)
         if not isinstance(value, tuple) or not all(type(v) is int for v in value):
             raise self.bad(key, "a list of whole numbers")
+        if len(value) > most:
+            raise self.bad(key, f"a list of {most} at most")
         return value
 
     def opt_integer(self, key: str, lo: int, hi: int) -> int | None:
@@ -76,10 +78,18 @@ class Reader:
             raise self.bad(key, f"a bot level: {', '.join(BOT_LEVELS)}")
         return str(value)
 
-    def seq(self, key: str, item: Callable[[Any, str], T], default: Any = MISSING) -> tuple[T, ...]:
+    def seq(
+        self,
+        key: str,
+        item: Callable[[Any, str], T],
+        default: Any = MISSING,
+        most: int = 1 << 16,
+    ) -> tuple[T, ...]:
         value = self.get(key, default)
         if not isinstance(value, tuple):
             raise self.bad(key, "a list")
+        if len(value) > most:
+            raise self.bad(key, f"a list of {most} at most")
         return tuple(item(v, f"{key}[{i}]") for i, v in enumerate(value))
 
 

@@ -152,14 +152,17 @@ class GameState:
             return (PASS_MOVE,)
         return tuple(moves)
 
-    def outcome(self) -> Outcome | None:
-        """None until the game is over; then scores (R16) and ranks (R17)."""
-        if not self.is_over:
-            return None
+    def standing(self) -> Outcome:
+        """Scores (R16) and ranks (R17) as the game stands now, over or not (an abandoned
+        game is rated by them)."""
         scores = tuple(self.prestige(s) for s in range(self.num_players))
         keys = [(-scores[s], len(self.bought[s])) for s in range(self.num_players)]
         ranks = tuple(1 + sum(1 for k in keys if k < keys[s]) for s in range(self.num_players))
         return Outcome(scores=scores, ranks=ranks)
+
+    def outcome(self) -> Outcome | None:
+        """None until the game is over; then scores (R16) and ranks (R17)."""
+        return self.standing() if self.is_over else None
 
     def view(self, seat: int | None, *, reveal: bool = False) -> PlayerView:
         """What `seat` may know (None: a spectator): the one function that decides hidden

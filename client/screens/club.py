@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
+from shared.players import bot_player, player_label, player_named
 from shared.protocol import (
     BOT_LEVELS,
     LEADERBOARD_PAGE,
@@ -40,7 +41,7 @@ BOARD_COLUMNS = (
     ("Rating", 6),
     ("Games", 5),
     ("Wins", 5),
-    ("Last seen", 11),
+    ("Last game", 11),
 )
 GAME_COLUMNS = (("Game", 8), ("When", 11), ("Result", 12), ("", 6), ("Players and scores", 0))
 BACK = ("escape", "esc", "Back")
@@ -70,6 +71,7 @@ class _ClubScreen(Screen[None]):
         self.query_one(TableList).move(delta)
 
     def action_close(self) -> None:
+        self.splendor.asked.clear()  # an answer on its way is no longer wanted
         self.dismiss(None)
 
 
@@ -98,9 +100,7 @@ class LeaderboardScreen(_ClubScreen):
         self._to_me = True  # the selection goes to your row when it is in view
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            "[b #ffd23f]◆ Leaderboard[/] — rated games; ⚙ marks a bot level", id="club-title"
-        )
+        yield Static(id="club-title")
         yield TableList(BOARD_COLUMNS, empty=" Nobody is rated yet: play a rated game.")
         yield Static(id="club-me")
         yield KeyBar()
@@ -110,8 +110,15 @@ class LeaderboardScreen(_ClubScreen):
         self.show(self.board)
 
     def show(self, board: Leaderboard) -> None:
+        if not board.rows and board.offset > 0:  # past the last page: stay on this one
+            self.notify("That is the end of the leaderboard.")
+            board = Leaderboard(self.board.rows, self.board.offset, board.me)
         turned = board.offset - self.board.offset  # a page on (> 0) or back (< 0)
         self.board = board
+        span = f" · rows {board.offset + 1}–{board.offset + len(board.rows)}" if board.rows else ""
+        self.query_one("#club-title", Static).update(
+            f"[b #ffd23f]◆ Leaderboard[/] — rated games; ⚙ marks a bot level{span}"
+        )
         me = self.me
         rows = [(r.player, club.ranked_cells(r, me)) for r in board.rows]
         listing = self.query_one(TableList)
@@ -195,7 +202,7 @@ class ProfileScreen(_ClubScreen):
 
     def show(self, profile: PlayerProfile) -> None:
         self.profile = profile
-        label = escape(club.player_label(profile.player))
+        label = escape(player_label(profile.player))
         mark = "⚙ " if club.is_bot(profile.player) else ""
         you = " (you)" if profile.player == self.me else ""
         self.query_one("#club-title", Static).update(f"[b #ffd23f]◆ {mark}{label}[/]{you}")
@@ -277,14 +284,14 @@ class PlayerPicker(_AskDialog):
             )
 
     def on_mount(self) -> None:
-        rows = [(p, (club.player_label(p), where)) for p, where in self.candidates]
+        rows = [(p, (player_label(p), where)) for p, where in self.candidates]
         self.query_one(TableList).show(rows)
 
     def action_select(self, delta: int) -> None:
         self.query_one(TableList).move(delta)
 
     def submit(self, text: str) -> None:
-        self.dismiss(text or self.query_one(TableList).selected)
+        self.dismiss(player_named(text) if text else self.query_one(TableList).selected)
 
 
 def candidates(me: str, seats: list[str], online: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -296,5 +303,5 @@ def candidates(me: str, seats: list[str], online: tuple[str, ...]) -> list[tuple
         if name.lower() not in seen:
             seen.add(name.lower())
             out.append((name, where))
-    bots = [f"{club.BOT_PREFIX}{level}" for level in BOT_LEVELS]
+    bots = [bot_player(level) for level in BOT_LEVELS]
     return out + [(bot, "bot level") for bot in bots if bot not in seen]

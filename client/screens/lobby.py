@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from shared.players import bot_label, bot_player
 from shared.protocol import (
     AskLeaderboard,
     AskProfile,
@@ -88,7 +89,7 @@ def seat_label(seat: SeatSummary) -> str:
     if seat.name:
         return seat.name + ("" if seat.connected else " (away)")
     if seat.bot:
-        return f"{seat.bot} bot"
+        return bot_label(seat.bot)
     return "open"
 
 
@@ -266,7 +267,8 @@ class LobbyScreen(Screen[None]):
 
     def action_profile(self) -> None:
         table = self._selected()
-        seats = [s.name or f"bot:{s.bot}" for s in table.seats if not s.open] if table else []
+        seated = [] if table is None else [s for s in table.seats if not s.open]
+        seats = [s.name or bot_player(str(s.bot)) for s in seated]
         picker = PlayerPicker(candidates(self.splendor.player_name, seats, self.lobby.online))
         self.app.push_screen(picker, self._profile_of)
 

@@ -104,8 +104,7 @@ class ReplayScreen(TableView):
             notes = ((f"{{{self.replay.notes[self.at - 1]}}}", NOTE_STYLE),)
         if view.is_over:
             notes = (*notes, *results_notes(view, self.seats, self.seed))
-        selected = self.at - 1 if self.at else None
-        self.move_log.show(tuple(self.entries), 0, selected, notes)
+        self.move_log.show(tuple(self.entries), 0, self.at - 1, notes)  # -1: the deal
 
     def _prompt(self) -> None:
         if self.view is None:

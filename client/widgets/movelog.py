@@ -142,9 +142,9 @@ class MoveLog(LineWidget):
                 out = [(r, False) for r in self._rows(i, width)] + out
                 i -= 1
             return out[-room:]
-        sel = max(0, min(n - 1, sel))
-        top = min(self.top, sel)
-        while top < sel and sum(len(self._rows(j, width)) for j in range(top, sel + 1)) > room:
+        at = max(0, min(n - 1, sel))  # -1: before the first entry (a replay's deal)
+        top = min(self.top, at)
+        while top < at and sum(len(self._rows(j, width)) for j in range(top, at + 1)) > room:
             top += 1
         self.top = top
         out = []

@@ -213,6 +213,10 @@ class Store(ABC):
         """The rated players, best first (by the shown rating, then games played)."""
 
     @abstractmethod
+    async def standing(self, player: str) -> Standing | None:
+        """Where a rated player stands (rank as the leaderboard numbers it), or None."""
+
+    @abstractmethod
     async def profile(self, player: str, recent: int = 10) -> Profile:
         """A player's (a name, or bot:LEVEL) rating, its history, and latest games."""
 
@@ -225,8 +229,9 @@ class Store(ABC):
         """Admit `name` again; False if it was not banned."""
 
     @abstractmethod
-    async def banned(self, name: str) -> str | None:
-        """Why `name` is banned (maybe ""), or None when it is not."""
+    async def banned(self, name: str, key: str | None = None) -> str | None:
+        """Why `name` is banned, or the key `key` is (it owns a banned name): the reason
+        (maybe ""), or None when neither is."""
 
     @abstractmethod
     async def rename(self, old: str, new: str) -> None:

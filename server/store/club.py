@@ -10,6 +10,8 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
+from shared.players import bot_label
+
 from ..ratings import display
 from .base import PastGame, Profile
 from .queries import (
@@ -47,27 +49,30 @@ class ClubQueries:
             for i, (p, mu, sigma, games, wins, updated) in enumerate(rows)
         ]
 
-    async def profile(self, player: str, recent: int = 10) -> Profile:
+    async def standing(self, player: str) -> Standing | None:
         rows = await self._rows(STANDING, player)
-        standing = None
-        if rows:
-            p, mu, sigma, games, wins, updated, rank = rows[0]
-            standing = Standing(int(rank), p, display(mu, sigma), games, wins, updated)
+        if not rows:
+            return None
+        p, mu, sigma, games, wins, updated, rank = rows[0]
+        return Standing(int(rank), p, display(mu, sigma), games, wins, updated)
+
+    async def profile(self, player: str, recent: int = 10) -> Profile:
+        standing = await self.standing(player)
         history = [tuple(r) for r in await self._rows(HISTORY, player, 200)]
         by_players = [
             (int(n), int(g), int(w or 0)) for n, g, w in await self._rows(BY_PLAYERS, player)
         ]
-        games: dict[str, PastGame] = {}  # a bot level at two seats: its best-ranked one
+        past: dict[str, PastGame] = {}  # a bot level at two seats: its best-ranked one
         for game, players, status, finished, outcome, seat, rated, seats in await self._rows(
             RECENT, player, recent * 4
         ):
             result = json.loads(outcome) if outcome else {}
             ranks = tuple(result.get("ranks", ()))
-            known = games.get(game)
+            known = past.get(game)
             if known is not None and not (ranks and ranks[int(seat)] < ranks[known.seat]):
                 continue
             names = tuple(_seat_name(s) for s in json.loads(seats))
-            games[game] = PastGame(
+            past[game] = PastGame(
                 game,
                 int(players),
                 str(status),
@@ -78,7 +83,7 @@ class ClubQueries:
                 ranks,
                 bool(rated),
             )
-        return Profile(standing, history, by_players, list(games.values())[:recent])
+        return Profile(standing, history, by_players, list(past.values())[:recent])
 
     async def ban(self, name: str, reason: str = "") -> None:
         await self._statements(
@@ -95,8 +100,13 @@ class ClubQueries:
         [removed] = await self._statements([("DELETE FROM bans WHERE name = ?", (name.lower(),))])
         return removed > 0
 
-    async def banned(self, name: str) -> str | None:
-        rows = await self._rows("SELECT reason FROM bans WHERE name = ?", name.lower())
+    async def banned(self, name: str, key: str | None = None) -> str | None:
+        rows = await self._rows(
+            "SELECT reason FROM bans WHERE name = ? UNION ALL SELECT b.reason FROM bans b"
+            " JOIN names n ON lower(n.name) = b.name WHERE n.key = ?",
+            name.lower(),
+            key or "",
+        )
         return None if not rows else str(rows[0][0])
 
     async def rename(self, old: str, new: str) -> None:
@@ -112,12 +122,16 @@ class ClubQueries:
             ("UPDATE game_players SET player = ? WHERE player = ?", (new, old)),
             ("UPDATE games SET host = ? WHERE host = ?", (new, old)),
         ]
-        for game, seats in await self._rows("SELECT id, seats FROM games"):
+        theirs = (  # their games and the tables waiting (a seat not yet in game_players)
+            "SELECT id, seats FROM games WHERE status = 'waiting'"
+            " OR id IN (SELECT game FROM game_players WHERE player = ?)"
+        )
+        for game, seats in await self._rows(theirs, old):
             parsed = json.loads(seats)
-            if any(s.get("name") == old and not s.get("guest") for s in parsed):
-                for s in parsed:
-                    if s.get("name") == old and not s.get("guest"):
-                        s["name"] = new
+            mine = [s for s in parsed if str(s.get("name")).lower() == old and not s.get("guest")]
+            if mine:
+                for s in mine:
+                    s["name"] = new
                 statements.append(
                     ("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(parsed), game))
                 )
@@ -126,5 +140,5 @@ class ClubQueries:
 
 def _seat_name(seat: dict[str, Any]) -> str:
     if seat.get("bot"):
-        return f"{seat['bot']} bot"
+        return bot_label(str(seat["bot"]))
     return str(seat.get("name") or "open")

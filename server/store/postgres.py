@@ -39,7 +39,7 @@ from typing import Any
 
 import asyncpg
 
-from ..ratings import Rated
+from ..ratings import NEW, Rated
 from .base import (
     Dump,
     MovePlayed,
@@ -354,9 +354,17 @@ class PostgresStore(ClubQueries, Store):
             if done != "UPDATE 1":
                 return False
             if rated:
-                players = [r.player for r in rated]
+                players = sorted(r.player for r in rated)
+                # A newcomer has no row to lock: make one first (a concurrent insert waits
+                # here), then lock every row in one order.
+                await conn.executemany(
+                    "INSERT INTO ratings (player, mu, sigma, games, wins, updated)"
+                    " VALUES ($1, $2, $3, 0, 0, 0) ON CONFLICT (player) DO NOTHING",
+                    [(p, NEW.mu, NEW.sigma) for p in players],
+                )
                 rows = await conn.fetch(  # locked until the end: each game's update counts
-                    pg(RATINGS_OF.format(marks(len(players)))) + " FOR UPDATE", *players
+                    pg(RATINGS_OF.format(marks(len(players)))) + " ORDER BY player FOR UPDATE",
+                    *players,
                 )
                 ratings, history = rating_rows(game, rated, {r[0]: tuple(r[1:]) for r in rows})
                 await conn.executemany(pg(UPSERT_RATING), ratings)

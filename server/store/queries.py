@@ -99,9 +99,11 @@ LEADERBOARD = (
     "SELECT player, mu, sigma, games, wins, updated FROM ratings"
     " ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?"
 )
-STANDING = (
+STANDING = (  # the rank is the row's place in LEADERBOARD's order
     "SELECT r.player, r.mu, r.sigma, r.games, r.wins, r.updated,"
-    " (SELECT count(*) FROM ratings o WHERE o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) + 1"
+    " (SELECT count(*) FROM ratings o WHERE o.mu - 3 * o.sigma > r.mu - 3 * r.sigma"
+    " OR (o.mu - 3 * o.sigma = r.mu - 3 * r.sigma AND (o.games > r.games"
+    " OR (o.games = r.games AND o.player < r.player)))) + 1"
     " FROM ratings r WHERE r.player = ?"
 )
 HISTORY = (

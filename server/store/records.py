@@ -18,6 +18,7 @@ from shared.codec import CodecError, loads
 from shared.deal import new_game, turns
 from shared.errors import SplendorError
 from shared.moves import parse_move
+from shared.players import bot_player
 from shared.protocol import LoggedTurn
 from shared.state import GameState
 
@@ -48,14 +49,15 @@ class StoreUnavailable(StoreError):
 
 @dataclass(frozen=True)
 class SeatRecord:
-    """One seat as stored: a human (name, guest, key; `left` once they went back to the
-    lobby during the game), a bot (its level), or neither (open, while waiting)."""
+    """One seat as stored: a human (name, guest, key; `left`: when they went back to the
+    lobby during the game, 0 if they have not), a bot (its level), or neither (open,
+    while waiting)."""
 
     name: str | None = None
     guest: bool = False
     key: str | None = None
     bot: str | None = None
-    left: bool = False
+    left: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,7 +71,11 @@ class SeatRecord:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatRecord:
         return cls(
-            d.get("name"), bool(d.get("guest")), d.get("key"), d.get("bot"), bool(d.get("left"))
+            d.get("name"),
+            bool(d.get("guest")),
+            d.get("key"),
+            d.get("bot"),
+            float(d.get("left") or 0.0),  # `true` in rows of schema 3 and before
         )
 
 
@@ -119,11 +125,11 @@ ADD_GAME_PLAYER = "INSERT INTO game_players (game, seat, player) VALUES (?, ?, ?
 
 def game_players(game: str, seats: Sequence[SeatRecord]) -> list[tuple[str, int, str]]:
     """Who plays a game that starts, for profiles: players with a key (by name) and bots
-    (by level, as `server.ratings.bot_player` names them); never guests."""
+    (by level, as `shared.players.bot_player` names them); never guests."""
     out = []
     for i, s in enumerate(seats):
         if s.bot is not None:
-            out.append((game, i, f"bot:{s.bot}"))
+            out.append((game, i, bot_player(s.bot)))
         elif s.name is not None and not s.guest:
             out.append((game, i, s.name.lower()))
     return out

@@ -74,6 +74,10 @@ async def test_the_leaderboard_marks_you_and_the_bots_and_pages() -> None:
         assert any(line.lstrip().startswith("57") and "ann (you)" in line for line in lines)
         await pilot.press("end", "pagedown")  # past the last row: the next page
         assert conn.sent[-1] == AskLeaderboard(20)
+        conn.deliver(encode(Leaderboard((), 20, me)))  # there is none: this page stays
+        await pilot.pause()
+        text = screen_text(app)
+        assert "p20" in text and "rows 1–20" in text
         await pilot.press("m")  # the page with your own row
         assert conn.sent[-1] == AskLeaderboard(40)
         page = tuple(ranked(41 + i, f"q{i:02}", 1100 - i) for i in range(16))
@@ -85,6 +89,10 @@ async def test_the_leaderboard_marks_you_and_the_bots_and_pages() -> None:
         assert conn.sent[-1] == AskProfile("ann")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        conn.deliver(encode(PlayerProfile("ann", me)))  # too late: its screen was closed
+        conn.deliver(encode(Leaderboard(rows, 0, me)))  # and nobody asked for this one
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
 
 
 async def test_a_profile_shows_the_rating_course_and_replays_a_game() -> None:

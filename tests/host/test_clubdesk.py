@@ -41,7 +41,8 @@ async def test_the_leaderboard_and_a_profile_after_a_rated_game(host: GameHost) 
 
     ann.cmd(AskProfile("bot:easy"))
     bot = await ann.next_of(PlayerProfile)
-    assert bot.standing is not None and bot.standing.games == 1 and len(bot.history) == 1
+    assert bot.standing is not None and bot.standing.games == 1
+    assert bot.history == (1000, bot.standing.rating)  # where it began, and after the game
     ann.cmd(AskProfile("ANN"))
     mine = await ann.next_of(PlayerProfile)
     assert mine.player == "ann" and mine.standing == board.me
@@ -52,8 +53,11 @@ async def test_the_leaderboard_and_a_profile_after_a_rated_game(host: GameHost) 
     assert line.names[line.seat] == "Ann"
 
     ann.cmd(AskProfile("nobody"))
-    nobody = await ann.next_of(PlayerProfile)
-    assert nobody.standing is None and nobody.history == () and nobody.recent == ()
+    assert "no player is called 'nobody'" in (await ann.next_of(Notice)).text
+    await host.store.claim_name("newbie", "SHA256:newbie-key")  # a player with no game yet
+    ann.cmd(AskProfile("newbie"))
+    newbie = await ann.next_of(PlayerProfile)
+    assert newbie.standing is None and newbie.history == () and newbie.recent == ()
 
 
 async def test_a_finished_games_record_replays_to_its_end(host: GameHost) -> None:
@@ -108,3 +112,6 @@ async def test_a_bot_level_at_two_seats_lists_a_game_once(host: GameHost) -> Non
     best = min(final.outcome.ranks[1:])
     assert line.ranks[line.seat] == best and line.seat in (1, 2)
     assert profile.standing is not None and profile.standing.games == 1
+    shown = ann.last_table.ratings  # the level's change shows once, at its rated seat
+    assert shown[0] is not None and [c is not None for c in shown[1:]].count(True) == 1
+    assert shown[line.seat] is not None

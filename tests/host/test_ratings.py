@@ -22,7 +22,9 @@ from hostkit import (
 )
 
 from server.host import GameHost
-from server.ratings import NEW, Rated, Rating, bot_player, display, participants, ranks_of, rate
+from server.ratings import NEW, Rated, Rating, display, participants, rate
+from server.store import FINISHED, PLAYING, SeatRecord, open_store
+from shared.players import bot_player
 from shared.protocol import Create, Join, Leave, LobbyList, Quick, Start
 
 
@@ -56,13 +58,23 @@ def test_who_is_rated() -> None:
     seats = [("ann", False, None), ("guest-bo", True, None), (None, False, "hard")]
     rated = participants(seats, [2, 1, 3])
     assert rated == [Rated("ann", 0, 2), Rated(bot_player("hard"), 2, 3)]  # never a guest
-    assert participants(seats, [1, 2, 3], last=(0,)) == [
+    assert participants(seats, [1, 2, 3], left={0: 100.0}) == [
         Rated("ann", 0, 4),  # an abandon ranks after everyone
         Rated("bot:hard", 2, 3),
     ]
+    people = [("ann", False, None), ("bob", False, None), ("cy", False, None)]
+    assert participants(people, [1, 2, 3], left={0: 100.0, 1: 200.0}) == [
+        Rated("ann", 0, 5),  # the first to walk out ranks last
+        Rated("bob", 1, 4),
+        Rated("cy", 2, 3),
+    ]
+    assert participants(people, [1, 2, 3], left={0: 0.0, 1: 0.0, 2: 0.0}) == [
+        Rated("ann", 0, 4),  # away together (the game idled out): a tie
+        Rated("bob", 1, 4),
+        Rated("cy", 2, 4),
+    ]
     two_bots = [("ann", False, None), (None, False, "easy"), (None, False, "easy")]
     assert participants(two_bots, [3, 1, 2]) == [Rated("ann", 0, 3), Rated("bot:easy", 1, 1)]
-    assert ranks_of([15, 15, 9], [12, 10, 8]) == [2, 1, 3]  # R17: fewer cards first
 
 
 async def test_a_rated_game_against_a_bot_rates_both_once(host: GameHost) -> None:
@@ -113,6 +125,85 @@ async def test_leaving_a_rated_game_counts_as_last(host: GameHost) -> None:
     assert shown["alice"].shown < shown["bot:medium"].shown and shown["alice"].wins == 0
     profile = await host.store.profile("alice")
     assert profile.history[0][2] == 2  # ranked after the bot (one rated bot level)
+
+
+async def two_at_a_rated_table(host: GameHost) -> tuple[HostConnection, HostConnection]:
+    alice, bob = HostConnection(host, identity("alice")), HostConnection(host, identity("bob"))
+    alice.cmd(Create(2, (None, None), rated=True))
+    table = (await bob.next_of(LobbyList, lambda m: len(m.tables) == 1)).tables[0]
+    bob.cmd(Join(table.id))
+    await alice.next_of(LobbyList, lambda m: bool(m.tables) and m.tables[0].seats[1].name == "bob")
+    alice.cmd(Start())
+    return alice, bob
+
+
+async def test_the_first_to_walk_out_of_a_rated_game_ranks_last(host: GameHost) -> None:
+    alice, bob = await two_at_a_rated_table(host)
+    for _ in range(2):  # a round each: the game counts
+        for conn in (alice, bob):
+            update = await await_turn(conn)
+            if update.view.my_turn:
+                await play_move(conn, pick(update.view))
+    mover = alice if alice.view.my_turn else bob
+    await play_move(mover, pick(mover.view))
+    alice.cmd(Leave())  # alice walks out; bob, left alone, leaves later: abandoned
+    await alice.next_of(LobbyList)
+    bob.cmd(Leave())
+    await bob.next_of(LobbyList)
+    for _ in range(100):
+        board = {s.player: s for s in await host.store.leaderboard(10)}
+        if len(board) == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert board["bob"].shown > board["alice"].shown
+    ranks = {p: (await host.store.profile(p)).history[0][2] for p in ("alice", "bob")}
+    assert ranks["alice"] > ranks["bob"]
+
+
+async def test_a_game_abandoned_in_its_first_round_is_not_rated(host: GameHost) -> None:
+    alice, bob = await two_at_a_rated_table(host)
+    await await_turn(alice)
+    alice.cmd(Leave())
+    await alice.next_of(LobbyList)
+    bob.cmd(Leave())
+    await bob.next_of(LobbyList)
+    for _ in range(20):
+        await asyncio.sleep(0.05)
+        record = await host.store.load_game(alice.last_table.table, moves=False)
+        if record is not None and record.status == "abandoned":
+            break
+    assert record is not None and record.status == "abandoned"
+    assert await host.store.leaderboard(10) == []
+
+
+async def test_a_newcomer_in_two_games_ending_at_once_counts_both(postgres: Any) -> None:
+    """PostgreSQL: a player with no rating row yet, in two rated games that end at the
+    same moment on two connections: both updates count (the row is made, then locked)."""
+    url = postgres.create_database()
+    a, b = open_store(url), open_store(url)
+    await a.open()
+    await b.open()
+    try:
+        for n in range(5):
+            games = [f"g{n}a", f"g{n}b"]
+            for g in games:
+                seats = [SeatRecord(name=f"new{n}", key="k"), SeatRecord(name=f"x{g}", key="k2")]
+                assert await a.create_table(g, seats, f"new{n}", rated=True)
+                assert await a.update_table(g, 0, seats, f"new{n}", status=PLAYING, seed=1)
+            out = {"scores": [15, 3], "ranks": [1, 2]}
+            await asyncio.gather(
+                *(
+                    store.finish_game(
+                        g, FINISHED, out, [Rated(f"new{n}", 0, 1), Rated(f"x{g}", 1, 2)]
+                    )
+                    for store, g in zip((a, b), games, strict=True)
+                )
+            )
+            standing = (await a.profile(f"new{n}")).standing
+            assert standing is not None and standing.games == 2, standing
+    finally:
+        await a.close()
+        await b.close()
 
 
 async def test_a_game_that_ends_on_two_processes_is_rated_once(
