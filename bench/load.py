@@ -75,10 +75,11 @@ def choose(term: Terminal) -> str:
 
 
 async def returns(term: Terminal, latencies: Latencies) -> None:
-    """The R13 dialog: give back the most-held colours, then Enter."""
+    """The R13 choice: give back the most-held colours, then Enter."""
     text = await asyncio.wait_for(_dialog(term), 10)
     excess = int(re.search(r"return (\d+) token", text).group(1))  # type: ignore[union-attr]
-    mine = counts(next(r for r in term.rows() if re.match(r"\W*gem\s", r)))
+    kept = term.rows()[-2].split("you keep")[-1]  # the prompt: what the player holds
+    mine = {c: int(n) for n, c in re.findall(r"(\d+)([WUGRK*])", kept)}
     letters = []
     for _ in range(excess):
         c = max("WUGRK*", key=lambda c: mine.get(c, 0))

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
-from collections.abc import Coroutine
-from typing import Any
 
 from shared.protocol import TableStatus
 
@@ -34,11 +33,13 @@ from .store import (
 )
 from .store.base import Event
 from .table import Table
+from .tasks import Tasks
 
 log = logging.getLogger("splendor")
 
 WATCH_EVERY = 1.0  # seconds between looks at games whose bots should move
 PRESENCE_EVERY = 5.0  # seconds between reads of who is online elsewhere, events or not
+STALLED = 2.0  # seconds without a move after which a bot's turn is looked at again
 
 
 class Cluster:
@@ -47,9 +48,10 @@ class Cluster:
     def __init__(self, lobby: Lobby, store: Store) -> None:
         self.lobby = lobby
         self.store = store
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = Tasks("cluster: following another process", (StoreError,))
         self._presence_due = False
         self._watch: asyncio.Task[None] | None = None
+        self._locks: dict[str, asyncio.Lock] = {}
 
     def start(self) -> None:
         self.store.subscribe(self._event)
@@ -58,59 +60,62 @@ class Cluster:
     async def stop(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(self._logged(coro))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _logged(self, coro: Coroutine[Any, Any, None]) -> None:
-        try:
-            await coro
-        except asyncio.CancelledError:
-            raise
-        except StoreError as e:
-            log.warning("cluster: could not follow another process: %s", e)
-        except Exception:
-            log.exception("cluster: applying another process's change failed")
+        await self._tasks.cancel()
 
     def _event(self, event: Event) -> None:
         match event:
             case MovePlayed(game, seq, turn, notation):
                 table = self.lobby.tables.get(game)
                 if table is None:
-                    self._spawn(self._load(game))
+                    self._tasks.spawn(self._load(game))
                 else:
-                    self._spawn(table.on_move(seq, turn, notation))
+                    self._tasks.spawn(table.on_move(seq, turn, notation))
             case TableChanged(table_id):
-                self._spawn(self._changed(table_id))
+                self._tasks.spawn(self._changed(table_id))
             case PresenceChanged():
                 self.presence_soon()
             case Reconnected():
-                self._spawn(self._resync())
+                self._tasks.spawn(self._resync())
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        """One table's events are applied one after another (its creation and its start
+        come close together: the start must find the table)."""
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
 
     async def _load(self, table_id: str) -> None:
+        async with self._lock(table_id):
+            if table_id not in self.lobby.tables:
+                await self._add(table_id)
+
+    async def _add(self, table_id: str) -> None:
         """A table this process has no copy of yet (created elsewhere)."""
-        if table_id in self.lobby.tables:
-            return
         record = await self.store.load_game(table_id)
-        if record is None or record.status not in OPEN_STATUSES or table_id in self.lobby.tables:
+        if record is None or record.status not in OPEN_STATUSES:
             return
         table = self.lobby.add(record)
         await self.presence()
         self.lobby.refresh()
+        self.lobby.seat_newcomers(table)
         table.kick_bots()
 
     async def _changed(self, table_id: str) -> None:
+        async with self._lock(table_id):
+            await self._reload(table_id)
+        if table_id not in self.lobby.tables:
+            self._locks.pop(table_id, None)
+
+    async def _reload(self, table_id: str) -> None:
         table = self.lobby.tables.get(table_id)
         if table is None:
-            await self._load(table_id)
+            await self._add(table_id)
             return
         was = table.status
         await table.reload()
+        if table.status is TableStatus.PLAYING and was is TableStatus.WAITING:
+            self.lobby.seat_newcomers(table)
         if table.status is TableStatus.FINISHED and was is not TableStatus.FINISHED:
             if table.result == "abandoned":
                 self.lobby.abandoned(table)
@@ -134,7 +139,7 @@ class Cluster:
         """Read who is online elsewhere shortly (many changes come in bursts: one read)."""
         if not self._presence_due:
             self._presence_due = True
-            asyncio.get_running_loop().call_later(0.05, lambda: self._spawn(self.presence()))
+            asyncio.get_running_loop().call_later(0.05, lambda: self._tasks.spawn(self.presence()))
 
     async def presence(self) -> None:
         """Count the other processes' sessions at each seat, and who is online there."""
@@ -173,5 +178,8 @@ class Cluster:
 
     @staticmethod
     def _kick(table: Table) -> None:
-        if table.status is TableStatus.PLAYING:
+        """Bots that should have moved by now: the process that ran them may be gone (their
+        lock with it). Games that move are left to their own bot loops."""
+        stalled = time.monotonic() - table.moved_at >= STALLED
+        if table.status is TableStatus.PLAYING and stalled:
             table.kick_bots()

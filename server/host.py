@@ -48,6 +48,9 @@ class GameHost:
         abandon_after: float | None = 3 * 24 * 3600.0,
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
+        ratings: bool = True,
+        undo: bool = False,
+        hints: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.database = database or default_url(self.data_dir)
@@ -60,6 +63,9 @@ class GameHost:
             "max_tables": max_tables,
             "lobby_tick": lobby_tick,
             "client_seeds": client_seeds,
+            "ratings": ratings,
+            "undo": undo,
+            "hints": hints,
         }
         self._store: Store | None = None
         self._lobby: Lobby | None = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -44,6 +45,7 @@ class HostLink:
     ) -> None:
         self.identity = identity
         self.sid = secrets.token_hex(8)  # this session, among every process's
+        self.since = time.monotonic()  # when it connected
         self.table: Table | None = None  # where the session is: None for the lobby
         self.seat: int | None = None  # its seat there; None when watching
         self.closed = False

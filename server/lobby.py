@@ -1,11 +1,12 @@
 """The lobby: every open table, who is online, and the client commands that move players
-between them (create, join, leave, start, watch, quick, move).
+between them (create, join, leave, start, watch, quick, move; undo and hint where the
+host allows them, offline; the club's leaderboard, profiles and records).
 
 A session is in the lobby, or at one table (in a seat or watching). The lobby
 list goes to every session that is not at a game in progress, again after each
-change (coalesced, and sent a batch of sessions at a time). A refused command is a notice
-to the one session that sent it; an unexpected error is logged and becomes a
-notice too, so one session's trouble never reaches another.
+change (coalesced, and sent a batch of sessions at a time: `server.listing`). A
+refused command is a notice to the one session that sent it; an unexpected error is
+logged and becomes a notice too, so one session's trouble never reaches another.
 
 In a cluster every process keeps a copy of every open table; what other processes
 do reaches this one as store events, which `server.cluster` applies here.
@@ -17,39 +18,42 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import Counter
-from collections.abc import Callable, Coroutine, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
 
 from shared import protocol
 from shared.errors import SplendorError
 from shared.moves import Move
 from shared.protocol import (
+    Advice,
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Create,
+    Hint,
     Join,
     Leave,
-    LobbyList,
     PlayMove,
     Quick,
     Start,
     TableStatus,
-    TableSummary,
+    Undo,
     Watch,
     Welcome,
 )
 
-from .bots import BotPool
+from .bots import BotPool, HintError
+from .clubdesk import ClubDesk
 from .identity import Identity
 from .link import HostLink
+from .listing import Listings
+from .seating import Seating
 from .store import WAITING, GameRecord, Store, StoreUnavailable
 from .table import BUSY, Peer, Seat, Table, TableError
+from .tasks import Tasks
 
 log = logging.getLogger("splendor")
 
-Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
-
-LOBBY_BATCH = 8  # sessions sent the lobby at once...
-LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
+NEWCOMER_WINDOW = 5.0  # seconds a new session may be taken to a game heard of late
 WAITING_IDLE = 600.0  # seconds a waiting table with nobody at it is kept (after a restart)
 
 
@@ -58,7 +62,7 @@ def _links(peers: Iterable[Peer]) -> list[HostLink]:
     return [p for p in peers if isinstance(p, HostLink)]
 
 
-class Lobby:
+class Lobby(Listings):
     """All open tables and the sessions of this process looking at them."""
 
     def __init__(
@@ -72,27 +76,28 @@ class Lobby:
         max_tables: int = 500,
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
+        ratings: bool = True,
+        undo: bool = False,
+        hints: bool = False,
     ) -> None:
+        super().__init__(lobby_tick)
         self.store = store
         self.bots = bots
-        self.tables: dict[str, Table] = {}
-        self.links: set[HostLink] = set()
-        self._online: Counter[str] = Counter()  # names of this process's sessions
-        self.remote_online: frozenset[str] = frozenset()  # other processes' (`server.cluster`)
+        self.desk = ClubDesk(store)
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._bot_pause = bot_pause
         self.max_tables_per_player = max_tables_per_player
         self.max_tables = max_tables
-        self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
         # Whether a player's `seed` deals the game (offline play); on a server, a player
         # who chose the seed would know the decks.
         self.client_seeds = client_seeds
+        self.ratings = ratings  # tables may be rated (not offline: nothing would keep them)
+        # Practice tools (offline play): taking moves back, and a bot's advice. On a server
+        # a move anyone has seen stays, and nobody plays with a bot's help.
+        self.undo, self.hints = undo, hints
         self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
-        self._push_pending = False
-        self._tick: asyncio.TimerHandle | None = None
-        self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
-        self._unreached: list[HostLink] = []  # ...and the sessions it has yet to reach
-        self._tasks: set[asyncio.Task[None]] = set()  # follow-ups of sessions that dropped
+        # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
+        self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
 
     # -- sessions ----------------------------------------------------------
 
@@ -119,6 +124,19 @@ class Lobby:
             self.send_lobby(link)
         self.refresh(minor=True)  # who is online: a minor change
 
+    def seat_newcomers(self, table: Table) -> None:
+        """Sessions that connected a moment ago, before this process had heard of their
+        game (it started on another process just then), go to it as if they had found it
+        on arrival."""
+        if table.status is not TableStatus.PLAYING:
+            return
+        now = time.monotonic()
+        for link in list(self.links):
+            seat = table.seat_of(link.identity)
+            fresh = now - link.since < NEWCOMER_WINDOW
+            if link.table is None and fresh and seat is not None and not table.seats[seat].left:
+                self._place(link, table, seat)
+
     def disconnected(self, link: HostLink) -> None:
         """A session dropped: a seat in a game is held; a seat at a waiting table is given
         up once no session of that player shows it (on any process)."""
@@ -127,28 +145,15 @@ class Lobby:
         if self._online[link.identity.name] <= 0:
             del self._online[link.identity.name]
         self._unplace(link)
-        self._spawn(self.store.drop_session(link.sid))
+        self._tasks.spawn(self.store.drop_session(link.sid))
         self.refresh(minor=True)
 
     def _present(self, link: HostLink) -> None:
         """Tell the other processes where this session is (a shared store only)."""
         i, table = link.identity, link.table
         where = None if table is None else table.id
-        self._spawn(self.store.set_session(link.sid, i.name, i.guest, i.key, where, link.seat))
-
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        """Run `coro` in the background; a failure is logged."""
-        task = asyncio.get_running_loop().create_task(self._logged(coro))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _logged(self, coro: Coroutine[Any, Any, Any]) -> None:
-        try:
-            await coro
-        except (TableError, StoreUnavailable) as e:
-            log.info("a follow-up was not done: %s", e)
-        except Exception:
-            log.exception("a follow-up failed")
+        stored = self.store.set_session(link.sid, i.name, i.guest, i.key, where, link.seat)
+        self._tasks.spawn(stored)
 
     def _place(self, link: HostLink, table: Table, seat: int | None) -> None:
         if link.table is not None and (link.table is not table or link.seat != seat):
@@ -168,103 +173,18 @@ class Lobby:
             self._present(link)
         if stand and seat is not None and table.status is TableStatus.WAITING:
             if not table.seats[seat].connected:
-                self._spawn(self._stand(table, link.identity))
+                self._tasks.spawn(self._stand(table, link.identity))
         self._forget_if_done(table)
 
-    def _forget_if_done(self, table: Table) -> None:
+    def _forget_if_done(self, table: Seating) -> None:
         if table.status is TableStatus.FINISHED and not table.peers:
             self.tables.pop(table.id, None)
             self._seed_asked.pop(table.id, None)
 
-    @property
-    def online(self) -> tuple[str, ...]:
-        """Who is online on any process, in name order."""
-        return tuple(sorted(set(self._online) | self.remote_online, key=str.casefold))
-
-    # -- the lobby list ----------------------------------------------------
-
-    def refresh(self, minor: bool = False) -> None:
-        """Push the lobby to every session in it, once, at the end of this loop turn; a
-        `minor` change (a game's turn, who is online) waits up to `lobby_tick` seconds, so
-        that busy games and arrivals do not redraw every lobby screen each time."""
-        loop = asyncio.get_running_loop()
-        if minor:
-            if not self._push_pending and self._tick is None:
-                self._tick = loop.call_later(self.lobby_tick, self.refresh)
-        elif not self._push_pending:
-            self._push_pending = True
-            loop.call_soon(self._push)
-
-    def _push(self) -> None:
-        self._push_pending = False
-        if self._tick is not None:
-            self._tick.cancel()
-            self._tick = None
-        waiting: list[HostLink] = []  # those the last push had not reached yet go first
-        if self._rest is not None:
-            self._rest.cancel()
-            self._rest = None
-            waiting = [link for link in self._unreached if link in self.links]
-        first = set(waiting)
-        links = waiting + [link for link in self.links if link not in first]
-        listing = self._listing()
-        encoded: dict[tuple[str, ...], bytes] = {}  # most sessions share mine == ()
-        self._push_batch(links, listing, encoded)
-
-    def _push_batch(
-        self, links: list[HostLink], listing: Listing, encoded: dict[tuple[str, ...], bytes]
-    ) -> None:
-        """The lobby to `LOBBY_BATCH` sessions now and the rest in later batches: every
-        session redraws its lobby when it gets one, and with hundreds in the lobby,
-        players' keys must get their turn in between (200 sessions: half a second)."""
-        rest = self._unreached = links[LOBBY_BATCH:]
-        loop = asyncio.get_running_loop()
-        self._rest = (  # scheduled first: nothing below can stop the later batches
-            loop.call_later(LOBBY_BATCH_GAP, self._push_batch, rest, listing, encoded)
-            if rest
-            else None
-        )
-        for link in links[:LOBBY_BATCH]:
-            showing = link.table
-            if link in self.links and (showing is None or showing.status is TableStatus.WAITING):
-                self.send_lobby(link, listing, encoded)
-
-    def stop(self) -> None:
-        if self._tick is not None:
-            self._tick.cancel()
-            self._tick = None
-        if self._rest is not None:
-            self._rest.cancel()
-            self._rest = None
-
-    def _listing(self) -> Listing:
-        tables = tuple(
-            t.summary() for t in self.tables.values() if t.status is not TableStatus.FINISHED
-        )
-        return tables, self.online
-
-    def send_lobby(
-        self,
-        link: HostLink,
-        listing: Listing | None = None,
-        encoded: dict[tuple[str, ...], bytes] | None = None,
-    ) -> None:
-        """The lobby list to `link`, with the tables where its player holds a seat."""
-        tables, online = listing or self._listing()
-        mine = tuple(
-            t.id
-            for t in self.tables.values()
-            if t.status is not TableStatus.FINISHED and t.seat_of(link.identity) is not None
-        )
-        data = None if encoded is None else encoded.get(mine)
-        if data is None:
-            data = protocol.encode(LobbyList(tables, online, mine))
-            if encoded is not None:
-                encoded[mine] = data
-        link.deliver(data)
-
-    def table_changed(self, table: Table, minor: bool) -> None:
+    def table_changed(self, table: Seating, minor: bool) -> None:
         """A table's seats, status or turn changed (here or elsewhere)."""
+        if table.status is TableStatus.FINISHED and table.result in ("over", "abandoned"):
+            self.desk.ended(table)
         self._forget_if_done(table)
         self.refresh(minor)
 
@@ -288,7 +208,13 @@ class Lobby:
                     await self._leave(link)
                 case PlayMove(move):
                     await self._move(link, move)
-        except (TableError, SplendorError) as e:  # includes codec, protocol and move errors
+                case AskLeaderboard() | AskProfile() | AskRecord() as asked:
+                    await self.desk.answer(link, asked)
+                case Undo():
+                    await self._undo(link)
+                case Hint():
+                    await self._hint(link)
+        except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice(str(e)))
         except StoreUnavailable:
             link.deliver(protocol.notice(BUSY))
@@ -312,27 +238,36 @@ class Lobby:
         if len(self.tables) >= self.max_tables:
             raise TableError("the server has as many tables as it can hold; try again later")
 
-    async def _new_table(self, link: HostLink, bots: list[str | None]) -> Table:
-        """A waiting table with `link`'s player at seat 0, stored before anyone sees it."""
+    async def _new_table(
+        self, link: HostLink, bots: list[str | None], rated: bool = False
+    ) -> Table:
+        """A waiting table with `link`'s player at seat 0, stored before anyone sees it.
+        A host without ratings (offline play) makes every table casual."""
         self._check_cap(link.identity)
+        rated = rated and self.ratings
         seats = [Seat(identity=link.identity).record()] + [Seat(bot=b).record() for b in bots]
         for _ in range(20):
             table_id = secrets.token_hex(3)
             if table_id not in self.tables and await self.store.create_table(
-                table_id, seats, link.identity.name
+                table_id, seats, link.identity.name, rated
             ):
                 break
         else:
             raise TableError(BUSY)
-        record = GameRecord(table_id, None, tuple(seats), link.identity.name, WAITING, time.time())
+        record = GameRecord(
+            table_id, None, tuple(seats), link.identity.name, WAITING, time.time(), rated=rated
+        )
         table = self.add(record)
         self._place(link, table, 0)
         return table
 
     def add(self, record: GameRecord) -> Table:
-        """This process's copy of a stored table."""
-        table = Table(record, self.store, self.bots, self.table_changed, self._bot_pause)
-        self.tables[table.id] = table
+        """This process's copy of a stored table: the one it has already, if it has one
+        (the news of a table made here can come back before its maker has added it)."""
+        table = self.tables.get(record.id)
+        if table is None:
+            table = Table(record, self.store, self.bots, self.table_changed, self._bot_pause)
+            self.tables[table.id] = table
         return table
 
     def _table(self, table_id: str) -> Table:
@@ -348,14 +283,15 @@ class Lobby:
         return self._seeds()
 
     async def _create(self, link: HostLink, msg: Create) -> None:
-        table = await self._new_table(link, list(msg.bots[1:]))
+        table = await self._new_table(link, list(msg.bots[1:]), msg.rated)
         if msg.seed is not None and self.client_seeds:
             self._seed_asked[table.id] = msg.seed
         self.send_lobby(link)
         self.refresh()
 
     async def _quick(self, link: HostLink, msg: Quick) -> None:
-        table = await self._new_table(link, [msg.level] * (msg.players - 1))
+        rated = msg.rated and not link.identity.guest  # against bots, a guest rates nobody
+        table = await self._new_table(link, [msg.level] * (msg.players - 1), rated)
         await table.start(self._seed(msg.seed))
 
     async def _join(self, link: HostLink, table: Table) -> None:
@@ -438,10 +374,27 @@ class Lobby:
         self._forget_if_done(table)
 
     async def _move(self, link: HostLink, move: Move) -> None:
+        table, seat = self._playing(link)
+        await table.play(seat, move)
+
+    def _playing(self, link: HostLink) -> tuple[Table, int]:
         table, seat = link.table, link.seat
         if table is None or seat is None or table.status is not TableStatus.PLAYING:
             raise TableError("you are not playing a game")
-        await table.play(seat, move)
+        return table, seat
+
+    async def _undo(self, link: HostLink) -> None:
+        if not self.undo:
+            raise TableError("moves are taken back only in offline games against bots")
+        table, seat = self._playing(link)
+        await table.undo(seat)
+
+    async def _hint(self, link: HostLink) -> None:
+        if not self.hints:
+            raise TableError("hints are only for offline games against bots")
+        table, seat = self._playing(link)
+        move, reason = await table.hint(seat)
+        link.deliver(protocol.encode(Advice(move, reason)))
 
     # -- upkeep ------------------------------------------------------------
 
@@ -464,5 +417,4 @@ class Lobby:
     async def stop_tables(self) -> None:
         for table in list(self.tables.values()):
             await table.stop()
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._tasks.wait()

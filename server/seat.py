@@ -42,7 +42,7 @@ class Seat:
     bot: str | None = None
     identity: Identity | None = None
     peers: set[Peer] = field(default_factory=set)  # this process's sessions at the seat
-    left: bool = False  # the player went back to the lobby during the game (stored)
+    left: float = 0.0  # when the player went back to the lobby during the game (stored)
     remote: int = 0  # sessions at the seat on other processes of the cluster
 
     @property

@@ -34,8 +34,9 @@ LEFTOVER_WAIT = float(os.environ.get("SPLENDOR_LEFTOVER_WAIT", "15"))
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Any]:
-    """A PostgreSQL server of the run's own (`pgkit.PgCluster`), started on first use."""
-    from pgkit import PgCluster, bin_dir
+    """A PostgreSQL server of the run's own (`server.pgtemp.PgCluster`), started on first
+    use."""
+    from server.pgtemp import PgCluster, bin_dir
 
     bindir = bin_dir()
     if bindir is None:

@@ -13,9 +13,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from shared.players import bot_label, bot_player
 from shared.protocol import (
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Create,
     Join,
     Leave,
@@ -28,13 +32,56 @@ from shared.protocol import (
     Watch,
 )
 
+from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import NameList, TableList
+from .club import GameIdDialog, PlayerPicker, candidates
 from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
-COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 34), ("Turn", 5))
+COLUMNS = (  # 0: the rest
+    ("Table", 7),
+    ("Host", 12),
+    ("Status", 9),
+    ("Game", 6),
+    ("Seats", 0),
+    ("Turn", 5),
+)
+CLUB: Keys = (("r", "r", "Ratings"), ("p", "p", "Profile"), ("v", "v", "Replay"))
+END: Keys = (("question_mark", "?", "Help"), ("q", "q", "Quit"))
+KEYS: Keys = (  # the key line; j and w (join, watch) are Enter's, and in the help
+    ("enter", "⏎", "Open"),
+    ("g", "g", "Quick game"),
+    ("c", "c", "Create"),
+    *CLUB,
+    *END,
+)
+KEYS_AT_TABLE: Keys = (  # waiting at a table
+    ("enter", "⏎", "Open"),
+    ("s", "s", "Start"),
+    ("l", "l", "Leave"),
+    *CLUB,
+    *END,
+)
+LOBBY_HELP = """\
+[b]In the lobby[/b]
+ [b]↑ ↓ PgUp PgDn[/b]  select a table
+ [b]Enter[/b]          join the selected table (waiting) or watch it (playing); your own
+                 game in progress: back to your seat
+ [b]g[/b]              a quick game against bots, at once
+ [b]c[/b]              create a table: 2 to 4 seats, each open or a bot
+ [b]j[/b] / [b]w[/b]          join / watch the selected table
+ [b]s[/b]              start the table you host, once every seat is filled
+ [b]l[/b]              leave the table you wait at
+ [b]r[/b]              the leaderboard (Enter on a row: that player's profile)
+ [b]p[/b]              a player's profile: yours, the selected table's players, anyone's
+ [b]v[/b]              replay a finished game: type its id (profiles list them)
+ [b]q[/b]              quit (a seat in a game is kept: connect again to play on)
+
+The lobby lists every table waiting for players or playing, with its seats and the
+game's turn; "your game" marks a game you hold a seat in; a rated game changes the
+ratings of its players with a key, and of its bots."""
 
 
 def seat_label(seat: SeatSummary) -> str:
@@ -42,7 +89,7 @@ def seat_label(seat: SeatSummary) -> str:
     if seat.name:
         return seat.name + ("" if seat.connected else " (away)")
     if seat.bot:
-        return f"{seat.bot} bot"
+        return bot_label(seat.bot)
     return "open"
 
 
@@ -63,6 +110,9 @@ class LobbyScreen(Screen[None]):
         Binding("g", "quick", "Quick game"),
         Binding("s", "start", "Start"),
         Binding("l", "leave", "Leave table"),
+        Binding("r", "leaderboard", "Leaderboard"),
+        Binding("p", "profile", "Profile"),
+        Binding("v", "replay", "Replay a game"),
     ]
 
     def __init__(self, lobby: LobbyList) -> None:
@@ -85,12 +135,18 @@ class LobbyScreen(Screen[None]):
                 yield Static("Online", classes="section-title")
                 yield NameList(id="online")
         yield Static(id="my-table")
-        yield Footer()
+        yield KeyBar(id="lobby-keys")
 
     def on_mount(self) -> None:
         self.tables = self.query_one(TableList)
         self.online = self.query_one(NameList)
+        self.on_resize()
         self.show(self.lobby)
+
+    def on_resize(self) -> None:
+        """Below 100 columns the names online get a narrower column, the tables the rest."""
+        online = self.query_one("#lobby-online")
+        online.styles.width = 22 if self.app.size.width >= 100 else 16
 
     def show(self, lobby: LobbyList) -> None:
         """Render a "lobby" message; only what changed is redrawn (a turn: one line)."""
@@ -112,10 +168,13 @@ class LobbyScreen(Screen[None]):
             turn = str(t.turn or "") if playing else ""
             if playing and t.id in lobby.mine:
                 status = "your game"
-            rows.append((t.id, (t.id, t.host, status, seats, turn)))
+            kind = "rated" if t.rated else "casual"
+            rows.append((t.id, (t.id, t.host, status, kind, seats, turn)))
         self.tables.show(rows)
         self.online.show(lobby.online)
-        self._show_mine(lobby.waiting_at())
+        waiting = lobby.waiting_at()
+        self.query_one(KeyBar).show(KEYS if waiting is None else KEYS_AT_TABLE)
+        self._show_mine(waiting)
 
     def _update_static(self, selector: str, content: str | Text) -> None:
         """`Static.update` only when the content differs from what the widget shows."""
@@ -202,6 +261,27 @@ class LobbyScreen(Screen[None]):
 
     def action_quick(self) -> None:
         self.app.push_screen(QuickGameDialog(), self._requested)
+
+    def action_leaderboard(self) -> None:
+        self.splendor.send(AskLeaderboard())
+
+    def action_profile(self) -> None:
+        table = self._selected()
+        seated = [] if table is None else [s for s in table.seats if not s.open]
+        seats = [s.name or bot_player(str(s.bot)) for s in seated]
+        picker = PlayerPicker(candidates(self.splendor.player_name, seats, self.lobby.online))
+        self.app.push_screen(picker, self._profile_of)
+
+    def _profile_of(self, player: str | None) -> None:
+        if player:
+            self.splendor.send(AskProfile(player))
+
+    def action_replay(self) -> None:
+        self.app.push_screen(GameIdDialog(), self._replay_of)
+
+    def _replay_of(self, game: str | None) -> None:
+        if game:
+            self.splendor.send(AskRecord(game))
 
     def _requested(self, request: Create | Quick | None) -> None:
         if request is not None:

@@ -16,7 +16,13 @@ from ..widgets.choice import Choice, show_seats
 OPEN = "open"
 
 
+RATED, CASUAL = "rated", "casual"
+
+
 class _Dialog(ModalScreen[Create | Quick | None]):
+    """A lobby dialog; its last choice is rated or casual (a guest's default: casual,
+    since guests are never rated)."""
+
     BINDINGS = [
         Binding("enter", "submit", "OK"),
         Binding("escape", "cancel", "Cancel"),
@@ -26,6 +32,14 @@ class _Dialog(ModalScreen[Create | Quick | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def rated_choice(self) -> Choice:
+        guest = getattr(self.app, "guest", False)
+        return Choice("Game", (RATED, CASUAL), CASUAL if guest else RATED, id="rated")
+
+    @property
+    def rated(self) -> bool:
+        return self.query_one("#rated", Choice).value == RATED
 
 
 class CreateTableDialog(_Dialog):
@@ -38,6 +52,7 @@ class CreateTableDialog(_Dialog):
             yield Choice("Seat 1", ("you",), id="seat1")
             for seat in range(2, 5):
                 yield Choice(f"Seat {seat}", (OPEN, *BOT_LEVELS), OPEN, id=f"seat{seat}")
+            yield self.rated_choice()
             yield Static(
                 "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: create   [b]Esc[/b]: cancel",
                 classes="dialog-keys",
@@ -61,7 +76,7 @@ class CreateTableDialog(_Dialog):
         for seat in range(2, seats + 1):
             value = self.query_one(f"#seat{seat}", Choice).value
             bots.append(None if value == OPEN else value)
-        self.dismiss(Create(seats, tuple(bots)))
+        self.dismiss(Create(seats, tuple(bots), rated=self.rated))
 
 
 class QuickGameDialog(_Dialog):
@@ -72,6 +87,7 @@ class QuickGameDialog(_Dialog):
             yield Static("Quick game against bots", classes="dialog-title")
             yield Choice("Players", ("2", "3", "4"), "2", id="players")
             yield Choice("Bots", BOT_LEVELS, "medium", id="level")
+            yield self.rated_choice()
             yield Static(
                 "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: play   [b]Esc[/b]: cancel",
                 classes="dialog-keys",
@@ -82,4 +98,5 @@ class QuickGameDialog(_Dialog):
 
     def action_submit(self) -> None:
         players = int(self.query_one("#players", Choice).value)
-        self.dismiss(Quick(players, self.query_one("#level", Choice).value))
+        level = self.query_one("#level", Choice).value
+        self.dismiss(Quick(players, level, rated=self.rated))

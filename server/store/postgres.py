@@ -39,8 +39,8 @@ from typing import Any
 
 import asyncpg
 
+from ..ratings import NEW, Rated
 from .base import (
-    GAME_COLUMNS,
     Dump,
     MovePlayed,
     PresenceChanged,
@@ -49,17 +49,38 @@ from .base import (
     Store,
     TableChanged,
 )
+from .club import ClubQueries, Statement
+from .queries import (
+    ADD_HISTORY,
+    COPIED,
+    RATINGS_OF,
+    UPSERT_RATING,
+    insert_missing,
+    marks,
+    pg,
+    rating_rows,
+)
 from .records import (
+    ADD_GAME_PLAYER,
     CLOSED,
+    CREATE_TABLE,
+    FINISH,
+    GAME_SELECT,
     OPEN_STATUSES,
     PLAYING,
+    TAKE_BACK,
+    UPDATE_TABLE,
     GameRecord,
     MoveTaken,
     SeatRecord,
+    StoreError,
     StoreUnavailable,
+    check_seed,
+    game_players,
+    game_record,
+    seats_json,
 )
 from .schema import LATEST, POSTGRES, too_new
-from .sqlite import check_seed
 
 log = logging.getLogger("splendor")
 
@@ -86,12 +107,18 @@ _DOWN: tuple[type[BaseException], ...] = (
 )
 
 
+# ...and what a new connection may meet besides: a database starting up, shutting down,
+# refusing connections, full.
+_REFUSED: tuple[type[BaseException], ...] = (*_DOWN, asyncpg.PostgresError)
+_LOCK_LOST: tuple[type[BaseException], ...] = (*_DOWN, StoreUnavailable)
+
+
 def _game_key(game: str) -> int:
     """A game's advisory lock key: a signed 32-bit hash of its id."""
     return zlib.crc32(game.encode()) - (1 << 31)
 
 
-class PostgresStore(Store):
+class PostgresStore(ClubQueries, Store):
     """The store in a PostgreSQL database; see the module docstring."""
 
     shared = True
@@ -121,19 +148,26 @@ class PostgresStore(Store):
 
     @asynccontextmanager
     async def _conn(self) -> AsyncIterator[Conn]:
-        """A connection of the pool; an unreachable database is `StoreUnavailable`."""
-        if self._pool is None:
+        """A connection of the pool; a database that cannot be reached or that refuses a
+        new connection (starting up, shutting down, full) is `StoreUnavailable`."""
+        pool = self._pool
+        if pool is None:
             raise StoreUnavailable("the store is closed")
         try:
-            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
-                yield conn
-        except _DOWN as e:
+            conn = await pool.acquire(timeout=CONNECT_TIMEOUT)
+        except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
+        try:
+            yield conn
+        except _DOWN as e:
+            raise StoreUnavailable(f"the database connection was lost: {e}") from e
+        finally:
+            await pool.release(conn)
 
     async def _connect(self) -> asyncpg.Connection:
         try:
             return await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
-        except _DOWN as e:
+        except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
 
     # -- opening and closing ----------------------------------------------
@@ -241,17 +275,12 @@ class PostgresStore(Store):
 
     # -- tables and games ------------------------------------------------
 
-    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
+    async def create_table(
+        self, table: str, seats: Sequence[SeatRecord], host: str, rated: bool = False
+    ) -> bool:
+        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated))
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "INSERT INTO games (id, players, seats, host, status, created)"
-                " VALUES ($1, $2, $3, $4, 'waiting', $5) ON CONFLICT (id) DO NOTHING",
-                table,
-                len(seats),
-                _seats_json(seats),
-                host,
-                time.time(),
-            )
+            done = await conn.execute(pg(CREATE_TABLE) + " ON CONFLICT (id) DO NOTHING", *args)
             if done != "INSERT 0 1":
                 return False
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
@@ -267,20 +296,12 @@ class PostgresStore(Store):
         seed: int | None = None,
     ) -> bool:
         check_seed(seed)
+        args = (seats_json(seats), host, status, seed, table, version)
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "UPDATE games SET seats = $1, host = $2, status = COALESCE($3, status),"
-                " seed = COALESCE($4, seed), version = version + 1"
-                " WHERE id = $5 AND version = $6",
-                _seats_json(seats),
-                host,
-                status,
-                seed,
-                table,
-                version,
-            )
-            if done != "UPDATE 1":
+            if await conn.execute(pg(UPDATE_TABLE), *args) != "UPDATE 1":
                 return False
+            if status == PLAYING:
+                await conn.executemany(pg(ADD_GAME_PLAYER), game_players(table, seats))
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
         return True
 
@@ -300,6 +321,14 @@ class PostgresStore(Store):
         except asyncpg.UniqueViolationError as e:
             raise MoveTaken(f"game {game} move {seq} `{notation}`: taken") from e
 
+    async def take_back(self, game: str, seq: int) -> None:
+        async with self._conn() as conn, conn.transaction():
+            status = await conn.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", game)
+            if status != PLAYING:
+                raise StoreError(f"game {game} is not in progress")
+            for statement in TAKE_BACK:
+                await conn.execute(pg(statement), game, seq)
+
     async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
         async with self._conn() as conn:
             await conn.execute(
@@ -310,28 +339,42 @@ class PostgresStore(Store):
                 state,
             )
 
-    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+    async def finish_game(
+        self,
+        game: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        rated: Sequence[Rated] = (),
+    ) -> bool:
         was = PLAYING if status != CLOSED else "waiting"
         data = None if outcome is None else json.dumps(outcome)
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "UPDATE games SET status = $1, finished = $2, outcome = $3,"
-                " version = version + 1 WHERE id = $4 AND status = $5",
-                status,
-                time.time(),
-                data,
-                game,
-                was,
-            )
+            done = await conn.execute(pg(FINISH), status, time.time(), data, game, was)
             await conn.execute("DELETE FROM snapshots WHERE game = $1", game)
             if done != "UPDATE 1":
                 return False
+            if rated:
+                players = sorted(r.player for r in rated)
+                # A newcomer has no row to lock: make one first (a concurrent insert waits
+                # here), then lock every row in one order.
+                await conn.executemany(
+                    "INSERT INTO ratings (player, mu, sigma, games, wins, updated)"
+                    " VALUES ($1, $2, $3, 0, 0, 0) ON CONFLICT (player) DO NOTHING",
+                    [(p, NEW.mu, NEW.sigma) for p in players],
+                )
+                rows = await conn.fetch(  # locked until the end: each game's update counts
+                    pg(RATINGS_OF.format(marks(len(players)))) + " ORDER BY player FOR UPDATE",
+                    *players,
+                )
+                ratings, history = rating_rows(game, rated, {r[0]: tuple(r[1:]) for r in rows})
+                await conn.executemany(pg(UPSERT_RATING), ratings)
+                await conn.executemany(pg(ADD_HISTORY), history)
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{game}")
         return True
 
     async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
         async with self._conn() as conn:
-            row = await conn.fetchrow(_SELECT + " WHERE id = $1", game)
+            row = await conn.fetchrow(GAME_SELECT + " WHERE id = $1", game)
             return None if row is None else await _record(conn, row, moves)
 
     async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
@@ -341,47 +384,50 @@ class PostgresStore(Store):
     async def open_tables(self) -> list[GameRecord]:
         async with self._conn() as conn:
             rows = await conn.fetch(
-                _SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
+                GAME_SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
                 list(OPEN_STATUSES),
             )
             return [await _record(conn, r, True) for r in rows]
 
     # -- copies --------------------------------------------------------------
 
+    # -- the primitives of the club's queries, and copies --------------------
+
+    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        async with self._conn() as conn:
+            return [tuple(r) for r in await conn.fetch(pg(sql), *args)]
+
+    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
+        async with self._conn() as conn, conn.transaction():
+            done = [await conn.execute(pg(sql), *args) for sql, args in statements]
+        return [int(d.rsplit(" ", 1)[-1]) if d[-1].isdigit() else 0 for d in done]
+
     async def dump(self) -> Dump:
         async with self._conn() as conn:
             return Dump(
-                names=[tuple(r) for r in await conn.fetch("SELECT name, key, claimed FROM names")],
-                games=[
-                    tuple(r)
-                    for r in await conn.fetch(f"SELECT {', '.join(GAME_COLUMNS)} FROM games")
-                ],
-                moves=[
-                    tuple(r) for r in await conn.fetch("SELECT game, seq, notation, at FROM moves")
-                ],
+                {
+                    table: [
+                        tuple(r) for r in await conn.fetch(f"SELECT {', '.join(c)} FROM {table}")
+                    ]
+                    for table, c in COPIED.items()
+                }
             )
 
-    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
-        marks = ", ".join(f"${i + 1}" for i in range(len(GAME_COLUMNS)))
+    async def load_dump(self, dump: Dump) -> dict[str, int]:
+        added = {}
         async with self._conn() as conn, conn.transaction():
-            before = [await conn.fetchval(f"SELECT count(*) FROM {t}") for t in _COPIED]
-            await conn.executemany(
-                "INSERT INTO names VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                [(n.lower(), k, c) for n, k, c in dump.names],
-            )
-            await conn.executemany(
-                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})"
-                " ON CONFLICT DO NOTHING",
-                dump.games,
-            )
-            await conn.executemany(
-                "INSERT INTO moves VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", dump.moves
-            )
-            after = [await conn.fetchval(f"SELECT count(*) FROM {t}") for t in _COPIED]
-            for (table,) in await conn.fetch("SELECT id FROM games WHERE status = ANY($1)",
-                                             list(OPEN_STATUSES)):  # fmt: skip
+            for table in COPIED:
+                count = f"SELECT count(*) FROM {table}"
+                before = await conn.fetchval(count)
+                await conn.executemany(
+                    insert_missing(table, sqlite=False), dump.rows.get(table, [])
+                )
+                added[table] = int(await conn.fetchval(count)) - int(before)
+            for (table,) in await conn.fetch(
+                "SELECT id FROM games WHERE status = ANY($1)", list(OPEN_STATUSES)
+            ):
                 await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
-        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
+        return added
 
     # -- bots: one process per game ----------------------------------------
 
@@ -396,7 +442,7 @@ class PostgresStore(Store):
                 got = await self._locker.fetchval(
                     "SELECT pg_try_advisory_lock($1, $2)", LOCK_CLASS, _game_key(game)
                 )
-            except _DOWN:
+            except _LOCK_LOST:
                 self._locker = None
                 return False
             if got:
@@ -501,13 +547,6 @@ class PostgresStore(Store):
 
 
 _COPIED = ("names", "games", "moves")
-_SELECT = (
-    "SELECT id, seed, seats, host, status, created, finished, outcome, version, turn FROM games"
-)
-
-
-def _seats_json(seats: Sequence[SeatRecord]) -> str:
-    return json.dumps([s.to_json() for s in seats])
 
 
 async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
@@ -518,26 +557,15 @@ async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
 
 
 async def _record(conn: Conn, row: asyncpg.Record, moves: bool) -> GameRecord:
-    game = str(row["id"])
-    snap = None
-    if moves:
-        snap = await conn.fetchrow(
-            "SELECT seq, state FROM snapshots WHERE game = $1 ORDER BY seq DESC LIMIT 1", game
-        )
-    return GameRecord(
-        id=game,
-        seed=None if row["seed"] is None else int(row["seed"]),
-        seats=tuple(SeatRecord.from_json(s) for s in json.loads(row["seats"])),
-        host=str(row["host"]),
-        status=str(row["status"]),
-        created=float(row["created"]),
-        finished=None if row["finished"] is None else float(row["finished"]),
-        outcome=None if row["outcome"] is None else json.loads(row["outcome"]),
-        moves=await _moves(conn, game, 0) if moves else (),
-        snapshot=None if snap is None else (int(snap[0]), bytes(snap[1])),
-        version=int(row["version"]),
-        turn=int(row["turn"]),
+    """A `GameRecord` from a games row, with its moves and latest snapshot (unless
+    `moves` is False)."""
+    if not moves:
+        return game_record(tuple(row), (), None)
+    snap = await conn.fetchrow(
+        "SELECT seq, state FROM snapshots WHERE game = $1 ORDER BY seq DESC LIMIT 1", row["id"]
     )
+    snapshot = None if snap is None else (int(snap[0]), bytes(snap[1]))
+    return game_record(tuple(row), await _moves(conn, row["id"], 0), snapshot)
 
 
 async def schema_version(conn: Conn) -> int:

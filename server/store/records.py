@@ -8,7 +8,9 @@ tables survive a restart and every process of a cluster sees the same ones.
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +18,7 @@ from shared.codec import CodecError, loads
 from shared.deal import new_game, turns
 from shared.errors import SplendorError
 from shared.moves import parse_move
+from shared.players import bot_player
 from shared.protocol import LoggedTurn
 from shared.state import GameState
 
@@ -46,14 +49,15 @@ class StoreUnavailable(StoreError):
 
 @dataclass(frozen=True)
 class SeatRecord:
-    """One seat as stored: a human (name, guest, key; `left` once they went back to the
-    lobby during the game), a bot (its level), or neither (open, while waiting)."""
+    """One seat as stored: a human (name, guest, key; `left`: when they went back to the
+    lobby during the game, 0 if they have not), a bot (its level), or neither (open,
+    while waiting)."""
 
     name: str | None = None
     guest: bool = False
     key: str | None = None
     bot: str | None = None
-    left: bool = False
+    left: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,7 +71,11 @@ class SeatRecord:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatRecord:
         return cls(
-            d.get("name"), bool(d.get("guest")), d.get("key"), d.get("bot"), bool(d.get("left"))
+            d.get("name"),
+            bool(d.get("guest")),
+            d.get("key"),
+            d.get("bot"),
+            float(d.get("left") or 0.0),  # `true` in rows of schema 3 and before
         )
 
 
@@ -90,6 +98,73 @@ class GameRecord:
     snapshot: tuple[int, bytes] | None = None  # (moves applied, state bytes), the latest
     version: int = 0
     turn: int = 0
+    rated: bool = False  # its game updates the players' ratings (server.ratings)
+
+
+GAME_COLUMNS = (
+    "id", "seed", "players", "seats", "host", "status", "created", "finished", "outcome",
+    "version", "turn", "rated",
+)  # fmt: skip
+GAME_SELECT = f"SELECT {', '.join(GAME_COLUMNS)} FROM games"
+
+
+CREATE_TABLE = (
+    "INSERT INTO games (id, players, seats, host, status, created, rated)"
+    " VALUES (?, ?, ?, ?, 'waiting', ?, ?)"
+)
+UPDATE_TABLE = (
+    "UPDATE games SET seats = ?, host = ?, status = COALESCE(?, status),"
+    " seed = COALESCE(?, seed), version = version + 1 WHERE id = ? AND version = ?"
+)
+FINISH = (
+    "UPDATE games SET status = ?, finished = ?, outcome = ?, version = version + 1"
+    " WHERE id = ? AND status = ?"
+)
+ADD_GAME_PLAYER = "INSERT INTO game_players (game, seat, player) VALUES (?, ?, ?)"
+
+
+def game_players(game: str, seats: Sequence[SeatRecord]) -> list[tuple[str, int, str]]:
+    """Who plays a game that starts, for profiles: players with a key (by name) and bots
+    (by level, as `shared.players.bot_player` names them); never guests."""
+    out = []
+    for i, s in enumerate(seats):
+        if s.bot is not None:
+            out.append((game, i, bot_player(s.bot)))
+        elif s.name is not None and not s.guest:
+            out.append((game, i, s.name.lower()))
+    return out
+
+
+def seats_json(seats: Sequence[SeatRecord]) -> str:
+    """Seats as both backends keep them (a JSON list)."""
+    return json.dumps([s.to_json() for s in seats])
+
+
+def check_seed(seed: int | None) -> None:
+    if seed is not None and not 0 <= seed < 1 << 63:
+        raise ValueError("a stored seed is an integer from 0 to 2**63-1")
+
+
+def game_record(
+    row: Sequence[Any], moves: tuple[str, ...], snapshot: tuple[int, bytes] | None
+) -> GameRecord:
+    """A `GameRecord` from a games row (`GAME_COLUMNS` in order), its moves and snapshot."""
+    game, seed, _, seats, host, status, created, finished, outcome, version, turn, rated = row
+    return GameRecord(
+        id=str(game),
+        seed=None if seed is None else int(seed),
+        seats=tuple(SeatRecord.from_json(s) for s in json.loads(seats)),
+        host=str(host),
+        status=str(status),
+        created=float(created),
+        finished=None if finished is None else float(finished),
+        outcome=None if outcome is None else json.loads(outcome),
+        moves=moves,
+        snapshot=snapshot,
+        version=int(version),
+        turn=int(turn),
+        rated=bool(rated),
+    )
 
 
 def replay_record(record: GameRecord) -> GameState:
@@ -123,3 +198,10 @@ def turn_log(record: GameRecord) -> list[LoggedTurn]:
         log.exception("game %s: no move log for returning players", record.id)
         return []
     return [LoggedTurn(*t) for t in played]
+
+
+# Offline undo: the game must still be in progress (`take_back`).
+TAKE_BACK = (
+    "DELETE FROM moves WHERE game = ? AND seq >= ?",
+    "DELETE FROM snapshots WHERE game = ? AND seq > ?",
+)

@@ -9,11 +9,14 @@ Version 1: names, games (started games only), moves, snapshots.
 Version 2: tables are stored from creation (status "waiting", no seed yet; also
 "closed"), with a `version` for compare-and-set changes and the game's current
 `turn`; PostgreSQL also keeps the cluster's processes and their sessions.
+Version 3: ratings (`server.ratings`): a table is rated or not; who played which
+game (`game_players`, for profiles); each player's rating and its history; banned
+names.
 """
 
 from __future__ import annotations
 
-LATEST = 2
+LATEST = 3
 
 
 class SchemaTooNew(Exception):
@@ -84,6 +87,48 @@ DROP TABLE games;
 ALTER TABLE games_new RENAME TO games;
 CREATE INDEX games_status ON games (status);
 """,
+    3: """
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE game_players (
+    game   TEXT NOT NULL REFERENCES games (id),
+    seat   INTEGER NOT NULL,
+    player TEXT NOT NULL,                   -- a player's name, or bot:LEVEL (never a guest)
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX game_players_player ON game_players (player);
+CREATE TABLE ratings (
+    player  TEXT PRIMARY KEY,               -- a player's name, or bot:LEVEL
+    mu      REAL NOT NULL,
+    sigma   REAL NOT NULL,
+    games   INTEGER NOT NULL DEFAULT 0,     -- rated games finished
+    wins    INTEGER NOT NULL DEFAULT 0,     -- ...ranked first in (shared or not)
+    updated REAL NOT NULL
+);
+CREATE TABLE rating_history (
+    player TEXT NOT NULL,
+    game   TEXT NOT NULL REFERENCES games (id),
+    at     REAL NOT NULL,
+    rank   INTEGER NOT NULL,                -- as rated (an abandon ranks last)
+    mu     REAL NOT NULL,
+    sigma  REAL NOT NULL,
+    shown  INTEGER NOT NULL,                -- server.ratings.display after the game
+    change INTEGER NOT NULL,                -- ...and how much it moved
+    PRIMARY KEY (player, game)
+);
+CREATE TABLE bans (
+    name   TEXT PRIMARY KEY COLLATE NOCASE,
+    at     REAL NOT NULL,
+    reason TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO game_players (game, seat, player)
+    SELECT g.id, CAST(s.key AS INTEGER),
+           COALESCE('bot:' || json_extract(s.value, '$.bot'),
+                    lower(json_extract(s.value, '$.name')))
+    FROM games g, json_each(g.seats) s
+    WHERE g.status NOT IN ('waiting', 'closed')
+      AND NOT COALESCE(json_extract(s.value, '$.guest'), 0)
+      AND COALESCE(json_extract(s.value, '$.bot'), json_extract(s.value, '$.name')) IS NOT NULL;
+""",
 }
 
 POSTGRES: dict[int, str] = {
@@ -140,5 +185,45 @@ CREATE TABLE sessions (
     tbl     TEXT,                        -- the table it shows; NULL in the lobby
     seat    INTEGER                      -- its seat there; NULL when watching
 );
+""",
+    3: """
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE game_players (
+    game   TEXT NOT NULL REFERENCES games (id),
+    seat   INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX game_players_player ON game_players (player);
+CREATE TABLE ratings (
+    player  TEXT PRIMARY KEY,
+    mu      DOUBLE PRECISION NOT NULL,
+    sigma   DOUBLE PRECISION NOT NULL,
+    games   INTEGER NOT NULL DEFAULT 0,
+    wins    INTEGER NOT NULL DEFAULT 0,
+    updated DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE rating_history (
+    player TEXT NOT NULL,
+    game   TEXT NOT NULL REFERENCES games (id),
+    at     DOUBLE PRECISION NOT NULL,
+    rank   INTEGER NOT NULL,
+    mu     DOUBLE PRECISION NOT NULL,
+    sigma  DOUBLE PRECISION NOT NULL,
+    shown  INTEGER NOT NULL,
+    change INTEGER NOT NULL,
+    PRIMARY KEY (player, game)
+);
+CREATE TABLE bans (
+    name   TEXT PRIMARY KEY,
+    at     DOUBLE PRECISION NOT NULL,
+    reason TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO game_players (game, seat, player)
+    SELECT g.id, s.ord - 1, COALESCE('bot:' || (s.v ->> 'bot'), lower(s.v ->> 'name'))
+    FROM games g, jsonb_array_elements(g.seats::jsonb) WITH ORDINALITY AS s (v, ord)
+    WHERE g.status NOT IN ('waiting', 'closed')
+      AND NOT COALESCE((s.v ->> 'guest')::boolean, false)
+      AND COALESCE(s.v ->> 'bot', s.v ->> 'name') IS NOT NULL;
 """,
 }

@@ -27,8 +27,37 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .base import GAME_COLUMNS, Dump, Store
-from .records import CLOSED, OPEN_STATUSES, PLAYING, GameRecord, MoveTaken, SeatRecord, StoreError
+from ..ratings import Rated
+from .base import Dump, Store
+from .club import ClubQueries, Statement
+from .queries import (
+    ADD_HISTORY,
+    COPIED,
+    RATINGS_OF,
+    UPSERT_RATING,
+    insert_missing,
+    marks,
+    rating_rows,
+)
+from .records import (
+    ADD_GAME_PLAYER,
+    CLOSED,
+    CREATE_TABLE,
+    FINISH,
+    GAME_SELECT,
+    OPEN_STATUSES,
+    PLAYING,
+    TAKE_BACK,
+    UPDATE_TABLE,
+    GameRecord,
+    MoveTaken,
+    SeatRecord,
+    StoreError,
+    check_seed,
+    game_players,
+    game_record,
+    seats_json,
+)
 from .schema import LATEST, SQLITE, too_new
 
 DB_NAME = "splendor.db"
@@ -36,7 +65,7 @@ DB_NAME = "splendor.db"
 T = TypeVar("T")
 
 
-class SqliteStore(Store):
+class SqliteStore(ClubQueries, Store):
     """The store in one SQLite file (created if missing); see the module docstring."""
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
@@ -170,17 +199,16 @@ class SqliteStore(Store):
 
     # -- tables and games ------------------------------------------------
 
-    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
-        return await self._write(self._create, table, _seats_json(seats), len(seats), host)
+    async def create_table(
+        self, table: str, seats: Sequence[SeatRecord], host: str, rated: bool = False
+    ) -> bool:
+        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated))
+        return await self._write(self._create, args)
 
-    def _create(self, table: str, seats: str, players: int, host: str) -> bool:
+    def _create(self, args: tuple[Any, ...]) -> bool:
         try:
             with self._transaction() as db:
-                db.execute(
-                    "INSERT INTO games (id, players, seats, host, status, created)"
-                    " VALUES (?, ?, ?, ?, 'waiting', ?)",
-                    (table, players, seats, host, time.time()),
-                )
+                db.execute(CREATE_TABLE, args)
         except sqlite3.IntegrityError:
             return False
         return True
@@ -195,17 +223,16 @@ class SqliteStore(Store):
         seed: int | None = None,
     ) -> bool:
         check_seed(seed)
-        args = (_seats_json(seats), host, status, seed, table, version)
-        return await self._write(self._update, args)
+        args = (seats_json(seats), host, status, seed, table, version)
+        players = game_players(table, seats) if status == PLAYING else []
+        return await self._write(self._update, args, players)
 
-    def _update(self, args: tuple[Any, ...]) -> bool:
+    def _update(self, args: tuple[Any, ...], players: list[tuple[str, int, str]]) -> bool:
         with self._transaction() as db:
-            done = db.execute(
-                "UPDATE games SET seats = ?, host = ?, status = COALESCE(?, status),"
-                " seed = COALESCE(?, seed), version = version + 1 WHERE id = ? AND version = ?",
-                args,
-            )
-            return done.rowcount == 1
+            if db.execute(UPDATE_TABLE, args).rowcount != 1:
+                return False
+            db.executemany(ADD_GAME_PLAYER, players)
+            return True
 
     async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
         await self._write(self._append, game, seq, notation, turn)
@@ -223,6 +250,17 @@ class SqliteStore(Store):
             error = MoveTaken if taken else StoreError
             raise error(f"game {game} move {seq} `{notation}`: {e}") from e
 
+    async def take_back(self, game: str, seq: int) -> None:
+        await self._write(self._take_back, game, seq)
+
+    def _take_back(self, game: str, seq: int) -> None:
+        with self._transaction() as db:
+            status = db.execute("SELECT status FROM games WHERE id = ?", (game,)).fetchone()
+            if status is None or status[0] != PLAYING:
+                raise StoreError(f"game {game} is not in progress")
+            for statement in TAKE_BACK:
+                db.execute(statement, (game, seq))
+
     async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
         await self._write(self._snapshot, game, seq, state)
 
@@ -233,28 +271,38 @@ class SqliteStore(Store):
                 (game, seq, state),
             )
 
-    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+    async def finish_game(
+        self,
+        game: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        rated: Sequence[Rated] = (),
+    ) -> bool:
         data = None if outcome is None else json.dumps(outcome)
-        return await self._write(self._finish, game, status, data)
+        return await self._write(self._finish, game, status, data, rated)
 
-    def _finish(self, game: str, status: str, outcome: str | None) -> bool:
+    def _finish(self, game: str, status: str, outcome: str | None, rated: Sequence[Rated]) -> bool:
         was = PLAYING if status != CLOSED else "waiting"
         with self._transaction() as db:
-            done = db.execute(
-                "UPDATE games SET status = ?, finished = ?, outcome = ?, version = version + 1"
-                " WHERE id = ? AND status = ?",
-                (status, time.time(), outcome, game, was),
-            )
+            done = db.execute(FINISH, (status, time.time(), outcome, game, was))
             # Snapshots only speed up loading a game in progress.
             db.execute("DELETE FROM snapshots WHERE game = ?", (game,))
-            return done.rowcount == 1
+            if done.rowcount != 1:
+                return False
+            if rated:
+                players = [r.player for r in rated]
+                rows = db.execute(RATINGS_OF.format(marks(len(players))), players).fetchall()
+                ratings, history = rating_rows(game, rated, {r[0]: r[1:] for r in rows})
+                db.executemany(UPSERT_RATING, ratings)
+                db.executemany(ADD_HISTORY, history)
+            return True
 
     async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
         return await self._read(self._load, game, moves)
 
     def _load(self, game: str, moves: bool) -> GameRecord | None:
         with self._reading() as db:
-            rows = db.execute(_SELECT + " WHERE id = ?", (game,)).fetchall()
+            rows = db.execute(GAME_SELECT + " WHERE id = ?", (game,)).fetchall()
             return _record(db, rows[0], moves) if rows else None
 
     async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
@@ -270,8 +318,24 @@ class SqliteStore(Store):
     def _open_tables(self) -> list[GameRecord]:
         marks = ", ".join("?" for _ in OPEN_STATUSES)
         with self._reading() as db:
-            query = _SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
+            query = GAME_SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
             return [_record(db, r) for r in db.execute(query, OPEN_STATUSES).fetchall()]
+
+    # -- the primitives of the club's queries, and copies --------------------
+
+    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        return await self._read(self._fetch, sql, args)
+
+    def _fetch(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        with self._reading() as db:
+            return [tuple(r) for r in db.execute(sql, args).fetchall()]
+
+    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
+        return await self._write(self._run, statements)
+
+    def _run(self, statements: Sequence[Statement]) -> list[int]:
+        with self._transaction() as db:
+            return [db.execute(sql, args).rowcount for sql, args in statements]
 
     async def dump(self) -> Dump:
         return await self._read(self._dump)
@@ -279,46 +343,23 @@ class SqliteStore(Store):
     def _dump(self) -> Dump:
         with self._reading() as db:
             return Dump(
-                names=[tuple(r) for r in db.execute("SELECT name, key, claimed FROM names")],
-                games=[
-                    tuple(r) for r in db.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM games")
-                ],
-                moves=[tuple(r) for r in db.execute("SELECT game, seq, notation, at FROM moves")],
+                {
+                    table: [tuple(r) for r in db.execute(f"SELECT {', '.join(c)} FROM {table}")]
+                    for table, c in COPIED.items()
+                }
             )
 
-    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
+    async def load_dump(self, dump: Dump) -> dict[str, int]:
         return await self._write(self._load_dump, dump)
 
-    def _load_dump(self, dump: Dump) -> tuple[int, int, int]:
-        marks = ", ".join("?" for _ in GAME_COLUMNS)
+    def _load_dump(self, dump: Dump) -> dict[str, int]:
+        added = {}
         with self._transaction() as db:
-            before = [_count(db, t) for t in ("names", "games", "moves")]
-            db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?)", dump.names)
-            db.executemany(
-                f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})",
-                dump.games,
-            )
-            db.executemany("INSERT OR IGNORE INTO moves VALUES (?, ?, ?, ?)", dump.moves)
-            after = [_count(db, t) for t in ("names", "games", "moves")]
-        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
-
-
-def _count(db: sqlite3.Connection, table: str) -> int:
-    return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
-
-
-_SELECT = (
-    "SELECT id, seed, seats, host, status, created, finished, outcome, version, turn FROM games"
-)
-
-
-def _seats_json(seats: Sequence[SeatRecord]) -> str:
-    return json.dumps([s.to_json() for s in seats])
-
-
-def check_seed(seed: int | None) -> None:
-    if seed is not None and not 0 <= seed < 1 << 63:
-        raise ValueError("a stored seed is an integer from 0 to 2**63-1")
+            for table in COPIED:
+                before = db.total_changes
+                db.executemany(insert_missing(table, sqlite=True), dump.rows.get(table, []))
+                added[table] = db.total_changes - before
+        return added
 
 
 def _moves(db: sqlite3.Connection, game: str, start: int) -> tuple[str, ...]:
@@ -331,27 +372,13 @@ def _moves(db: sqlite3.Connection, game: str, start: int) -> tuple[str, ...]:
 def _record(db: sqlite3.Connection, row: tuple[Any, ...], moves: bool = True) -> GameRecord:
     """A `GameRecord` from a games row, with its moves and latest snapshot read on `db`
     (unless `moves` is False)."""
-    game, seed, seats, host, status, created, finished, outcome, version, turn = row
-    snap = None
-    if moves:
-        snap = db.execute(
-            "SELECT seq, state FROM snapshots WHERE game = ? ORDER BY seq DESC LIMIT 1",
-            (game,),
-        ).fetchone()
-    return GameRecord(
-        id=str(game),
-        seed=None if seed is None else int(seed),
-        seats=tuple(SeatRecord.from_json(s) for s in json.loads(seats)),
-        host=str(host),
-        status=str(status),
-        created=float(created),
-        finished=None if finished is None else float(finished),
-        outcome=None if outcome is None else json.loads(outcome),
-        moves=_moves(db, game, 0) if moves else (),
-        snapshot=None if snap is None else (int(snap[0]), bytes(snap[1])),
-        version=int(version),
-        turn=int(turn),
-    )
+    if not moves:
+        return game_record(row, (), None)
+    snap = db.execute(
+        "SELECT seq, state FROM snapshots WHERE game = ? ORDER BY seq DESC LIMIT 1", (row[0],)
+    ).fetchone()
+    snapshot = None if snap is None else (int(snap[0]), bytes(snap[1]))
+    return game_record(row, _moves(db, row[0], 0), snapshot)
 
 
 def schema_version(db: sqlite3.Connection) -> int:

@@ -19,6 +19,7 @@ from .api import (
     choose_move_bytes,
     encode_request,
     explain,
+    explain_bytes,
     make_bot,
     to_budget,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "determinize",
     "encode_request",
     "explain",
+    "explain_bytes",
     "make_bot",
     "passes_in_a_row",
     "to_budget",

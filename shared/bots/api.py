@@ -99,12 +99,13 @@ def choose_move(view: PlayerView, level: str, seed: int, budget: BudgetLike = No
     return move
 
 
-def explain(view: PlayerView, level: str, seed: int) -> tuple[Move, str]:
-    """The move `choose_move(view, level, seed)` plays, and in one line why, for the hint
-    key and for logs: "buys 2-14: 3 points, a blue bonus, and N4 is one card away (...)".
-    Like the move, the line comes from the view alone."""
+def explain(view: PlayerView, level: str, seed: int, budget: BudgetLike = None) -> tuple[Move, str]:
+    """The move `choose_move(view, level, seed, budget)` plays, and in one line why: for the
+    hint key and for logs ("buys 2-14: 3 points, a blue bonus, and N4 is one card away
+    (...)"). Each level says how it chose (`Bot.decide`); like the move, the line comes
+    from the view alone."""
     bot = _checked(view, level, seed)
-    decision = bot.decide(view, random.Random(seed), Budget())
+    decision = bot.decide(view, random.Random(seed), to_budget(budget))
     assert decision.move in view.legal_moves, f"{level} bot chose {decision.move}, not legal"
     return decision.move, decision.why
 
@@ -117,6 +118,19 @@ def encode_request(view: PlayerView, level: str, seed: int, budget: BudgetLike =
 def choose_move_bytes(data: bytes) -> str:
     """Bytes of a codec-encoded request in, the chosen move's notation out. Pure: the
     answer depends on the bytes alone (and on the clock, if the budget caps time)."""
+    view, level, seed, budget = _request(data)
+    return str(choose_move(view, level, seed, budget))
+
+
+def explain_bytes(data: bytes) -> tuple[str, str]:
+    """`explain` for another process: the bytes of `encode_request` in, the move's
+    notation and the reason out."""
+    move, why = explain(*_request(data))
+    return str(move), why
+
+
+def _request(data: bytes) -> tuple[PlayerView, str, int, Budget]:
+    """A bot request's fields, checked: the view, the level, the seed, the budget."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise BotRequestError(f"a bot request is bytes, not {type(data).__name__}")
     msg = loads(bytes(data))
@@ -131,4 +145,4 @@ def choose_move_bytes(data: bytes) -> str:
     seed = msg.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BotRequestError("a bot request needs an integer seed")
-    return str(choose_move(view, level, seed, to_budget(msg.get("budget"))))
+    return view, level, seed, to_budget(msg.get("budget"))

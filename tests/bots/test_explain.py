@@ -1,11 +1,12 @@
-"""Each level says in one line why it chose its move (issue 14): the same move as
-`choose_move`, from the view alone, naming no card the seat cannot see (R9)."""
+"""Each level says in one line why it chose its move (issue 14), for the hint key and for
+logs: the same move as `choose_move`, from the view alone, naming no card the seat cannot
+see (R9); `explain_bytes` answers the same for another process."""
 
 from __future__ import annotations
 
 import pytest
 
-from shared.bots import Budget, choose_move, explain, hard
+from shared.bots import Budget, choose_move, encode_request, explain, explain_bytes, hard
 from shared.cards import CARDS
 from shared.moves import Buy, Reserve, Return, Take
 
@@ -70,3 +71,26 @@ def test_r9_the_line_names_no_hidden_card_and_hidden_cards_do_not_change_it(
     assert len(lines) == 1
     ((_, why),) = lines
     assert not any(CARDS[i].id in why for i in hidden), why
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_explain_plays_the_levels_move_and_says_why(players: int) -> None:
+    kinds: set[type] = set()
+    for i, state in enumerate(random_positions(players, 40, seed=500 + players, returns=20)):
+        view = state.view(state.current_player)
+        move, why = explain(view, "medium", i)
+        assert move == choose_move(view, "medium", i)  # the same move the level plays
+        assert move in view.legal_moves
+        assert why and len(why) < 300 and "\n" not in why
+        kinds.add(type(move))
+        if isinstance(move, Buy):
+            assert move.card in why
+    assert kinds & {Take, Buy, Return}
+
+
+def test_explain_bytes_answers_as_explain() -> None:
+    state = random_positions(2, 5, seed=7)[-1]
+    view = state.view(state.current_player)
+    text, why = explain_bytes(encode_request(view, "medium", 3))
+    move, expected = explain(view, "medium", 3)
+    assert (text, why) == (str(move), expected)

@@ -4,6 +4,9 @@ bytes, and anything else decodes to a clear `CodecError`, never another exceptio
 
 from __future__ import annotations
 
+import random
+import re
+
 import msgpack
 import pytest
 from hypothesis import given
@@ -12,28 +15,41 @@ from hypothesis import strategies as st
 from shared import protocol
 from shared.codec import FORMAT_VERSION, CodecError, dumps, loads
 from shared.deal import new_game, turns
-from shared.moves import parse_move
+from shared.moves import Buy, parse_move
 from shared.protocol import (
+    Advice,
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Bye,
     Create,
+    GameLine,
+    GameRecordText,
+    Hint,
     Join,
+    Leaderboard,
     Leave,
     LobbyList,
     LoggedTurn,
     Notice,
+    PlayerProfile,
     PlayMove,
     Quick,
+    Ranked,
+    RatingChange,
     SeatSummary,
     Start,
     TableStatus,
     TableSummary,
     TableUpdate,
+    Undo,
     Watch,
     Welcome,
     decode_client,
     decode_host,
     encode,
 )
+from shared.state import GameState
 
 from .helpers import play
 from .test_fuzz import fuzz, msgpack_values
@@ -42,6 +58,19 @@ MOVES = ["take W U G", "reserve deck 1", "take R R", "reserve deck 2"]
 STATE = play(new_game(3, seed=8), *MOVES)
 SEATS = (SeatSummary("ann"), SeatSummary(None, bot="hard"), SeatSummary("bob", connected=False))
 LOG = tuple(LoggedTurn(seat, turn) for seat, turn in turns(3, 8, MOVES))
+
+
+def finished_game(players: int, seed: int) -> GameState:
+    """A seeded game played to its end, buying whenever it can."""
+    rng, state = random.Random(seed), new_game(players, seed)
+    while not state.is_over:
+        legal = state.legal_moves()
+        buys = [m for m in legal if isinstance(m, Buy)]
+        state = state.apply(rng.choice(buys or legal))
+    return state
+
+
+OVER = finished_game(3, 8)
 
 HOST_MESSAGES = [
     Welcome("ann"),
@@ -57,9 +86,32 @@ HOST_MESSAGES = [
     ),
     TableUpdate("t2", SEATS, 1, STATE.view(1)),
     TableUpdate("t2", SEATS, None, STATE.view(None), LOG),
+    TableUpdate("t2", SEATS, 0, OVER.view(0), seed=OVER.seed),
+    Advice(parse_move("take W U G"), "the gems go toward 1-07"),
     Notice("`take R R`: only 3 red left; taking two needs 4 (R8)"),
     Notice("the game at table t2 was abandoned", "info"),
     Bye("the server is shutting down"),
+    TableUpdate(
+        "t2", SEATS, 0, OVER.view(0), ratings=(RatingChange(1512, 14), None, RatingChange(990, -3))
+    ),
+    Leaderboard(()),
+    Leaderboard(
+        (Ranked(1, "ann", 1512, 4, 3, 1.8e9), Ranked(2, "bot:hard", 1400, 9, 2, 1.7e9)),
+        20,
+        Ranked(57, "bob", 900, 1, 0, 1.6e9),
+    ),
+    PlayerProfile("guest-bo", None),
+    PlayerProfile(
+        "ann",
+        Ranked(1, "ann", 1512, 4, 3, 1.8e9),
+        (1000, 1020, 1512),
+        ((2, 3, 2), (4, 1, 1)),
+        (
+            GameLine("t7", 2, "finished", 1.8e9, 0, ("ann", "hard bot"), (15, 9), (1, 2), True),
+            GameLine("t6", 3, "abandoned", 1.7e9, 2, ("bob", "cy", "ann"), (), (), False),
+        ),
+    ),
+    GameRecordText("t7", '[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. take W U G\n*\n'),
 ]
 CLIENT_MESSAGES = [
     Create(2, (None, None)),
@@ -71,6 +123,14 @@ CLIENT_MESSAGES = [
     Leave(),
     Start(),
     PlayMove(parse_move("buy 1-07")),
+    Undo(),
+    Hint(),
+    Create(3, (None, "easy", None), rated=True),
+    Quick(2, "hard", rated=True),
+    AskLeaderboard(),
+    AskLeaderboard(40),
+    AskProfile("bot:hard"),
+    AskRecord("t7"),
 ]
 
 
@@ -106,6 +166,9 @@ def test_each_side_refuses_the_others_messages() -> None:
         ({"t": "join"}, "needs table"),
         ({"t": "move", "move": "take W W W"}, "`take W W W` is not a move"),
         ({"t": "move", "move": ("take",)}, "notation text"),
+        ({"t": "ask-profile"}, "needs player"),
+        ({"t": "ask-leaderboard", "offset": -1}, "offset should be"),
+        ({"t": "ask-record", "game": "x" * 500}, "game should be"),
         ({"t": 3}, "3 is not a message"),
         ({"move": "pass"}, "None is not a message"),
     ],
@@ -125,6 +188,35 @@ def test_a_table_update_must_agree_with_its_view() -> None:
             decode_host(dumps({**good, key: value}))
 
 
+def test_ratings_come_one_or_none_per_seat() -> None:
+    over = loads(encode(TableUpdate("t2", SEATS, 0, OVER.view(0))))
+    for ratings, words in [
+        (((1500, 3),), "one change or none for each of the 3 seats"),
+        (((1500, "3"), None, None), "should be [rating, change]"),
+        ((("x",), None, None), "should be [rating, change]"),
+    ]:
+        with pytest.raises(protocol.ProtocolError, match=re.escape(words)):
+            decode_host(dumps({**over, "ratings": ratings}))
+
+
+def test_a_seed_travels_only_once_the_game_is_over() -> None:
+    """The seed deals the decks: a table update of a game in progress never carries it,
+    and a client refuses one that does."""
+    playing = loads(encode(TableUpdate("t2", SEATS, 1, STATE.view(1))))
+    assert "seed" not in playing
+    with pytest.raises(protocol.ProtocolError, match="seed should be absent until the game"):
+        decode_host(dumps({**playing, "seed": 8}))
+    over = decode_host(encode(TableUpdate("t2", SEATS, 0, OVER.view(0), seed=OVER.seed)))
+    assert isinstance(over, TableUpdate) and over.seed == OVER.seed == 8
+
+
+def test_advice_carries_a_move_and_a_reason() -> None:
+    with pytest.raises(protocol.ProtocolError, match="is not a move"):
+        decode_host(dumps({"t": "advice", "move": "take W W W", "reason": "why"}))
+    with pytest.raises(protocol.ProtocolError, match="reason should be text"):
+        decode_host(dumps({"t": "advice", "move": "pass", "reason": ""}))
+
+
 def test_a_host_of_an_older_protocol_is_told_apart() -> None:
     old = decode_host(dumps({"t": "welcome", "name": "ann", "guest": False}))  # version 1
     assert old == Welcome("ann", False, 1) and old.protocol != protocol.PROTOCOL_VERSION
@@ -142,7 +234,8 @@ ENCODED += [(decode_client, encode(m)) for m in CLIENT_MESSAGES]
 TAGS = sorted({m.TAG for m in HOST_MESSAGES} | {m.TAG for m in CLIENT_MESSAGES})
 FIELDS = st.sampled_from(
     ["t", "name", "guest", "protocol", "tables", "online", "mine", "table", "seats", "seat",
-     "view", "log", "text", "level", "bots", "seed", "players", "move", "id", "status"]
+     "view", "log", "text", "level", "bots", "seed", "players", "move", "id", "status",
+     "reason"]
 )  # fmt: skip
 
 

@@ -142,14 +142,18 @@ def my_turn(m: Message) -> bool:
     return isinstance(m, TableUpdate) and (m.view.is_over or bool(m.view.legal_moves))
 
 
-async def await_turn(conn: HostConnection) -> TableUpdate:
-    """The table message that asks this seat to decide (or shows the game over): the
-    latest one if it does already, else the next one that does."""
+async def table_when(conn: HostConnection, pred: Callable[[TableUpdate], bool]) -> TableUpdate:
+    """The latest table message if it satisfies `pred`, else the next one that does."""
     tables = [m for m in conn.messages if isinstance(m, TableUpdate)]
-    if tables and my_turn(tables[-1]):
+    if tables and pred(tables[-1]):
         conn.skip()
         return tables[-1]
-    return await conn.next_of(TableUpdate, my_turn)
+    return await conn.next_of(TableUpdate, pred)
+
+
+async def await_turn(conn: HostConnection) -> TableUpdate:
+    """The table message that asks this seat to decide (or shows the game over)."""
+    return await table_when(conn, my_turn)
 
 
 async def play_move(conn: HostConnection, move: Move | str) -> TableUpdate:

@@ -97,12 +97,17 @@ class Game:
 
 
 @asynccontextmanager
-async def game_server(tmp: Path, executor: Executor, **settings: Any):  # type: ignore[no-untyped-def]
+async def game_server(  # type: ignore[no-untyped-def]
+    tmp: Path, executor: Executor, database: str | None = None, **settings: Any
+):
+    """A game server on 127.0.0.1 (any port) with its own host; `database`: its store
+    (SQLite in `tmp` by default). Servers given one PostgreSQL database form a cluster,
+    each as one of its processes would be (one host key, one database, hosts of their own)."""
     data_dir = tmp / "data"
     config = Config(
         host="127.0.0.1", port=0, data_dir=str(data_dir), keepalive_interval=0.0, **settings
     )
-    host = make_host(data_dir, executor, synchronous="NORMAL")
+    host = make_host(data_dir, executor, synchronous="NORMAL", database=database)
     await host.start()
     tap = TappedHost(host)
     service = SSHService(config, tap, host.store, make_app, host_key())
@@ -115,8 +120,9 @@ async def game_server(tmp: Path, executor: Executor, **settings: Any):  # type: 
         await service.stop("the test is over")
 
 
-def moment(view: PlayerView) -> tuple[int, str]:
-    return view.turn, view.phase
+def moment(view: PlayerView) -> tuple[int, str, bool]:
+    """Where a game is: a move changes it (the last one only ends the game, R15)."""
+    return view.turn, view.phase, view.is_over
 
 
 def decision(m: Message) -> bool:

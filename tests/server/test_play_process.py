@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tmuxkit import Tmux, alive, command_line, descendants
+from processkit import Tmux, process_tree, running
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,8 +26,8 @@ async def test_splendor_play_in_a_terminal_plays_against_real_bot_workers(tmp_pa
         tmux.open("ann", command)
         await tmux.wait_for("ann", "your turn")
         shell = int(tmux.run("display-message", "-p", "-t", "ann", "#{pane_pid}"))
-        tree = descendants(shell)
-        workers = [p for p in tree if "multiprocessing.forkserver" in command_line(p)]
+        tree = {p: c for p, c in process_tree(shell).items() if p[0] != shell}
+        workers = [p for p, command in tree.items() if "multiprocessing.forkserver" in command]
         assert len(workers) >= 2, "the bots run in worker processes, as on a server"
         tmux.keys("ann", ":")
         await tmux.wait_for("ann", "a move: take W U G")
@@ -40,10 +40,10 @@ async def test_splendor_play_in_a_terminal_plays_against_real_bot_workers(tmp_pa
         screen = await tmux.wait_for("ann", "EXIT=0")
         assert "Splendor" not in screen  # the app's screen is gone
         for _ in range(100):  # the bot workers end with the game, within a few seconds
-            if not alive(tree):
+            if not any(map(running, tree)):
                 break
             await asyncio.sleep(0.1)
-        assert not alive(tree), [command_line(p) for p in alive(tree)]
+        assert [tree[p] for p in tree if running(p)] == []
         text = log.read_text()
         assert "game start" in text and "fallback" not in text and "Traceback" not in text
     finally:

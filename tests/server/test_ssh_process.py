@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,40 +16,9 @@ from pathlib import Path
 import asyncssh
 import pytest
 from gamekit import SIZE, login, quick_game, status, turn_shown
+from processkit import ServerProcess, Tmux, process_tree, running, three_colours, type_move
 
-from server.spawn import local_command, wait_for_port
-
-REPO = Path(__file__).resolve().parents[2]
-START_WAIT = 30.0  # seconds for the server process to listen (bot workers start too)
-
-
-class ServerProcess:
-    """`python -m server.cli` on 127.0.0.1, port 0; the port comes from --port-file."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self.port_file = data_dir.parent / "port"
-        self.log = data_dir.parent / "server.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> int:
-        self.port_file.unlink(missing_ok=True)
-        with open(self.log, "ab") as log:
-            command = local_command(self.data_dir, self.port_file)
-            self.proc = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=log)
-        try:
-            return wait_for_port(self.proc, self.port_file, START_WAIT)
-        except RuntimeError as e:
-            raise AssertionError(f"{e}:\n{self.log.read_text()}") from None
-
-    def kill(self, sig: int = signal.SIGKILL) -> int:
-        assert self.proc is not None
-        self.proc.send_signal(sig)
-        return self.proc.wait(timeout=30)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.kill(signal.SIGTERM)
+from client.layout import geometry
 
 
 @pytest.fixture
@@ -62,28 +30,15 @@ def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
         server.stop()
 
 
-def bank(screen: str) -> dict[str, int]:
-    """The bank's counts from the table screen."""
-    line = next(ln for ln in screen.splitlines() if ln.startswith("Bank"))
-    return {c: int(n) for c, n in re.findall(r"([WUGRK\*])\s+(\d+)", line)}
-
-
 def game_state(screen: str) -> list[str]:
     """The bank and both players' tokens, cards and last moves, as the screen shows them
-    (not the move log: a reconnected screen starts a new one)."""
-    rows = [row.split("▏")[0].rstrip() for row in screen.splitlines()]
-    return [r for r in rows if r.startswith("Bank") or re.search(r"(gem|crd|last:) ", r)]
-
-
-def three_colours(screen: str) -> str:
-    have = [c for c, n in bank(screen).items() if c != "*" and n > 0]
-    return "take " + " ".join(have[:3])
-
-
-async def type_move(player, move: str) -> None:
-    player.press(":")
-    await player.wait_for("a move: take W U G")
-    player.press(move + "\r")
+    (not the move log: a reconnected screen starts a new one). The players' panels are a
+    column right of the board (client/layout.py)."""
+    board = geometry(*SIZE).width
+    rows = screen.splitlines()
+    bank = [r[:board].rstrip() for r in rows if r.startswith("Bank")]
+    panels = [r[board:].strip() for r in rows]
+    return bank + [r for r in panels if re.match(r"\W*(gem|crd|last:) ", r)]
 
 
 async def test_a_game_survives_sigkill_and_restart(server_process):
@@ -97,7 +52,7 @@ async def test_a_game_survives_sigkill_and_restart(server_process):
     await type_move(player, "take W U G")
     # The bank and both players' gem, crd and last: rows, once the whole frame has come.
     screen = await player.wait_for(
-        lambda t: "your turn" in status(t) and turn_shown(t) > first and len(game_state(t)) == 4
+        lambda t: "your turn" in status(t) and turn_shown(t) > first and len(game_state(t)) == 7
     )
     turn = turn_shown(screen)
     before = game_state(screen)
@@ -126,41 +81,6 @@ async def test_a_game_survives_sigkill_and_restart(server_process):
 GONE_WAIT = 10.0  # seconds a killed server's helpers get to end
 
 
-def process_tree(pid: int) -> dict[tuple[int, str], str]:
-    """`pid` and every process below it, from /proc: (pid, start time) -> command line.
-    The start time tells a process from a later one that got its pid."""
-    children: dict[int, list[int]] = {}
-    started: dict[int, str] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
-            started[int(entry.name)] = fields[19]
-    tree, todo = {}, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            command = Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        tree[(p, started[p])] = command
-        todo += children.get(p, [])
-    return tree
-
-
-def running(process: tuple[int, str]) -> bool:
-    """Whether a process of `process_tree` still runs (not gone, not a zombie)."""
-    pid, start = process
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return False
-    return fields[19] == start and fields[0] != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
 async def test_sigkill_leaves_no_process_behind(server_process):
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -185,47 +105,6 @@ async def test_sigkill_leaves_no_process_behind(server_process):
 
 
 # -- OpenSSH in tmux -----------------------------------------------------------------------
-
-TMUX_WAIT = 20.0
-
-
-class Tmux:
-    """A private tmux server (its own socket) with one pane per player."""
-
-    def __init__(self, name: str) -> None:
-        self.socket = name
-
-    def run(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.socket, *args],
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout
-
-    def open(self, pane: str, command: str) -> None:
-        width, height = SIZE
-        self.run("new-session", "-d", "-s", pane, "-x", str(width), "-y", str(height), command)
-
-    def screen(self, pane: str) -> str:
-        return self.run("capture-pane", "-p", "-t", pane)
-
-    def keys(self, pane: str, *keys: str) -> None:
-        self.run("send-keys", "-t", pane, *keys)
-
-    async def wait_for(self, pane: str, text: str, timeout: float = TMUX_WAIT) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen(pane)
-            if text in screen:
-                return screen
-            if time.monotonic() > deadline:
-                raise AssertionError(f"never saw {text!r} in tmux; the pane:\n{screen}")
-            await asyncio.sleep(0.1)
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
 def ssh_command(port: int, key: Path, name: str) -> str:

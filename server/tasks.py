@@ -1,0 +1,47 @@
+"""Background work that must not die in silence: each task's failure is logged."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+log = logging.getLogger("splendor")
+
+
+class Tasks:
+    """Coroutines run in the background for one owner (`what`, for the log). A failure of
+    one of the `expected` kinds is an INFO line; any other is logged with its trace."""
+
+    def __init__(self, what: str, expected: tuple[type[BaseException], ...] = ()) -> None:
+        self.what = what
+        self.expected = expected
+        self._running: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self._logged(coro))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _logged(self, coro: Coroutine[Any, Any, Any]) -> None:
+        try:
+            await coro
+        except asyncio.CancelledError:
+            raise
+        except self.expected as e:
+            log.info("%s: not done: %s", self.what, e)
+        except Exception:
+            log.exception("%s: failed", self.what)
+        finally:
+            coro.close()  # a task cancelled before its first step never started `coro`
+
+    async def wait(self) -> None:
+        """Let the tasks under way finish."""
+        if self._running:
+            await asyncio.gather(*self._running, return_exceptions=True)
+
+    async def cancel(self) -> None:
+        for task in list(self._running):
+            task.cancel()
+        await self.wait()

@@ -1,0 +1,238 @@
+"""A cluster: game servers on one PostgreSQL database, each with its own host (as each
+process of `splendor-server --workers N` has), players over SSH with PTYs, screens read
+with pyte. The database is the only thing they share; what one does reaches the others as
+its events (docs/cluster.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import asyncssh
+from gamekit import (
+    KEYS,
+    Game,
+    Player,
+    game_server,
+    login,
+    play_to_end,
+    play_turn,
+    quick_game,
+    status,
+    turn_shown,
+)
+from hostkit import (
+    WAIT,
+    HostConnection,
+    await_turn,
+    identity,
+    pick,
+    play_move,
+    table_when,
+)
+
+from shared.protocol import Notice, PlayMove, Quick, TableStatus, TableUpdate
+
+
+async def servers(stack: AsyncExitStack, tmp: Path, executor: Any, url: str, n: int) -> list[Game]:
+    return [
+        await stack.enter_async_context(game_server(tmp / f"p{i}", executor, database=url))
+        for i in range(n)
+    ]
+
+
+async def create_table_with_a_bot(player: Player) -> str:
+    """From the lobby, by keys: a 3-seat table, seat 2 open, seat 3 an easy bot; its id."""
+    await player.wait_for("Splendor lobby")
+    player.press("c")
+    await player.wait_for("Create a table")
+    player.press(KEYS["right"])
+    await player.wait_for(lambda t: re.search(r"Seats\s+◀\s+3\s+▶", t) is not None)
+    player.press(KEYS["down"])
+    await asyncio.sleep(0.2)  # the focus moves: nothing on the screen says so
+    player.press(KEYS["down"])
+    await asyncio.sleep(0.2)
+    player.press(KEYS["right"])
+    await player.wait_for(lambda t: re.search(r"Seat 3\s+◀\s+easy\s+▶", t) is not None)
+    player.press(KEYS["enter"])
+    screen = await player.wait_for("Your table")
+    found = re.search(r"Your table (\w+)", screen)
+    assert found is not None
+    return found.group(1)
+
+
+async def test_two_players_on_two_processes_play_a_game_watched_from_a_third(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """Ann's process, Bob's and Carol's are three: Ann's table shows in Bob's lobby, he
+    joins, she starts, they play a whole game against each other and a bot, and Carol
+    watches it from the third; everyone sees every move, and the same end."""
+    url = postgres.create_database()
+    async with AsyncExitStack() as stack:
+        a, b, c = await servers(stack, tmp_path, bot_executor, url, 3)
+        ann = await login(a.port, "ann", asyncssh.generate_private_key("ssh-ed25519"))
+        bob = await login(b.port, "bob", asyncssh.generate_private_key("ssh-ed25519"))
+        table = await create_table_with_a_bot(ann)
+        await bob.wait_for(f"{table}  ann")  # in his lobby, from the other process
+        bob.press("j")
+        await ann.wait_for("2. bob")
+        ann.press("s")
+        carol = await login(c.port, "carol", asyncssh.generate_private_key("ssh-ed25519"))
+        await carol.wait_for(lambda t: table in t and "playing" in t)
+        carol.press("w")
+        await carol.wait_for("(watching)")
+        finals = await asyncio.gather(
+            play_to_end(ann, a.tap.latest("ann")), play_to_end(bob, b.tap.latest("bob"))
+        )
+        assert finals[0].outcome == finals[1].outcome is not None
+        watched = await c.tap.latest("carol").wait(
+            lambda m: isinstance(m, TableUpdate) and m.view.is_over
+        )
+        assert isinstance(watched, TableUpdate) and watched.view.outcome == finals[0].outcome
+        await carol.wait_for("Game over")
+        record = await a.host.store.load_game(table)
+        assert record is not None and record.status == "finished"
+        seats = [record.seats[i % 3] for i in range(len(record.moves))]  # who moved, roughly
+        assert any(s.bot == "easy" for s in seats)
+        for player in (ann, bob, carol):
+            await player.close()
+
+
+async def test_a_move_racing_another_for_the_same_place_is_refused(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """One player at one table from two processes sends two moves at once: the database
+    keeps one, the other is refused with its reason, and both copies agree after."""
+    url = postgres.create_database()
+    async with AsyncExitStack() as stack:
+        a, b = await servers(stack, tmp_path, bot_executor, url, 2)
+        here = HostConnection(a.host, identity("ann"))
+        here.cmd(Quick(2, "easy"))
+        first = await here.next_of(TableUpdate)
+        there = HostConnection(b.host, identity("ann"))  # lands at her game on b
+        await there.next_of(TableUpdate, lambda m: m.table == first.table)
+        mine = await await_turn(here)  # hers (the seed may give the bot the first move)
+        await table_when(there, lambda m: m.view.turn == mine.view.turn)
+        moves = mine.view.legal_moves  # the first turn: a dozen takes and reserves
+        here.cmd(PlayMove(moves[0]))
+        there.cmd(PlayMove(moves[-1]))
+        await here.link.idle()
+        await there.link.idle()
+        stored = await a.host.store.moves(first.table)
+        seq = mine.view.turn - 1  # no returns yet: one move a turn
+        assert str(stored[seq]) in (str(moves[0]), str(moves[-1]))
+        notices = [m for m in here.messages + there.messages if isinstance(m, Notice)]
+        assert len(notices) == 1, notices
+        assert "another move was played first" in notices[0].text or "turn" in notices[0].text
+        ta, tb = a.host.lobby.tables[first.table], b.host.lobby.tables[first.table]
+        for _ in range(100):  # the copies meet
+            if ta.moves == tb.moves:
+                break
+            await asyncio.sleep(0.05)
+        assert ta.moves[: seq + 1] == tb.moves[: seq + 1] == list(stored[: seq + 1])
+
+
+async def test_a_name_claimed_on_two_processes_at_once_has_one_owner(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    url = postgres.create_database()
+    async with AsyncExitStack() as stack:
+        a, b = await servers(stack, tmp_path, bot_executor, url, 2)
+        keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
+
+        async def try_login(port: int, key: Any) -> bool:
+            try:
+                player = await login(port, "zed", key)
+            except (asyncssh.Error, OSError):  # refused: the name is the other key's
+                return False
+            try:
+                await player.wait_for("you are zed")
+            except AssertionError:
+                return False
+            finally:
+                await player.close()
+            return True
+
+        results = await asyncio.gather(try_login(a.port, keys[0]), try_login(b.port, keys[1]))
+        assert sorted(results) == [False, True]
+        owner = await a.host.store.name_owner("zed")
+        assert owner == keys[results.index(True)].get_fingerprint("sha256")
+
+
+async def test_postgresql_restarting_mid_game_refuses_moves_then_plays_on(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """The database goes away in the middle of a game: the session stays up, a move is
+    refused with "the server is busy" (never accepted and then lost), and once the
+    database is back, the same move is played and the bot answers."""
+    url = postgres.create_database()
+    async with AsyncExitStack() as stack:
+        (a,) = await servers(stack, tmp_path, bot_executor, url, 1)
+        ann = await login(a.port, "ann", asyncssh.generate_private_key("ssh-ed25519"))
+        await quick_game(ann, "easy")
+        record = a.tap.latest("ann")
+        view = await play_turn(ann, record)  # one move while all is well
+        screen = await ann.wait_for(lambda t: "your turn" in status(t))
+        turn = turn_shown(screen)
+        table = record.tables()[-1].table
+        stored = len(await a.host.store.moves(table))
+        await asyncio.to_thread(postgres.stop)
+        try:
+            move = pick(view if view.my_turn else record.tables()[-1].view)
+            ann.press(":")
+            await ann.wait_for("a move: take W U G")
+            ann.press(str(move) + "\r")
+            await ann.wait_for("the server is busy; try again in a moment")
+        finally:
+            await asyncio.to_thread(postgres.start)
+        assert len(await a.host.store.moves(table)) == stored  # nothing was kept
+        ann.press(":")
+        await ann.wait_for("a move: take W U G")
+        ann.press(str(move) + "\r")
+        await ann.wait_for(lambda t: turn_shown(t) > turn and "your turn" in status(t), WAIT)
+        assert len(await a.host.store.moves(table)) >= stored + 2  # hers and the bot's
+        await ann.close()
+        assert a.host.lobby.tables[table].status is TableStatus.PLAYING
+
+
+async def test_a_process_that_lost_the_databases_news_catches_up(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """Process b's listening connection is cut (as a network fault would); the moves made
+    on a meanwhile reach b all the same: it listens again and reads what it missed."""
+    url = postgres.create_database()
+    admin = await asyncpg.connect(postgres.url())
+    await admin.execute("CREATE ROLE process_b LOGIN SUPERUSER")  # b's own database user
+    await admin.close()
+    url_b = url.replace("//splendor@", "//process_b@")
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(game_server(tmp_path / "a", bot_executor, url))
+        b = await stack.enter_async_context(game_server(tmp_path / "b", bot_executor, url_b))
+        ann = HostConnection(a.host, identity("ann"))
+        ann.cmd(Quick(2, "easy"))
+        table = (await ann.next_of(TableUpdate)).table
+        listener = b.host.store._listener  # type: ignore[attr-defined]
+        admin = await asyncpg.connect(postgres.url())
+        # b may not connect anew for now (its listening connection cannot come back; the
+        # connections it holds go on), then its listening connection is cut.
+        await admin.execute("ALTER ROLE process_b NOLOGIN")
+        try:
+            await admin.execute("SELECT pg_terminate_backend($1)", listener.get_server_pid())
+            for _ in range(3):  # moves while b hears nothing
+                await play_move(ann, pick((await await_turn(ann)).view))
+            stored = await a.host.store.moves(table)
+            assert len(b.host.lobby.tables[table].moves) < len(stored)  # b missed them
+        finally:
+            await admin.execute("ALTER ROLE process_b LOGIN")
+            await admin.close()
+        tb = b.host.lobby.tables[table]
+        for _ in range(200):
+            if tb.moves[: len(stored)] == list(stored):
+                break
+            await asyncio.sleep(0.05)
+        assert tb.moves[: len(stored)] == list(stored)
+        assert b.host.store._listener is not listener  # type: ignore[attr-defined]

@@ -1,0 +1,185 @@
+"""A cluster of real `splendor-server` processes on one PostgreSQL database, players over
+SSH with PTYs (screens read with pyte): two workers on one port; a process SIGKILLed
+mid-game while its player comes back through another; the process running a game's
+bots SIGKILLed while the bots play on from another."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+from gamekit import Player, login, quick_game, status, turn_shown
+from processkit import ServerProcess, process_tree, running, three_colours, type_move
+
+
+@pytest.fixture
+async def processes(tmp_path: Path, postgres: Any) -> AsyncIterator[Any]:
+    """`start(name, *options)`: a server process on a new port, on this test's database;
+    every one is stopped at the end."""
+    url = postgres.create_database()
+    started: list[ServerProcess] = []
+
+    async def start(name: str, *options: str) -> tuple[ServerProcess, int]:
+        server = ServerProcess(tmp_path / "data", "--database", url, *options, name=name)
+        started.append(server)
+        return server, await asyncio.to_thread(server.start)
+
+    yield start
+    for server in started:
+        await asyncio.to_thread(server.stop)
+
+
+AWAY_WAIT = 20.0  # seconds: a process not heard from for 8 s is removed with its sessions
+
+
+def key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def my_move(player: Player) -> int:
+    """Wait for this player's turn, take three gems by keys; the turn it was."""
+    screen = await player.wait_for(lambda t: "your turn" in status(t))
+    turn = turn_shown(screen)
+    await type_move(player, three_colours(screen))
+    await player.wait_for(lambda t: turn_shown(t) > turn)
+    return turn
+
+
+async def test_two_workers_share_one_port_and_their_players_one_table(processes: Any) -> None:
+    """`--workers 2`: the kernel spreads connections over both workers; two players that
+    landed on different ones sit at one table and play."""
+    supervisor, port = await processes("cluster", "--workers", "2")
+    players = {f"p{i}": await login(port, f"p{i}", key()) for i in range(12)}
+    for name, player in players.items():
+        await player.wait_for(f"you are {name}")
+    log = supervisor.log.read_text()
+    worker_of = {
+        name: int(m.group(1))
+        for m in re.finditer(r"worker (\d) splendor\.ssh: connect (p\d+) ", log)
+        for name in [m.group(2)]
+    }
+    assert set(worker_of.values()) == {1, 2}, log  # both workers took some
+    host = next(n for n in players if worker_of[n] == 1)
+    guest = next(n for n in players if worker_of[n] == 2)
+    for name, player in players.items():
+        if name not in (host, guest):
+            await player.close()
+    ann, bob = players[host], players[guest]
+    ann.press("c")
+    await ann.wait_for("Create a table")
+    ann.press("\r")  # two open seats
+    screen = await ann.wait_for("Your table")
+    table = re.search(r"Your table (\w+)", screen).group(1)  # type: ignore[union-attr]
+    await bob.wait_for(table)
+    bob.press("j")
+    await ann.wait_for(f"2. {guest}")
+    ann.press("s")
+    for _ in range(2):  # a move each, whoever starts
+        mover = ann if "your turn" in status(await ann.wait_for("turn ")) else bob
+        await my_move(mover)
+    await ann.close()
+    await bob.close()
+    assert supervisor.kill(signal.SIGTERM) == 0
+
+
+async def test_a_process_killed_mid_game_its_player_comes_back_through_another(
+    processes: Any,
+) -> None:
+    one, port_one = await processes("one")
+    two, port_two = await processes("two")
+    ann_key = key()
+    ann = await login(port_one, "ann", ann_key)
+    await quick_game(ann, "easy")
+    await my_move(ann)
+    screen = await ann.wait_for(lambda t: "your turn" in status(t))
+    turn = turn_shown(screen)
+
+    assert await asyncio.to_thread(one.kill) == -signal.SIGKILL
+    await ann.closed()
+    again = await login(port_two, "ann", ann_key)  # through the other process
+    screen = await again.wait_for(lambda t: f"turn {turn} · your turn" in status(t))
+    await my_move(again)  # and the game goes on there, bot and all
+    await again.wait_for(lambda t: "your turn" in status(t) and turn_shown(t) > turn + 1)
+    await again.close()
+
+
+async def test_the_bots_play_on_when_the_process_running_them_dies(processes: Any) -> None:
+    """Ann on one process, Bob on another, a bot at their table: the process that runs
+    the bot is SIGKILLed, its player comes back through the other, and that process takes
+    the game's bots on: a whole round (the bot's turn with it) is played there."""
+    one, port_one = await processes("one")
+    two, port_two = await processes("two")
+    keys = {"ann": key(), "bob": key()}
+    ann = await login(port_one, "ann", keys["ann"])
+    bob = await login(port_two, "bob", keys["bob"])
+    await ann.wait_for("Splendor lobby")
+    ann.press("c")
+    await ann.wait_for("Create a table")
+    ann.press("\x1b[C")  # 3 seats
+    await ann.wait_for(lambda t: re.search(r"Seats\s+◀\s+3\s+▶", t) is not None)
+    for keys_pressed in ("\x1b[B", "\x1b[B", "\x1b[C"):  # seat 3: an easy bot
+        ann.press(keys_pressed)
+        await asyncio.sleep(0.2)
+    await ann.wait_for(lambda t: re.search(r"Seat 3\s+◀\s+easy\s+▶", t) is not None)
+    ann.press("\r")
+    screen = await ann.wait_for("Your table")
+    table = re.search(r"Your table (\w+)", screen).group(1)  # type: ignore[union-attr]
+    await bob.wait_for(table)
+    bob.press("j")
+    await ann.wait_for("2. bob")
+    ann.press("s")
+    players = {"ann": ann, "bob": bob}
+    runs = None
+    for _ in range(200):  # play until the bots' process says it moved them
+        runs = next((s for s in (one, two) if f"game {table}: its bots" in s.log.read_text()), None)
+        if runs is not None:
+            break
+        for player in players.values():
+            if "your turn" in status(player.text()):
+                await my_move(player)
+        await asyncio.sleep(0.05)
+    assert runs is not None
+    dead, survivor, port = ("ann", two, port_two) if runs is one else ("bob", one, port_one)
+    turn = turn_shown(players["ann" if dead == "bob" else "bob"].text())
+    assert await asyncio.to_thread(runs.kill) == -signal.SIGKILL
+    await players[dead].closed()
+    alive = players["ann" if dead == "bob" else "bob"]
+    await alive.wait_for(f"{dead} (away)", AWAY_WAIT)  # no ghost: the dead process's player
+    players[dead] = await login(port, dead, keys[dead])  # back, through the other process
+    for _ in range(200):  # a whole round from here: both players' turns and the bot's
+        screens = {n: p.text() for n, p in players.items()}
+        if min(turn_shown(t) for t in screens.values()) >= turn + 3:
+            break
+        for name, text in screens.items():
+            if "your turn" in status(text):
+                await my_move(players[name])
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError(f"the game stopped at turn {turn}:\n{players['ann'].text()}")
+    assert f"game {table}: its bots play from this process" in survivor.log.read_text()
+    for player in players.values():
+        await player.close()
+
+
+async def test_killing_the_supervisor_ends_its_workers_and_their_bots(processes: Any) -> None:
+    """SIGKILL of `--workers 2`'s supervisor: its workers (and their bot processes) end
+    with it, within seconds; nothing is left running."""
+    supervisor, port = await processes("cluster", "--workers", "2")
+    player = await login(port, "ann", key())
+    await quick_game(player, "easy")
+    await my_move(player)  # the bots' processes are up by now
+    assert supervisor.proc is not None
+    tree = process_tree(supervisor.proc.pid)
+    assert sum("--worker-of" in command for command in tree.values()) == 2, tree
+    assert await asyncio.to_thread(supervisor.kill) == -signal.SIGKILL
+    deadline = asyncio.get_running_loop().time() + 10
+    while any(map(running, tree)) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.1)
+    assert [tree[p] for p in tree if running(p)] == []
+    await player.closed()
