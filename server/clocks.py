@@ -48,12 +48,14 @@ TAKEOVER_GRACE = 2.0  # seconds past a deadline before another process takes the
 LOCK_RETRY = 1.0  # seconds between two tries at another process's lock, at least
 
 
-def start_timing(control: TimeControl, first: int, clocked: bool, now: float) -> Timing | None:
-    """The clocks as a game starts: every bank full; the first player's running if they
-    are a human (`clocked`)."""
+def start_timing(
+    control: TimeControl, players: int, first: int, clocked: bool, now: float
+) -> Timing | None:
+    """The clocks as a game of `players` starts: every bank full; the first player's
+    running if they are a human (`clocked`)."""
     if not control.timed:
         return None
-    banks = (control.bank,) if control.realtime else ()
+    banks = (control.bank,) * players if control.realtime else ()
     return _run(control, Timing(None, banks), first, clocked, now)
 
 
@@ -132,7 +134,8 @@ class Clocked:
         return self.control.timed and self.seats[seat].player
 
     def first_timing(self, first: int) -> Timing | None:
-        return start_timing(self.control, first, self.clocked(first), self.now())
+        players = len(self.seats)
+        return start_timing(self.control, players, first, self.clocked(first), self.now())
 
     def timing_after(self, before: GameState, after: GameState) -> Timing | None:
         return timing_after(self.control, self.timing, before, after, self.clocked, self.now())

@@ -441,13 +441,15 @@ class Lobby(Company, Listings):
     # -- upkeep ------------------------------------------------------------
 
     async def abandon_idle(self, after: float) -> None:
-        """Abandon every game no human has been connected to (on any process) for `after`
-        seconds, so games nobody comes back to do not pile up; close waiting tables
-        nobody is at any more."""
+        """Abandon every game without a clock that no human has been connected to (on any
+        process) for `after` seconds, so games nobody comes back to do not pile up; close
+        waiting tables nobody is at any more."""
         for table in list(self.tables.values()):
             patience = after if table.status is TableStatus.PLAYING else min(after, WAITING_IDLE)
             if table.idle_for() <= patience:
                 continue
+            if table.status is TableStatus.PLAYING and table.control.timed:
+                continue  # its clocks see to absent players (correspondence: for days)
             if table.status is TableStatus.PLAYING:
                 log.info("game %s: no player for %.0f s", table.id, table.idle_for())
                 await self.abandon(table)
