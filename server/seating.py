@@ -258,7 +258,7 @@ class Seating:
         """Make this copy's seats, host and status the stored ones. Sessions here stay
         at their seat when it is still their player's; the lobby moves the others. True
         if the game has just started (the caller then shows it: `_started`)."""
-        before = (self.status, [s.summary() for s in self.seats], self.host)
+        before = self._shown()
         before_seats = list(self.seats)
         for i, r in enumerate(records):
             old, new = self.seats[i], Seat.from_record(r)
@@ -275,12 +275,17 @@ class Seating:
                 self.state, self.moves, self.turn = new_game(len(self.seats), self.seed), [], 1
                 self.log.clear()
                 return True
-        if before != (self.status, [s.summary() for s in self.seats], self.host):
+        if before != self._shown():
             self._seats_news(before_seats)
             self._changed(self, False)
             if self.status is TableStatus.PLAYING:
                 self.send_views()
         return False
+
+    def _shown(self) -> tuple[object, ...]:
+        """What a change of seats may change for those who look (votes included)."""
+        seats = [(s.summary(), s.stored.votes) for s in self.seats]
+        return self.status, seats, self.host
 
     def _seats_news(self, old: list[Seat]) -> None:
         """The seats changed from `old`: `Table` tells the players what concerns them."""

@@ -213,8 +213,10 @@ async def table_of(
     conns = [HostConnection(host, identity(n)) for n in names]
     seats = (None,) * len(names) + tuple(bots)
     conns[0].cmd(Create(len(seats), seats, **create))
-    listed = await conns[-1].next_of(LobbyList, lambda m: len(m.tables) >= 1)
-    table_id = listed.tables[-1].id
+    listed = await conns[0].next_of(LobbyList, lambda m: m.waiting_at() is not None)
+    waiting = listed.waiting_at()
+    assert waiting is not None
+    table_id = waiting.id
     for conn in conns[1:]:
         conn.cmd(Join(table_id))
         await conns[0].next_of(LobbyList, lambda m, c=conn: _seated(m, table_id, c))
