@@ -23,6 +23,7 @@ from shared.protocol import (
     PROTOCOL_VERSION,
     Advice,
     Bye,
+    ChatLines,
     ClientMessage,
     Create,
     Leave,
@@ -42,6 +43,7 @@ from .screens.help import HelpScreen
 from .screens.lobby import LOBBY_HELP, LobbyScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
+from .talk import Talk
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,7 @@ class SplendorApp(App[None]):
         self.lobby_data = LobbyList()
         self.bye_text: str | None = None
         self._left_table: str | None = None
+        self.talk = Talk()  # chat lines, muted names, the bell
 
     # -- wiring -----------------------------------------------------------------
 
@@ -139,6 +142,11 @@ class SplendorApp(App[None]):
                 main = self.main_screen
                 if isinstance(main, TableScreen):
                     main.show_advice(move, reason)
+            case ChatLines():
+                self.talk.heard(msg)
+                main = self.main_screen
+                if isinstance(main, LobbyScreen | TableScreen):
+                    main.show_chat(msg.where)
             case Bye(text):
                 self.bye_text = text
                 self.exit()
@@ -158,6 +166,7 @@ class SplendorApp(App[None]):
             return  # a late update from a table we left
         main = self.main_screen
         if not (isinstance(main, TableScreen) and main.table_id == msg.table):
+            self.talk.forget(keep=("", msg.table))
             main = TableScreen(msg.table, msg.seat)
             await self.show_main(main)
         main.show(msg)

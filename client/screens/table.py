@@ -46,6 +46,12 @@ class TableScreen(Looking):
         Binding("k,K", "give(4)", show=False, tooltip="Returning: give back a black (K)"),
         Binding("asterisk,o", "give(5)", show=False, tooltip="Returning: give back a gold (*)"),
         Binding("r", _pick("R", True), show=False, tooltip="While taking: pick red"),
+        Binding(
+            "r",
+            "rematch",
+            show=False,
+            tooltip="Game over: a rematch, the same players, seats turned (again: accept one)",
+        ),
         Binding("u", _pick("U", True), show=False, tooltip="While taking: pick blue"),
         Binding("k", _pick("K", True), show=False, tooltip="While taking: pick black"),
         Binding(
@@ -94,6 +100,9 @@ class TableScreen(Looking):
         Binding(
             "p", "pass_turn", show=False, tooltip="Pass (only when no other move is possible, R12)"
         ),
+        Binding("c", "chat", "Chat", tooltip="Say something to the table (/mute NAME, /bell)"),
+        Binding("m", "next_game", show=False, tooltip="Your next game where it is your move"),
+        Binding("v", "vote", show=False, tooltip="Vote to hand an absent player's seat to a bot"),
     ]
 
     # -- actions ------------------------------------------------------------------
@@ -106,6 +115,10 @@ class TableScreen(Looking):
             return False
         if action == "give":
             return mode == modes.RETURN
+        if action == "rematch":
+            return mode == modes.OVER and self.seat is not None
+        if action in ("chat", "next_game", "vote"):
+            return not self.splendor.local  # with nobody but bots offline
         if mode == modes.RETURN and action in ("pick", "reserve", "pass_turn"):
             return False
         if action == "pick" and len(parameters) == 2 and parameters[1]:
@@ -120,6 +133,9 @@ class TableScreen(Looking):
         """The view if the player may choose a move now; else say why and return None."""
         view = self.view
         if view is None:
+            return None
+        if self.seat is not None and self.playing_seat is None:
+            self._refuse("a bot plays your seat for the rest of this game")
             return None
         if self.waiting:
             self._refuse("waiting for the host to answer your move…")

@@ -49,6 +49,9 @@ class PlayerFace:
     reserve_needs: tuple[tuple[int, ...] | None, ...] = ()
     rank: int = 0  # at the end of the game
     result: str = ""  # at the end: the points' breakdown
+    standin: bool = False  # a bot plays this player's seat to the end
+    clock: str = ""  # the time left on this player's clock, as shown (a timed game)
+    clock_style: str = ""
 
 
 class Players(LineWidget):
@@ -169,17 +172,22 @@ def _name_line(face: PlayerFace, width: int) -> Text:
     else:
         marker = Text("▶" if face.current else " ", style="bold #4ea1ff" if face.current else "")
     points = Text(f" {face.info.prestige}★", style=POINTS)
+    clock = Text(f" {face.clock}", style=face.clock_style) if face.clock else Text("")
     tag = Text(" 1st", style=LABEL) if face.first and not face.rank else Text("")
-    away = "" if face.connected else " (away)"
-    room = width - marker.cell_len - points.cell_len - tag.cell_len
+    away = " (bot)" if face.standin else "" if face.connected else " (away)"
+    room = width - marker.cell_len - points.cell_len - clock.cell_len
     you = " (you)" if face.me else ""
-    # The longest that fits: the name, a bot's short name ("Medium 3"), without "(you)".
-    for name in (face.name + you, face.short + you, face.name, face.short):
-        if name and len(name + away) <= room:
+    # The longest that fits: the name, a bot's short name ("Medium 3"), without "(you)";
+    # with a clock, the "1st" tag goes before the name is cut.
+    names = (face.name + you, face.short + you, face.name, face.short)
+    tags = (tag, Text("")) if face.clock else (tag,)
+    for tag in tags:
+        name = next((n for n in names if n and len(n + away) <= room - tag.cell_len), "")
+        if name:
             break
-    else:
-        name = face.name
-    return marker + fit(Text(name + away, style="bold"), max(1, room)) + tag + points
+    name = name or face.name
+    room -= tag.cell_len
+    return marker + fit(Text(name + away, style="bold"), max(1, room)) + tag + clock + points
 
 
 def _counts(label: str, counts: tuple[int, ...], cell: int, total: int) -> Text:
