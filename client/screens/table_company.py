@@ -46,6 +46,8 @@ class TableCompany(TableView):
         previous = self.view
         self.clock, self.clock_at = msg.clock, time.monotonic()
         self.absent, self.absent_at = msg.absent, self.clock_at
+        if msg.rematch != self.rematch:
+            self.message = None  # the prompt follows the offer
         self.rematch = msg.rematch
         super().show(msg)
         if self.is_mounted:
