@@ -94,8 +94,10 @@ def timing_after(
     return _run(control, timing, after.current_player, clocked(after.current_player), now)
 
 
-class Clocked:
-    """The clocks of `server.table.Table` (which provides the attributes below)."""
+class TableParts:
+    """What `Clocked` and `server.votes.Votes` use of `server.table.Table` (its seats and
+    store, `Seating`'s; declared here for the type checker only: stubs at run time would
+    hide the real methods)."""
 
     id: str
     seats: list[Seat]
@@ -110,7 +112,7 @@ class Clocked:
     _store: Store
     _bots_here: bool
 
-    if TYPE_CHECKING:  # `Seating`'s and `Table`'s (stubs here would hide them)
+    if TYPE_CHECKING:
 
         def records(self) -> list[SeatRecord]: ...
         def seat_of(self, identity: Identity) -> int | None: ...
@@ -124,6 +126,10 @@ class Clocked:
             seed: int | None = None,
             timing: Timing | None = None,
         ) -> None: ...
+
+
+class Clocked(TableParts):
+    """The clocks of `server.table.Table` (which provides `TableParts`)."""
 
     _lock_tried = 0.0  # when this process last tried to take the clock over (monotonic)
 

@@ -9,50 +9,27 @@ what happened (`server.clocks.Clocked.greet`).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from shared.clock import TimeControl
 from shared.protocol import Absent, TableStatus
 
-from .clocks import TIMEOUT_LEVEL
-from .seat import Seat, TableError
-from .store import SeatRecord, Settings, Timing
-
-if TYPE_CHECKING:
-    from shared.state import GameState
+from .clocks import TIMEOUT_LEVEL, TableParts
+from .seat import TableError
+from .store import SeatRecord, Settings
 
 
-class Votes:
-    """The vote on absent players, for `server.table.Table` (which provides the rest)."""
+class Votes(TableParts):
+    """The vote on absent players, for `server.table.Table` (which provides `TableParts`,
+    and `Clocked.nobody_plays`)."""
 
-    id: str
-    seats: list[Seat]
-    status: TableStatus
-    state: GameState | None
-    control: TimeControl
     settings: Settings
     away_since: dict[int, float]
-    now: Callable[[], float]
-    host: str
-    _lock: asyncio.Lock
 
-    if TYPE_CHECKING:  # `Seating`'s and `Table`'s (stubs here would hide them)
+    if TYPE_CHECKING:
 
-        def records(self) -> list[SeatRecord]: ...
-        def kick_bots(self) -> None: ...
         @property
         def nobody_plays(self) -> bool: ...
-
-        async def _edit(
-            self,
-            edit: Callable[[], tuple[list[SeatRecord], str]],
-            status: str | None = None,
-            seed: int | None = None,
-            timing: Timing | None = None,
-        ) -> None: ...
 
     def _votable(self) -> bool:
         state = self.state

@@ -4,11 +4,9 @@ bots standing in for good, ratings, restarts and the arithmetic of banks and inc
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import pytest
 from hostkit import (
     FakeClock,
     HostConnection,
@@ -28,22 +26,6 @@ from shared.clock import DAY, parse_time_control
 from shared.deal import new_game
 from shared.moves import Take
 from shared.protocol import LobbyList, Notice, PlayMove, Quick, TableUpdate
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def host(
-    tmp_path: Path, bot_executor: ProcessPoolExecutor, database: str, clock: FakeClock
-) -> AsyncIterator[GameHost]:
-    """A host on each backend whose clocks count the test's time."""
-    h = make_host(tmp_path, bot_executor, database=database, now=clock)
-    await h.start()
-    yield h
-    await h.stop()
 
 
 def mover_of(conns: list[HostConnection]) -> tuple[HostConnection, HostConnection]:

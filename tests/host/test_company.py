@@ -4,17 +4,12 @@ next game where it is your move, and the caps on live and correspondence tables.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-import pytest
 from hostkit import (
     FakeClock,
     HostConnection,
     await_turn,
     identity,
-    make_host,
     pick,
     play_move,
     play_to_end,
@@ -37,22 +32,6 @@ from shared.protocol import (
     TableUpdate,
     Vote,
 )
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def host(
-    tmp_path: Path, bot_executor: ProcessPoolExecutor, database: str, clock: FakeClock
-) -> AsyncIterator[GameHost]:
-    h = make_host(tmp_path, bot_executor, database=database, now=clock)
-    await h.start()
-    yield h
-    await h.stop()
-
 
 # -- the vote on an absent player ----------------------------------------------------
 
