@@ -355,6 +355,13 @@ def compare(runs: list[tuple[str, tuple[float, float]]], players: int) -> None:
             f"  {clock:>6}: p99 {q:4.0f} ms (x{q / p99:.2f}), server CPU {c * 100:3.0f}% "
             f"(x{c / cpu:.2f}; {tick:+.2f} ms a second per session)"
         )
+    names = list(dict.fromkeys(c for c, _ in runs))
+    if len(names) < len(runs):  # runs repeated (e.g. none,5+10,none,5+10): their means
+        means = {n: [statistics.fmean(r[i] for c, r in runs if c == n) for i in (0, 1)]
+                 for n in names}  # fmt: skip
+        q0, c0 = means[names[0]]
+        for n, (q, c) in means.items():
+            print(f"  mean {n:>6}: p99 {q:4.0f} ms (x{q / q0:.2f}), CPU x{c / c0:.2f}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import replace
 
 from textual.timer import Timer
 
@@ -23,7 +22,7 @@ from shared.view import PlayerView
 
 from ..talk import chat_text
 from ..widgets.movelog import Notes
-from ..widgets.players import PlayerFace
+from ..widgets.players import NO_CLOCK, Clock, PlayerFace
 from .table_view import TableView
 
 LOW = 20.0  # seconds: a real-time clock this low shows red
@@ -68,28 +67,33 @@ class TableCompany(TableView):
 
     # -- clocks ------------------------------------------------------------------
 
-    def player_faces(self) -> tuple[PlayerFace, ...]:
-        self._faces = super().player_faces()
-        return self._with_clocks()
+    def _players(self) -> None:
+        assert self.view is not None
+        self._faces = self.player_faces()
+        self._show_players()
 
-    def _with_clocks(self) -> tuple[PlayerFace, ...]:
+    def _show_players(self) -> None:
+        cursor = self.pcursor if self.area == "players" else None
+        self.players.show(self._faces, cursor, self._clocks())
+
+    def _clocks(self) -> tuple[Clock, ...]:
+        """Each panel's clock as shown now (in the panels' order)."""
         clock = self.clock
-        if clock is None or self.view is None:
-            return self._faces
+        if clock is None:
+            return ()
         elapsed = time.monotonic() - self.clock_at
         out = []
         for face in self._faces:
             seat = face.info.seat
             left = clock.left[seat] if seat < len(clock.left) else None
             if face.standin or left is None:
-                out.append(face)
+                out.append(NO_CLOCK)
                 continue
             running = seat == clock.running
             if running:
                 left -= elapsed
             short = running and clock.control.realtime and left < LOW
-            style = SHORT if short else RUNNING if running else IDLE
-            out.append(replace(face, clock=format_left(left), clock_style=style))
+            out.append((format_left(left), SHORT if short else RUNNING if running else IDLE))
         return tuple(out)
 
     def _set_timers(self) -> None:
@@ -115,8 +119,7 @@ class TableCompany(TableView):
         """The running clock's shown time changed: its panel's line, and the next tick."""
         self._tick = None
         if self.view is not None and self.is_mounted:
-            cursor = self.pcursor if self.area == "players" else None
-            self.players.show(self._with_clocks(), cursor)
+            self._show_players()
             self._set_timers()
 
     # -- chat and news -------------------------------------------------------------
