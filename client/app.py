@@ -36,6 +36,7 @@ from shared.protocol import (
     decode_host,
     encode,
 )
+from shared.social import LOBBY
 
 from .connection import Connection
 from .screens import modes
@@ -166,7 +167,7 @@ class SplendorApp(App[None]):
             return  # a late update from a table we left
         main = self.main_screen
         if not (isinstance(main, TableScreen) and main.table_id == msg.table):
-            self.talk.forget(keep=("", msg.table))
+            self.talk.forget(keep=(LOBBY, msg.table))
             main = TableScreen(msg.table, msg.seat)
             await self.show_main(main)
         main.show(msg)

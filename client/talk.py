@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shared.chat import MAX_CHAT
 from shared.social import LOBBY, ChatLine, ChatLines
 
 KEPT = 500  # lines kept for a place
@@ -62,6 +61,3 @@ def chat_text(line: ChatLine) -> str:
     """A line as the chat shows it: who, then what (a spectator's marked)."""
     who = f"{line.name} (watching)" if line.spectator else line.name
     return f"{who}: {line.text}"
-
-
-LIMIT = MAX_CHAT

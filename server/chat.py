@@ -100,6 +100,8 @@ class ChatDesk:
         if known is None or now - known[0] > BAN_CHECK:
             known = (now, await self.store.banned(name) is not None)
             self._bans[name] = known
+            if len(self._bans) > 10_000:  # forget what is out of date
+                self._bans = {k: v for k, v in self._bans.items() if now - v[0] < BAN_CHECK}
         return known[1]
 
     # -- what the store says -----------------------------------------------------

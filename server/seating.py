@@ -409,12 +409,11 @@ class Seating:
         seed = state.seed if state.is_over else None  # never before: it deals the decks
         view = state.view(seat)
         offer = self.rematch_offer() if state.is_over else None
-        return encode(
-            TableUpdate(
-                self.id, seats, seat, view, log, self.ratings, seed,
-                self.clock_view(), self.absences(), offer,
-            )  # fmt: skip
+        clock, absent = self.clock_view(), self.absences()
+        update = TableUpdate(
+            self.id, seats, seat, view, log, self.ratings, seed, clock, absent, offer
         )
+        return encode(update)
 
     def send_view(self, peer: Peer, seat: int | None) -> None:
         """The table to a session that has just come to it: with the turns so far."""

@@ -11,10 +11,12 @@ Bytes that are not a message of the expected side raise `ProtocolError` (a
 Host → client: `Welcome` (first, with the protocol version), `LobbyList`,
 `TableUpdate` (after every move and on coming to a table; the first one a
 session gets for a table also carries the turns so far; once the game is over,
-the seed), `Notice`, `Advice` (the answer to a hint), `Bye`.
+the seed; in a timed game, the clocks), `Notice`, `Advice` (the answer to a
+hint), `ChatLines`, `Bye`.
 
 Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`,
-and for offline play `Undo` and `Hint`.
+`Say`, `Vote`, `Rematch`, `NextGame`, and for offline play `Undo` and `Hint`. The
+readers of clocks, chat, votes and rematches are `shared.social_protocol`'s.
 
 On the wire a message is a map: ``{"t": TAG, field: value, ...}``; nested summaries
 are maps too, a move is its notation, a view is the codec's view, and a turn is

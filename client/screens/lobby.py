@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from shared.chat import MAX_CHAT
 from shared.protocol import (
     Create,
     Join,
@@ -34,7 +35,6 @@ from shared.protocol import (
 from shared.social import LOBBY
 
 from ..editing import edited, pasted
-from ..talk import LIMIT
 from ..widgets.chatbox import ChatBox
 from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import NameList, TableList
@@ -43,9 +43,8 @@ from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
-COLUMNS = (
-    ("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 0), ("Clock", 5), ("Turn", 5)
-)  # fmt: skip  (0: the rest)
+# The tables' columns and their widths (0: the rest).
+COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 0), ("Clock", 5), ("Turn", 5))
 KEYS: Keys = (
     ("g", "g", "Quick"),
     ("c", "c", "Create"),
@@ -211,8 +210,7 @@ class LobbyScreen(Screen[None]):
             action = "a rematch: [b]j[/b] accepts"
         self._update_static(
             "#my-table",
-            f"[b]Your table {table.id}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves"
-            + moves,
+            f"[b]Your table {table.id}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves{moves}",
         )
 
     def selected_id(self) -> str | None:
@@ -329,12 +327,12 @@ class LobbyScreen(Screen[None]):
             self._type(None)
         else:
             character = event.character if event.is_printable else None
-            self._type(edited(self.typing, event.key, character, LIMIT))
+            self._type(edited(self.typing, event.key, character, MAX_CHAT))
 
     def on_paste(self, event: events.Paste) -> None:
         if self.typing is not None:
             event.stop()
-            self._type(pasted(self.typing, event.text, LIMIT))
+            self._type(pasted(self.typing, event.text, MAX_CHAT))
 
     def action_leave(self) -> None:
         if self.lobby.waiting_at() is None:

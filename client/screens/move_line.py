@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from textual import events
 
+from shared.chat import MAX_CHAT
 from shared.protocol import Say
 
 from ..editing import edited, pasted
-from ..talk import LIMIT
 from ..widgets.panels import CHAT_PLACEHOLDER, PLACEHOLDER
 from . import modes
 from .table_company import TableCompany
@@ -36,7 +36,7 @@ class MoveLine(TableCompany):
 
     @property
     def _limit(self) -> int:
-        return LIMIT if self.chatting else COMMAND_LIMIT
+        return MAX_CHAT if self.chatting else COMMAND_LIMIT
 
     def on_key(self, event: events.Key) -> None:
         """While the move line is open every key edits it; the table's keys wait.
@@ -86,5 +86,6 @@ class MoveLine(TableCompany):
             self._prompt()
         elif text:
             self.splendor.send(Say(text))
+
 
 COMMAND_LIMIT = 60  # characters on the move line: any move is far shorter

@@ -41,6 +41,7 @@ class LogEntry:
 
 KIND_STYLES = {"chat": "#8fd3ff", "news": "italic #d8b4fe"}
 
+
 def decorated(text: str) -> str:
     """`text` with each card id followed by its colour and prestige: ``2-14 (G 2★)``."""
 
