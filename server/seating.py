@@ -274,6 +274,7 @@ class Seating:
                 assert self.seed is not None
                 self.state, self.moves, self.turn = new_game(len(self.seats), self.seed), [], 1
                 self.log.clear()
+                self.chat_loaded = True  # a game just begun: no chat to read yet
                 return True
         if before != self._shown():
             self._seats_news(before_seats)

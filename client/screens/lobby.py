@@ -56,6 +56,7 @@ KEYS: Keys = (
     ("question_mark", "?", "Help"),
     ("q", "q", "Quit"),
 )
+TYPING: Keys = (("enter", "⏎", "Say"), ("escape", "esc", "Close"))
 LOBBY_HELP = """\
 [b]In the lobby[/b]
  [b]↑ ↓ PgUp PgDn[/b]  select a table
@@ -304,6 +305,7 @@ class LobbyScreen(Screen[None]):
     def _type(self, line: tuple[str, int] | None) -> None:
         self.typing = line
         self.chat.edit(line)
+        self.query_one(KeyBar).show(KEYS if line is None else TYPING)
 
     def on_key(self, event: events.Key) -> None:
         """While a chat line is typed every key edits it; Enter says it, Esc closes it."""

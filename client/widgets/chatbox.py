@@ -16,7 +16,7 @@ from shared.social import ChatLine
 
 from .lines import LineWidget, strip
 from .palette import DIM, fit
-from .panels import EDIT, edit_line
+from .panels import EDIT, SAY_HINT, edit_line
 
 PLACEHOLDER = "say something to the lobby (/mute NAME, /bell)"
 
@@ -54,7 +54,8 @@ class ChatBox(LineWidget):
             out = [strip(Text(f" No chat yet. {self.hint}", style=DIM), width, base)]
         out += [strip(Text(""), width, base)] * max(0, room - len(out))
         if self.editing is not None:
-            out.append(edit_line(*self.editing, width, base + Style(bgcolor=EDIT), PLACEHOLDER))
+            style = base + Style(bgcolor=EDIT)
+            out.append(edit_line(*self.editing, width, style, PLACEHOLDER, SAY_HINT))
         return out[:height]
 
 

@@ -16,6 +16,7 @@ PLACEHOLDER = "a move: take W U G, buy 1-07, reserve deck 2 … or a card id to 
 CHAT_PLACEHOLDER = "say something to the table (/mute NAME, /bell)"
 EDIT = "#24304a"  # the move line's background
 HINT = "Enter plays · Esc closes"
+SAY_HINT = "Enter says · Esc closes"
 
 
 class StatusLine(LineWidget):
@@ -79,7 +80,10 @@ class PromptLine(LineWidget):
     def draw(self, width: int, height: int) -> list[Strip]:
         base = self.rich_style
         if self.editing is not None:
-            line = edit_line(*self.editing, width, base + Style(bgcolor=EDIT), self.placeholder)
+            hint = SAY_HINT if self.placeholder == CHAT_PLACEHOLDER else HINT
+            line = edit_line(
+                *self.editing, width, base + Style(bgcolor=EDIT), self.placeholder, hint
+            )
             return [line]
         text, kind = self.said
         if kind == "error":
@@ -92,7 +96,12 @@ class PromptLine(LineWidget):
 
 
 def edit_line(
-    text: str, caret: int, width: int, style: Style, placeholder: str = PLACEHOLDER
+    text: str,
+    caret: int,
+    width: int,
+    style: Style,
+    placeholder: str = PLACEHOLDER,
+    hint: str = HINT,
 ) -> Strip:
     """The move being typed, with the caret as a reversed cell; an example while it is
     empty; at the right, when there is room, the keys that end it. A line longer than
@@ -106,10 +115,10 @@ def edit_line(
         out.append(text[start:caret])
         out.append(text[caret : caret + 1] or " ", style="reverse")
         out.append(text[caret + 1 :])
-    room = width - out.cell_len - len(HINT) - 1
+    room = width - out.cell_len - len(hint) - 1
     if room >= 2:
         out.append(" " * room)
-        out.append(HINT, style=DIM)
+        out.append(hint, style=DIM)
     return strip(out, width, style)
 
 

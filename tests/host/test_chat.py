@@ -74,6 +74,13 @@ async def test_the_lobby_keeps_its_latest_lines(host: GameHost) -> None:
     assert [x.text for x in whole.lines] == [f"n{i}" for i in range(4, LOBBY_LINES + 4)]
 
 
+async def test_players_who_sat_before_the_start_hear_each_other(host: GameHost) -> None:
+    (ann, bob), table_id = await table_of(host, ("ann", "bob"))
+    ann.cmd(Say("good luck"))
+    line = (await heard(bob, "good luck", table_id)).lines[0]
+    assert line.name == "ann" and line.turn == 1 and not line.spectator
+
+
 async def test_spectators_talk_among_themselves_until_the_game_ends(host: GameHost) -> None:
     (ann, bob), table_id = await table_of(host, ("ann", "bob"))
     cy = HostConnection(host, identity("cy"))
