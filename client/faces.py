@@ -155,6 +155,7 @@ def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, .
                 reserve_needs=needs,
                 rank=0 if outcome is None else outcome.ranks[s],
                 result="" if outcome is None else breakdown(p),
+                standin=seat.standin is not None,
             )
         )
     return tuple(faces)
@@ -181,6 +182,8 @@ def status_text(
     if view.is_over:
         out.append("game over", style="bold")
         out.append(f" · {winners_text(view, seats)}")
+    elif view.my_turn and view.seat is not None and seats[view.seat].standin:
+        out.append(f"a {seats[view.seat].standin} bot plays for you", style="bold")
     elif view.my_turn and view.phase == "return":
         excess = sum(view.players[view.current_player].tokens) - 10
         out.append(f"your turn: return {excess} token{'s' * (excess != 1)} (R13)", "bold #5fdc7f")
