@@ -16,6 +16,10 @@ and measures it from outside (/proc): resident memory and CPU time.
   bot thinks. Each key's latency runs from the write to the moment the screen
   (a pyte emulator) shows its effect; prints p50/p90/p99 (target: p99 < 100 ms
   at 50 players x 1 key/s), server CPU and memory.
+- `--clocks none,5+10`: the play phase once for each time control, every game on
+  that clock (the running one counts down on every player's screen once a second),
+  then their p99s and server CPU side by side, as ratios to the first: the machine
+  is shared, so a ratio measured in one run means more than two absolute figures.
 """
 
 from __future__ import annotations
@@ -97,12 +101,21 @@ async def _dialog(term: Terminal) -> str:
     return term.text()
 
 
-async def quick_game(term: Terminal) -> None:
+async def quick_game(term: Terminal, clock: str = "none") -> None:
     assert term.chan is not None
     term.chan.write(b"g")
     await term.until(lambda: "Quick game against bots" in term.text())
     term.chan.write(b"\x1b[B\x1b[D")  # to "Bots", then medium -> easy
     await term.until(lambda: re.search(r"Bots\s+◀\s+easy", term.text()) is not None)
+    if clock != "none":  # down to "Clock", then right until it shows this one
+        term.chan.write(b"\x1b[B")
+        await asyncio.sleep(0.3)  # the focus moves: nothing on the screen says so
+        for _ in range(10):
+            if re.search(rf"Clock\s+◀\s+{re.escape(clock)}\s+▶", term.text()):
+                break
+            before = term.text()
+            term.chan.write(b"\x1b[C")
+            await term.until(lambda b=before: term.text() != b)
     term.chan.write(b"\r")
     await term.until(lambda: re.search(r"turn \d+ ·", status(term)) is not None)
 
@@ -116,12 +129,13 @@ async def player(
     ready: asyncio.Event,
     stop: asyncio.Event,
     app: str = "game",
+    clock: str = "none",
 ) -> int:
     """One player: quick games, one key per `period`, until `stop`; keys pressed."""
     await asyncio.sleep(int(name[1:]) * 0.25)  # arrivals spread out, not one burst
     conn, term = await connect(port, name)
     if app == "game":
-        await quick_game(term)
+        await quick_game(term, clock)
     seated.append(name)
     await ready.wait()
     pressed = 0
@@ -147,7 +161,7 @@ async def player(
         if "game over" in top:
             term.chan.write(b"\r")  # type: ignore[union-attr]  # the results: back to the lobby
             await term.until(lambda: "Splendor lobby" in term.text())
-            await quick_game(term)
+            await quick_game(term, clock)
         elif "your turn: return" in top:
             await returns(term, latencies)
         elif "your turn" in top:
@@ -206,8 +220,10 @@ async def idle_phase(n: int, app: str = "game") -> None:
 
 
 async def play_phase(
-    n: int, rate: float, duration: float, app: str = "game", lobby: int = 0
-) -> None:
+    n: int, rate: float, duration: float, app: str = "game", lobby: int = 0, clock: str = "none"
+) -> tuple[float, float]:
+    """The play phase (see the module docstring); its p99 (ms) and server CPU (share of a
+    core)."""
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp), app)
         try:
@@ -222,11 +238,9 @@ async def play_phase(
             latencies: Latencies = []
             seated: list[str] = []
             ready, stop = asyncio.Event(), asyncio.Event()
+            args = (latencies, seated, ready, stop, app, clock)
             tasks = [
-                asyncio.create_task(
-                    player(server.port, f"p{i}", 1 / rate, latencies, seated, ready, stop, app)
-                )
-                for i in range(n)
+                asyncio.create_task(player(server.port, f"p{i}", 1 / rate, *args)) for i in range(n)
             ]
             started = time.monotonic()
             while len(seated) < n and time.monotonic() < started + 120:
@@ -234,7 +248,7 @@ async def play_phase(
                     raise next(t.exception() for t in tasks if t.done() and t.exception())  # type: ignore[misc]
                 await asyncio.sleep(0.2)
             print(
-                f"play ({app}): {len(seated)} of {n} players ready after "
+                f"play ({app}, clock {clock}): {len(seated)} of {n} players ready after "
                 f"{time.monotonic() - started:.1f} s"
             )
             ready.set()
@@ -291,6 +305,7 @@ async def play_phase(
         f"  this client's own loop lag: p50 {percentile(lag, 50):.0f} ms, "
         f"p99 {percentile(lag, 99):.0f} ms (included in the latencies above)"
     )
+    return (percentile(ms, 99) if ms else float("nan")), cpu / wall
 
 
 async def main(argv: list[str] | None = None) -> None:
@@ -311,12 +326,42 @@ async def main(argv: list[str] | None = None) -> None:
         default="game",
         help="echo: a dozen-widget app instead of the game (the transport alone)",
     )
+    p.add_argument(
+        "--clocks",
+        default="none",
+        help="time controls to play on, one play phase each, compared (e.g. none,5+10)",
+    )
     args = p.parse_args(argv)
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, loopback only")
     if args.idle:
         await idle_phase(args.idle, args.app)
     if args.players:
-        await play_phase(args.players, args.rate, args.duration, args.app, args.lobby)
+        clocks = args.clocks.split(",")
+        runs = [
+            (c, await play_phase(args.players, args.rate, args.duration, args.app, args.lobby, c))
+            for c in clocks
+        ]
+        if len(runs) > 1:
+            compare(runs, args.players)
+
+
+def compare(runs: list[tuple[str, tuple[float, float]]], players: int) -> None:
+    """Each time control's p99 and server CPU beside the first's, as ratios."""
+    (_, (p99, cpu)) = runs[0]
+    print("clocks side by side (one run; ratios to the first):")
+    for clock, (q, c) in runs:
+        tick = (c - cpu) / players * 1000  # ms of CPU a second, per session
+        print(
+            f"  {clock:>6}: p99 {q:4.0f} ms (x{q / p99:.2f}), server CPU {c * 100:3.0f}% "
+            f"(x{c / cpu:.2f}; {tick:+.2f} ms a second per session)"
+        )
+    names = list(dict.fromkeys(c for c, _ in runs))
+    if len(names) < len(runs):  # runs repeated (e.g. none,5+10,none,5+10): their means
+        means = {n: [statistics.fmean(r[i] for c, r in runs if c == n) for i in (0, 1)]
+                 for n in names}  # fmt: skip
+        q0, c0 = means[names[0]]
+        for n, (q, c) in means.items():
+            print(f"  mean {n:>6}: p99 {q:4.0f} ms (x{q / q0:.2f}), CPU x{c / c0:.2f}")
 
 
 if __name__ == "__main__":

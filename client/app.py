@@ -27,6 +27,7 @@ from shared.protocol import (
     AskProfile,
     AskRecord,
     Bye,
+    ChatLines,
     ClientMessage,
     Create,
     GameRecordText,
@@ -42,6 +43,7 @@ from shared.protocol import (
     decode_host,
     encode,
 )
+from shared.social import LOBBY
 
 from .connection import Connection
 from .replay import Replay
@@ -52,6 +54,7 @@ from .screens.lobby import LOBBY_HELP, LobbyScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
+from .talk import Talk
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +99,7 @@ class SplendorApp(App[None]):
         self.bye_text: str | None = None
         self._left_table: str | None = None
         self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
+        self.talk = Talk()  # chat lines, muted names, the bell
 
     # -- wiring -----------------------------------------------------------------
 
@@ -146,6 +150,10 @@ class SplendorApp(App[None]):
                 main = self.main_screen
                 if isinstance(main, LobbyScreen):
                     main.show(msg)
+                elif isinstance(main, TableScreen) and all(
+                    t.id != main.table_id for t in msg.tables
+                ):  # the host sent us back to the lobby: the game ended unfinished
+                    main.table_ended("game abandoned")
                 elif main is None and not self.local:
                     await self.show_main(LobbyScreen(msg))
             case TableUpdate():
@@ -169,6 +177,11 @@ class SplendorApp(App[None]):
                 await self.push_screen(ProfileScreen(msg))
             case GameRecordText(game, text) if self.answered(AskRecord):
                 await self._replay(game, text)
+            case ChatLines():
+                self.talk.heard(msg)
+                main = self.main_screen
+                if isinstance(main, LobbyScreen | TableScreen):
+                    main.show_chat(msg.where)
             case Bye(text):
                 self.bye_text = text
                 self.exit()
@@ -200,6 +213,7 @@ class SplendorApp(App[None]):
             return  # a late update from a table we left
         main = self.main_screen
         if not (isinstance(main, TableScreen) and main.table_id == msg.table):
+            self.talk.forget(keep=(LOBBY, msg.table))
             main = TableScreen(msg.table, msg.seat)
             await self.show_main(main)
         main.show(msg)

@@ -24,6 +24,7 @@ class Seat:
     name: str
     bot: str | None = None
     connected: bool = True
+    standin: str | None = None  # the bot level playing for this player to the end
 
 
 def short_name(seat: Seat, index: int) -> str:
@@ -42,6 +43,7 @@ def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
             s.name or (f"{s.bot.capitalize()} bot {i + 1}" if s.bot else f"Seat {i + 1}"),
             s.bot,
             s.connected,
+            s.standin,
         )
         for i, s in enumerate(summaries)
     )

@@ -1,7 +1,8 @@
 """What a club's admin runs besides the server: `splendor-server export|ratings|rename|ban|
-unban`. Each reads the same settings as the server (--config, --data-dir, --database)
-and works on its database directly, so the server may be running (a rename or a ban
-takes effect at players' next login; a rename is best made with the server stopped, as
+unban|chat|chat-remove`. Each reads the same settings as the server (--config,
+--data-dir, --database) and works on its database directly, so the server may be
+running (a rename or a ban takes effect at players' next login, a removed chat line
+leaves every screen within seconds; a rename is best made with the server stopped, as
 running servers keep the old name for games already loaded).
 
     splendor-server export 4fa2c1            # a finished game's record (docs/records.md)
@@ -9,6 +10,8 @@ running servers keep the old name for games already loaded).
     splendor-server rename ann annie         # a player's name, with their key and rating
     splendor-server ban mallory --reason "cheating"   # refused at login from now on
     splendor-server unban mallory
+    splendor-server chat [--game 4fa2c1] [--last 50]  # chat lines with their ids (lobby's)
+    splendor-server chat-remove 1234         # a line goes from every screen and record
 """
 
 from __future__ import annotations
@@ -50,6 +53,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     ban.add_argument("--reason", default="", help="said to them when they try")
     unban = command("unban", "admit a banned name again")
     unban.add_argument("name")
+    chat = command("chat", "print the latest chat lines, with their ids")
+    chat.add_argument("--game", help="a table's chat (default: the lobby's)")
+    chat.add_argument("--all", action="store_true", help="every place's (lobby and tables)")
+    chat.add_argument("--last", type=_positive, default=50, help="how many lines (default 50)")
+    remove = command("chat-remove", "remove a chat line from every screen and record")
+    remove.add_argument("id", type=int, help="the line's id (splendor-server chat shows it)")
     return p.parse_args(argv)
 
 
@@ -69,6 +78,24 @@ async def ratings(store: Store, top: int) -> str:
     if len(lines) == 1:
         lines.append("(no rated games yet)")
     return "\n".join(lines) + "\n"
+
+
+async def chat_lines(store: Store, game: str | None, everywhere: bool, last: int) -> str:
+    """The latest chat lines as text: id, when, where, who, what."""
+    lines = []
+    for r in await store.chat(game, last, everywhere):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.at))
+        where = "lobby" if r.game is None else r.game + (" (watching)" if r.spectator else "")
+        lines.append(f"{r.id:>7}  {when}  {where:<18} {r.name}: {r.text}")
+    return "\n".join(lines or ["(no chat lines)"]) + "\n"
+
+
+async def remove_line(store: Store, line: int) -> str:
+    removed = await store.remove_chat(line)
+    if removed is None:
+        raise StoreError(f"there is no chat line {line} (or it was removed already)")
+    where = "the lobby" if removed.game is None else f"table {removed.game}"
+    return f"removed line {line} ({removed.name} in {where}: {removed.text})\n"
 
 
 async def _run(url: str, work: Callable[[Store], Awaitable[str]]) -> str:
@@ -97,6 +124,10 @@ def main(argv: Sequence[str]) -> int:
                 await s.rename(args.old, new)
                 return f"{args.old.lower()} is now {new}\n"
 
+        elif args.command == "chat":
+            work = lambda s: chat_lines(s, args.game, args.all, args.last)  # noqa: E731
+        elif args.command == "chat-remove":
+            work = lambda s: remove_line(s, args.id)  # noqa: E731
         elif args.command == "ban":
 
             async def work(s: Store) -> str:

@@ -5,6 +5,7 @@
                     [--allow-guests | --no-guests] [--port-file FILE]
     splendor-server copy-db --from URL --to URL
     splendor-server export GAME | ratings | rename OLD NEW | ban NAME | unban NAME
+    splendor-server chat [--game ID] | chat-remove ID
 
 Settings come from the defaults, then the TOML file, then these options.
 SIGTERM (or Ctrl+C) shuts down cleanly: no new connections, games saved,
@@ -41,7 +42,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         prog="splendor-server",
         description="Splendor over SSH.",
         epilog="Club admin: splendor-server export GAME | ratings | rename OLD NEW | ban NAME"
-        " | unban NAME; splendor-server copy-db --from URL --to URL. Each has its own -h.",
+        " | unban NAME | chat | chat-remove ID; splendor-server copy-db --from URL --to URL."
+        " Each has its own -h.",
     )
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free)")
@@ -157,7 +159,9 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     log.info("stopped")
 
 
-ADMIN_COMMANDS = ("export", "ratings", "rename", "ban", "unban")  # server.admin
+ADMIN_COMMANDS = (  # server.admin
+    "export", "ratings", "rename", "ban", "unban", "chat", "chat-remove",
+)  # fmt: skip
 SUPERVISOR_OPTIONS = ("--workers", "--port", "--port-file")  # the supervisor sets these
 
 

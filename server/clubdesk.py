@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict, deque
+from collections.abc import Sequence
+from dataclasses import replace
 
 from shared import protocol
 from shared.gamerecord import record_of, write_record
@@ -27,17 +29,31 @@ from .identity import Identity
 from .link import HostLink
 from .seat import TableError
 from .seating import Seating
-from .store import FINISHED, GameRecord, Store, StoreError
+from .store import FINISHED, ChatRecord, GameRecord, Store, StoreError
 from .store.queries import Standing
 
 HISTORY = PROFILE_HISTORY - 1  # rated games a profile's chart shows (and where it began)
 RECENT = 10  # games a profile lists
 GUEST_GAMES = 20  # a guest's games this session, kept
 GUESTS = 1000  # guests whose games are kept (the least recent go first)
+RECORD_CHAT = 2000  # chat lines a game's record keeps, at most
 
 
-def record_text(game: GameRecord, site: str = "") -> str:
-    """A stored, ended game's record (docs/records.md): tags from its row, its moves."""
+def chat_comments(chat: Sequence[ChatRecord], moves: int) -> dict[int, str]:
+    """A game's chat as a record's comments: each line after the move it followed
+    (``{ann: good game}``; lines said before the first move go with it), a move's lines
+    in one comment, in the order they were said."""
+    comments: dict[int, list[str]] = {}
+    for r in sorted(chat, key=lambda r: r.id):
+        if moves:
+            said = f"{r.name}: {r.text}".replace("{", "(").replace("}", ")")
+            comments.setdefault(min(moves, max(1, r.seq)) - 1, []).append(said)
+    return {i: " / ".join(lines) for i, lines in comments.items()}
+
+
+def record_text(game: GameRecord, site: str = "", chat: Sequence[ChatRecord] = ()) -> str:
+    """A stored, ended game's record (docs/records.md): tags from its row, its moves, and
+    its chat as comments."""
     assert game.seed is not None
     tags = {
         "Event": "Rated game" if game.rated else "Casual game",
@@ -51,7 +67,10 @@ def record_text(game: GameRecord, site: str = "") -> str:
         tags[f"Seat{i + 1}"] = bot_label(seat.bot) if seat.bot else str(seat.name)
     if game.status != FINISHED:
         tags["Termination"] = game.status
-    return write_record(record_of(len(game.seats), game.seed, game.moves, **tags))
+    if game.settings.clock != "none":
+        tags["TimeControl"] = game.settings.clock
+    record = record_of(len(game.seats), game.seed, game.moves, **tags)
+    return write_record(replace(record, comments=chat_comments(chat, len(game.moves))))
 
 
 async def ended_record(store: Store, game_id: str, site: str = "") -> str:
@@ -64,7 +83,7 @@ async def ended_record(store: Store, game_id: str, site: str = "") -> str:
         raise StoreError(
             f"game {game_id} is in progress: its record comes when it ends (w watches it)"
         )
-    return record_text(game, site)
+    return record_text(game, site, await store.chat(game_id, RECORD_CHAT))
 
 
 def _ranked(s: Standing) -> Ranked:

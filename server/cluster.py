@@ -24,6 +24,8 @@ from shared.protocol import TableStatus
 from .lobby import Lobby
 from .store import (
     OPEN_STATUSES,
+    ChatPosted,
+    ChatRemoved,
     MovePlayed,
     PresenceChanged,
     Reconnected,
@@ -64,18 +66,22 @@ class Cluster:
 
     def _event(self, event: Event) -> None:
         match event:
-            case MovePlayed(game, seq, turn, notation):
+            case MovePlayed(game, seq, turn, notation, timing):
                 table = self.lobby.tables.get(game)
                 if table is None:
                     self._tasks.spawn(self._load(game))
                 else:
-                    self._tasks.spawn(table.on_move(seq, turn, notation))
+                    self._tasks.spawn(table.on_move(seq, turn, notation, timing))
             case TableChanged(table_id):
                 self._tasks.spawn(self._changed(table_id))
             case PresenceChanged():
                 self.presence_soon()
             case Reconnected():
                 self._tasks.spawn(self._resync())
+            case ChatPosted(line):
+                self.lobby.chat.posted(line)
+            case ChatRemoved(line, game):
+                self.lobby.chat.removed(line, game)
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         """One table's events are applied one after another (its creation and its start

@@ -15,6 +15,7 @@ from .link import HostLink
 from .table import Table
 
 Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
+Mine = tuple[tuple[str, ...], tuple[str, ...]]  # a player's tables, and those awaiting a move
 
 LOBBY_BATCH = 8  # sessions sent the lobby at once...
 LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
@@ -67,11 +68,11 @@ class Listings:
         first = set(waiting)
         links = waiting + [link for link in self.links if link not in first]
         listing = self._listing()
-        encoded: dict[tuple[str, ...], bytes] = {}  # most sessions share mine == ()
+        encoded: dict[Mine, bytes] = {}  # most sessions share mine == ()
         self._push_batch(links, listing, encoded)
 
     def _push_batch(
-        self, links: list[HostLink], listing: Listing, encoded: dict[tuple[str, ...], bytes]
+        self, links: list[HostLink], listing: Listing, encoded: dict[Mine, bytes]
     ) -> None:
         """The lobby to `LOBBY_BATCH` sessions now and the rest in later batches: every
         session redraws its lobby when it gets one, and with hundreds in the lobby,
@@ -106,7 +107,7 @@ class Listings:
         self,
         link: HostLink,
         listing: Listing | None = None,
-        encoded: dict[tuple[str, ...], bytes] | None = None,
+        encoded: dict[Mine, bytes] | None = None,
     ) -> None:
         """The lobby list to `link`, with the tables where its player holds a seat."""
         tables, online = listing or self._listing()
@@ -115,9 +116,10 @@ class Listings:
             for t in self.tables.values()
             if t.status is not TableStatus.FINISHED and t.seat_of(link.identity) is not None
         )
-        data = None if encoded is None else encoded.get(mine)
+        to_move = tuple(i for i in mine if self.tables[i].awaits(link.identity))
+        data = None if encoded is None else encoded.get((mine, to_move))
         if data is None:
-            data = protocol.encode(LobbyList(tables, online, mine))
+            data = protocol.encode(LobbyList(tables, online, mine, to_move))
             if encoded is not None:
-                encoded[mine] = data
+                encoded[(mine, to_move)] = data
         link.deliver(data)

@@ -1,6 +1,7 @@
 """The lobby: every open table, who is online, and the client commands that move players
 between them (create, join, leave, start, watch, quick, move; undo and hint where the
-host allows them, offline; the club's leaderboard, profiles and records).
+host allows them, offline; the club's leaderboard, profiles and records; chat, votes,
+rematches and the next game: `server.chat`, `server.company`).
 
 A session is in the lobby, or at one table (in a seat or watching). The lobby
 list goes to every session that is not at a game in progress, again after each
@@ -18,9 +19,10 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from shared import protocol
+from shared.clock import TimeControl
 from shared.errors import SplendorError
 from shared.moves import Move
 from shared.protocol import (
@@ -32,22 +34,28 @@ from shared.protocol import (
     Hint,
     Join,
     Leave,
+    NextGame,
     PlayMove,
     Quick,
+    Rematch,
+    Say,
     Start,
     TableStatus,
     Undo,
+    Vote,
     Watch,
     Welcome,
 )
 
 from .bots import BotPool, HintError
+from .chat import ChatDesk
 from .clubdesk import ClubDesk
+from .company import Company
 from .identity import Identity
 from .link import HostLink
-from .listing import Listings
+from .listing import Listing, Listings, Mine
 from .seating import Seating
-from .store import WAITING, GameRecord, Store, StoreUnavailable
+from .store import DEFAULT_SETTINGS, WAITING, GameRecord, Settings, Store, StoreUnavailable
 from .table import BUSY, Peer, Seat, Table, TableError
 from .tasks import Tasks
 
@@ -62,7 +70,7 @@ def _links(peers: Iterable[Peer]) -> list[HostLink]:
     return [p for p in peers if isinstance(p, HostLink)]
 
 
-class Lobby(Listings):
+class Lobby(Company, Listings):
     """All open tables and the sessions of this process looking at them."""
 
     def __init__(
@@ -79,15 +87,20 @@ class Lobby(Listings):
         ratings: bool = True,
         undo: bool = False,
         hints: bool = False,
+        max_correspondence_tables: int = 20,
+        now: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(lobby_tick)
         self.store = store
         self.bots = bots
         self.desk = ClubDesk(store)
+        self.chat = ChatDesk(store, self.tables, self.links)
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._bot_pause = bot_pause
-        self.max_tables_per_player = max_tables_per_player
+        self.max_tables_per_player = max_tables_per_player  # live tables (no clock, real time)
+        self.max_correspondence_tables = max_correspondence_tables
         self.max_tables = max_tables
+        self.now = now  # the time the clocks count in (a test's own, or the real one)
         # Whether a player's `seed` deals the game (offline play); on a server, a player
         # who chose the seed would know the decks.
         self.client_seeds = client_seeds
@@ -122,6 +135,7 @@ class Lobby(Listings):
             if waiting:
                 self._place(link, waiting[-1], waiting[-1].seat_of(link.identity))
             self.send_lobby(link)
+        self.tell_moves(link)
         self.refresh(minor=True)  # who is online: a minor change
 
     def seat_newcomers(self, table: Table) -> None:
@@ -136,6 +150,7 @@ class Lobby(Listings):
             fresh = now - link.since < NEWCOMER_WINDOW
             if link.table is None and fresh and seat is not None and not table.seats[seat].left:
                 self._place(link, table, seat)
+        self.seat_rematch(table)
 
     def disconnected(self, link: HostLink) -> None:
         """A session dropped: a seat in a game is held; a seat at a waiting table is given
@@ -161,6 +176,10 @@ class Lobby(Listings):
         link.table, link.seat = table, seat
         table.attach(link, seat)
         self._present(link)
+        if table.status is not TableStatus.WAITING:
+            self._tasks.spawn(self.chat.arrive(link, table))
+        if seat is not None and table.seats[seat].stored.votes and table.seats[seat].connected:
+            self._tasks.spawn(table.clear_votes(seat))  # back before the vote went through
 
     def _unplace(self, link: HostLink, stand: bool = True) -> None:
         """`link` no longer shows its table. A seat at a waiting table is given up when
@@ -185,8 +204,23 @@ class Lobby(Listings):
         """A table's seats, status or turn changed (here or elsewhere)."""
         if table.status is TableStatus.FINISHED and table.result in ("over", "abandoned"):
             self.desk.ended(table)
+            if isinstance(table, Table):
+                self.chat.game_over(table)
+        if isinstance(table, Table) and table.settings.rematch_of is not None:
+            self.link_rematch(table)
         self._forget_if_done(table)
         self.refresh(minor)
+
+    def send_lobby(
+        self,
+        link: HostLink,
+        listing: Listing | None = None,
+        encoded: dict[Mine, bytes] | None = None,
+    ) -> None:
+        """The lobby list to `link`; arriving in the lobby (not a push), its chat too."""
+        super().send_lobby(link, listing, encoded)
+        if listing is None:
+            self.chat.to_lobby_session(link)
 
     # -- commands ----------------------------------------------------------
 
@@ -214,6 +248,14 @@ class Lobby(Listings):
                     await self._undo(link)
                 case Hint():
                     await self._hint(link)
+                case Say(text):
+                    await self.chat.say(link, text)
+                case Vote(seat):
+                    await self.vote(link, seat)
+                case Rematch():
+                    await self.rematch(link)
+                case NextGame():
+                    await self.next_game(link)
         except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice(str(e)))
         except StoreUnavailable:
@@ -224,39 +266,33 @@ class Lobby(Listings):
             log.exception("session %s: error handling a message", link.identity.name)
             link.deliver(protocol.notice("something went wrong with that request; it was logged"))
 
-    def _check_cap(self, identity: Identity) -> None:
-        held = [
-            t
-            for t in self.tables.values()
-            if t.status is not TableStatus.FINISHED and t.seat_of(identity) is not None
-        ]
-        if len(held) >= self.max_tables_per_player:
-            ids = ", ".join(t.id for t in held)
-            raise TableError(
-                f"you already have a seat at {len(held)} tables ({ids}); leave one first"
-            )
-        if len(self.tables) >= self.max_tables:
-            raise TableError("the server has as many tables as it can hold; try again later")
-
     async def _new_table(
-        self, link: HostLink, bots: list[str | None], rated: bool = False
+        self,
+        link: HostLink,
+        bots: Sequence[str | None],
+        rated: bool,
+        clock: TimeControl,
+        patience: float = DEFAULT_SETTINGS.patience,
     ) -> Table:
-        """A waiting table with `link`'s player at seat 0, stored before anyone sees it.
-        A host without ratings (offline play) makes every table casual."""
-        self._check_cap(link.identity)
+        """A waiting table with `link`'s player at seat 0, stored before anyone sees it,
+        with its clock and patience. A host without ratings (offline play) makes every
+        table casual."""
+        self.check_cap(link.identity, clock.correspondence)
+        settings = Settings(str(clock), patience)
         rated = rated and self.ratings
         seats = [Seat(identity=link.identity).record()] + [Seat(bot=b).record() for b in bots]
         for _ in range(20):
             table_id = secrets.token_hex(3)
             if table_id not in self.tables and await self.store.create_table(
-                table_id, seats, link.identity.name, rated
+                table_id, seats, link.identity.name, rated, settings
             ):
                 break
         else:
             raise TableError(BUSY)
         record = GameRecord(
-            table_id, None, tuple(seats), link.identity.name, WAITING, time.time(), rated=rated
-        )
+            table_id, None, tuple(seats), link.identity.name, WAITING, time.time(),
+            rated=rated, settings=settings,
+        )  # fmt: skip
         table = self.add(record)
         self._place(link, table, 0)
         return table
@@ -266,8 +302,12 @@ class Lobby(Listings):
         (the news of a table made here can come back before its maker has added it)."""
         table = self.tables.get(record.id)
         if table is None:
-            table = Table(record, self.store, self.bots, self.table_changed, self._bot_pause)
+            table = Table(
+                record, self.store, self.bots, self.table_changed, self._bot_pause, self.now
+            )
             self.tables[table.id] = table
+            if record.settings.rematch_of is not None:
+                self.link_rematch(table)
         return table
 
     def _table(self, table_id: str) -> Table:
@@ -283,26 +323,29 @@ class Lobby(Listings):
         return self._seeds()
 
     async def _create(self, link: HostLink, msg: Create) -> None:
-        table = await self._new_table(link, list(msg.bots[1:]), msg.rated)
+        patience = msg.patience * 60.0
+        table = await self._new_table(link, msg.bots[1:], msg.rated, msg.clock, patience)
         if msg.seed is not None and self.client_seeds:
             self._seed_asked[table.id] = msg.seed
         self.send_lobby(link)
         self.refresh()
 
     async def _quick(self, link: HostLink, msg: Quick) -> None:
+        bots = [msg.level] * (msg.players - 1)
         rated = msg.rated and not link.identity.guest  # against bots, a guest rates nobody
-        table = await self._new_table(link, [msg.level] * (msg.players - 1), rated)
+        table = await self._new_table(link, bots, rated, msg.clock)
         await table.start(self._seed(msg.seed))
 
     async def _join(self, link: HostLink, table: Table) -> None:
         if table.seat_of(link.identity) is None:
             if table.status is not TableStatus.WAITING:
                 raise TableError(f"the game at table {table.id} is in progress; watch it instead")
-            self._check_cap(link.identity)
+            self.check_cap(link.identity, table.control.correspondence)
         seat = await table.sit(link.identity)
         self._place(link, table, seat)
         if table.status is TableStatus.WAITING:
             self.send_lobby(link)
+            await self.start_if_accepted(table)
             self.refresh()
 
     async def _watch(self, link: HostLink, table: Table) -> None:
@@ -399,13 +442,15 @@ class Lobby(Listings):
     # -- upkeep ------------------------------------------------------------
 
     async def abandon_idle(self, after: float) -> None:
-        """Abandon every game no human has been connected to (on any process) for `after`
-        seconds, so games nobody comes back to do not pile up; close waiting tables
-        nobody is at any more."""
+        """Abandon every game without a clock that no human has been connected to (on any
+        process) for `after` seconds, so games nobody comes back to do not pile up; close
+        waiting tables nobody is at any more."""
         for table in list(self.tables.values()):
             patience = after if table.status is TableStatus.PLAYING else min(after, WAITING_IDLE)
             if table.idle_for() <= patience:
                 continue
+            if table.status is TableStatus.PLAYING and table.control.timed:
+                continue  # its clocks see to absent players (correspondence: for days)
             if table.status is TableStatus.PLAYING:
                 log.info("game %s: no player for %.0f s", table.id, table.idle_for())
                 await self.abandon(table)

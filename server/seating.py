@@ -16,11 +16,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TypeVar
 
+from shared.clock import parse_time_control
 from shared.deal import new_game
 from shared.players import bot_label
 from shared.protocol import (
+    Absent,
+    ClockView,
     LoggedTurn,
     RatingChange,
+    RematchOffer,
     SeatSummary,
     TableStatus,
     TableSummary,
@@ -37,10 +41,12 @@ from .store import (
     FINISHED,
     PLAYING,
     WAITING,
+    ChatRecord,
     GameRecord,
     SeatRecord,
     Store,
     StoreUnavailable,
+    Timing,
 )
 
 log = logging.getLogger("splendor")
@@ -65,7 +71,11 @@ class Seating:
     `server.table.Table` adds its game, moves and bots."""
 
     def __init__(
-        self, record: GameRecord, store: Store, changed: Callable[[Seating, bool], None]
+        self,
+        record: GameRecord,
+        store: Store,
+        changed: Callable[[Seating, bool], None],
+        now: Callable[[], float] = time.time,
     ) -> None:
         if not 2 <= len(record.seats) <= 4:
             raise TableError("a table has 2 to 4 seats")
@@ -78,6 +88,14 @@ class Seating:
         self.seed = record.seed
         self.turn = record.turn
         self.rated = record.rated
+        self.settings = record.settings  # clock, patience, the game it is a rematch of
+        self.control = parse_time_control(record.settings.clock)
+        self.timing = record.timing  # the clocks as stored (server.clocks)
+        self.now = now  # the time (an absolute one, like the stored deadlines)
+        self.away_since: dict[int, float] = {}  # seats whose player is away: since when
+        self.rematch: Seating | None = None  # once over: the table offered as its rematch
+        self.chat: dict[int, ChatRecord] = {}  # its chat lines by id (`server.chat`)
+        self.chat_loaded = False  # ...once read from the store
         self.ratings: tuple[RatingChange | None, ...] = ()  # once a rated game is over
         self.state: GameState | None = None
         self.moves: list[str] = []
@@ -148,13 +166,13 @@ class Seating:
                     if mine is None:
                         raise TableError(f"table {self.id} is full")
                     records[mine] = Seat(identity=identity).record()
-                else:
-                    records[mine] = replace(records[mine], left=0.0)
+                else:  # back at their seat, or accepting a rematch
+                    records[mine] = replace(records[mine], left=0.0, invited=False)
                 taken[:] = [mine]
                 return records, self.host
 
             mine = self.seat_of(identity)
-            if mine is not None and not self.seats[mine].left:
+            if mine is not None and not (self.seats[mine].left or self.seats[mine].stored.invited):
                 return mine  # nothing to store
             await self._edit(edit)
             return taken[0]
@@ -203,16 +221,21 @@ class Seating:
         edit: Callable[[], tuple[list[SeatRecord], str]],
         status: str | None = None,
         seed: int | None = None,
+        timing: Timing | None = None,
     ) -> None:
-        """Store the seats and host `edit` works out from this copy (and `status`, `seed`),
-        from this copy's version; when another process changed the table first, read it
-        again and work the change out anew (`edit` may then refuse it). Under the lock."""
+        """Store the seats and host `edit` works out from this copy (and `status`, `seed`,
+        the clocks' `timing`), from this copy's version; when another process changed the
+        table first, read it again and work the change out anew (`edit` may then refuse
+        it). Under the lock."""
         for _ in range(EDIT_TRIES):
             records, host = edit()
-            stored = self._store.update_table(self.id, self.version, records, host, status, seed)
+            stored = self._store.update_table(
+                self.id, self.version, records, host, status, seed, timing
+            )
             if await self._call(stored):
                 self.version += 1
                 self.seed = self.seed if seed is None else seed
+                self.timing = self.timing if timing is None else timing
                 self._apply(records, host, status)
                 return
             await self._reload()
@@ -227,7 +250,7 @@ class Seating:
         record = await self._call(self._store.load_game(self.id, moves=False))
         if record is None or record.version == self.version:
             return
-        self.version, self.seed = record.version, record.seed
+        self.version, self.seed, self.timing = record.version, record.seed, record.timing
         if self._apply(list(record.seats), record.host, record.status):
             log.info("game start %s: %s (on another process)", self.id, self.describe())
             self._started()
@@ -236,7 +259,8 @@ class Seating:
         """Make this copy's seats, host and status the stored ones. Sessions here stay
         at their seat when it is still their player's; the lobby moves the others. True
         if the game has just started (the caller then shows it: `_started`)."""
-        before = (self.status, [s.summary() for s in self.seats], self.host)
+        before = self._shown()
+        before_seats = list(self.seats)
         for i, r in enumerate(records):
             old, new = self.seats[i], Seat.from_record(r)
             if old.identity is not None and new.identity is not None:
@@ -251,12 +275,22 @@ class Seating:
                 assert self.seed is not None
                 self.state, self.moves, self.turn = new_game(len(self.seats), self.seed), [], 1
                 self.log.clear()
+                self.chat_loaded = True  # a game just begun: no chat to read yet
                 return True
-        if before != (self.status, [s.summary() for s in self.seats], self.host):
+        if before != self._shown():
+            self._seats_news(before_seats)
             self._changed(self, False)
             if self.status is TableStatus.PLAYING:
                 self.send_views()
         return False
+
+    def _shown(self) -> tuple[object, ...]:
+        """What a change of seats may change for those who look (votes included)."""
+        seats = [(s.summary(), s.stored.votes) for s in self.seats]
+        return self.status, seats, self.host
+
+    def _seats_news(self, old: list[Seat]) -> None:
+        """The seats changed from `old`: `Table` tells the players what concerns them."""
 
     def touch(self) -> None:
         """A human is here now (for `idle_for`)."""
@@ -282,6 +316,7 @@ class Seating:
         else:
             self.seats[seat].peers.add(peer)
         if self._connections() != before:
+            self._mark_away()
             self.touch()
             self.send_views(newcomer=peer)
             self._changed(self, False)
@@ -308,6 +343,7 @@ class Seating:
 
     def _connections_changed(self, before: tuple[bool, ...]) -> None:
         if self._connections() != before:
+            self._mark_away()
             self.touch()  # a human was here until now
             if self.status is TableStatus.PLAYING:
                 self.send_views()
@@ -315,6 +351,15 @@ class Seating:
 
     def _connections(self) -> tuple[bool, ...]:
         return tuple(s.connected for s in self.seats)
+
+    def _mark_away(self) -> None:
+        """Note since when each player who is away has been (for the vote on absent
+        players); a player who came back is no longer away."""
+        for i, s in enumerate(self.seats):
+            if s.identity is not None and not s.connected:
+                self.away_since.setdefault(i, self.now())
+            else:
+                self.away_since.pop(i, None)
 
     @property
     def peers(self) -> set[Peer]:
@@ -339,7 +384,24 @@ class Seating:
 
     def summary(self) -> TableSummary:
         seats = self.seat_summaries()
-        return TableSummary(self.id, self.host, self.status, seats, self.turn, self.rated)
+        return TableSummary(
+            self.id, self.host, self.status, seats, self.turn, self.rated, self.control
+        )
+
+    def clock_view(self) -> ClockView | None:
+        """The clocks for a view (`Table` has them)."""
+        return None
+
+    def absences(self) -> tuple[Absent, ...]:
+        """The players away from a game without a clock (`Table` knows)."""
+        return ()
+
+    def rematch_offer(self) -> RematchOffer | None:
+        """Once over: the rematch offered, as a view shows it."""
+        rematch = self.rematch
+        if rematch is None or rematch.status is TableStatus.FINISHED:
+            return None
+        return RematchOffer(rematch.id, rematch.seat_summaries())
 
     def _message(self, seat: int | None, with_log: bool = False) -> bytes:
         state = self.state
@@ -348,7 +410,12 @@ class Seating:
         seats = self.seat_summaries()
         seed = state.seed if state.is_over else None  # never before: it deals the decks
         view = state.view(seat)
-        return encode(TableUpdate(self.id, seats, seat, view, log, self.ratings, seed))
+        offer = self.rematch_offer() if state.is_over else None
+        clock, absent = self.clock_view(), self.absences()
+        update = TableUpdate(
+            self.id, seats, seat, view, log, self.ratings, seed, clock, absent, offer
+        )
+        return encode(update)
 
     def send_view(self, peer: Peer, seat: int | None) -> None:
         """The table to a session that has just come to it: with the turns so far."""

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 
 from shared.codec import dumps
+from shared.deal import new_game
 from shared.moves import Move, parse_move
 from shared.protocol import (
     LoggedTurn,
@@ -35,6 +36,7 @@ from shared.state import GameState
 from shared.view import ended_turn
 
 from .bots import BotPool, bot_seed
+from .clocks import Clocked
 from .practice import Practice
 from .ratings import Rated, participants
 from .seat import Peer, Seat, TableError, same_player
@@ -48,9 +50,11 @@ from .store import (
     SeatRecord,
     Store,
     StoreError,
+    Timing,
     replay_record,
     turn_log,
 )
+from .votes import Votes
 
 __all__ = ["BUSY", "Peer", "Seat", "Table", "TableError", "TableStatus", "same_player"]
 
@@ -59,8 +63,9 @@ log = logging.getLogger("splendor")
 SNAPSHOT_EVERY = 20  # moves between snapshots of a game's state (a cache for loading)
 
 
-class Table(Seating, Practice):
-    """A table of 2–4 seats, as stored in `record`; seat 0 is its creator's."""
+class Table(Clocked, Votes, Seating, Practice):
+    """A table of 2–4 seats, as stored in `record`; seat 0 is its creator's. Its clocks are
+    `server.clocks`', its vote on absent players `server.votes`'."""
 
     def __init__(
         self,
@@ -69,8 +74,9 @@ class Table(Seating, Practice):
         bots: BotPool,
         changed: Callable[[Seating, bool], None],
         bot_pause: float = 0.6,
+        now: Callable[[], float] = time.time,
     ) -> None:
-        super().__init__(record, store, changed)
+        super().__init__(record, store, changed, now)
         if record.status == PLAYING:  # the latest snapshot, then each later move, checked
             self.state, self.moves = replay_record(record), list(record.moves)
             self.log.extend(turn_log(record))
@@ -104,10 +110,14 @@ class Table(Seating, Practice):
                     raise TableError(f"table {self.id} has already started")
                 if any(s.empty for s in self.seats):
                     raise TableError("every seat needs a player or a bot before the game starts")
+                if any(s.stored.invited for s in self.seats):
+                    raise TableError("every player invited to the rematch must accept first")
                 return self.records(), self.host
 
-            await self._edit(edit, status=PLAYING, seed=seed)
+            timing = self.first_timing(new_game(len(self.seats), seed).current_player)
+            await self._edit(edit, status=PLAYING, seed=seed, timing=timing)
         log.info("game start %s: %s (seed %d)", self.id, self.describe(), seed)
+        await self.hold_clock()
         self._started()
 
     def _started(self) -> None:
@@ -136,6 +146,7 @@ class Table(Seating, Practice):
             self.version += 1
             self._to(TableStatus.FINISHED)
             self.result = "abandoned"
+        await self._release_bots()
         log.info("game end %s: abandoned after %d moves", self.id, len(self.moves))
         self._changed(self, False)
 
@@ -150,9 +161,10 @@ class Table(Seating, Practice):
 
     # -- moves -------------------------------------------------------------
 
-    async def play(self, seat: int, move: Move) -> None:
-        """`seat` plays `move`: the engine checks it (`IllegalMoveError`), the store appends
-        and commits it at the next place, and only then does anyone see it. A move that
+    async def play(self, seat: int, move: Move, bot: bool = False) -> None:
+        """`seat` plays `move` (`bot`: a bot's, its own or standing in for a player): the
+        engine checks it (`IllegalMoveError`), the store appends and commits it at the next
+        place, with the clocks after it, and only then does anyone see it. A move that
         another process stored at that place first is refused, and this copy catches up."""
         async with self._lock:
             state = self.state
@@ -162,10 +174,14 @@ class Table(Seating, Practice):
                 raise TableError(
                     f"`{move}`: it is not your turn ({self.name(state.current_player)} to play)"
                 )
+            if not bot:
+                self.refuse_late(seat)
             after = state.apply(move)
             seq, text = len(self.moves), str(move)
+            timing = self.timing_after(state, after)
             try:
-                await self._call(self._store.append_move(self.id, seq, text, after.turn))
+                stored = self._store.append_move(self.id, seq, text, after.turn, timing)
+                await self._call(stored)
             except MoveTaken:
                 await self._catch_up()
                 raise TableError(f"`{text}`: another move was played first") from None
@@ -174,12 +190,15 @@ class Table(Seating, Practice):
                 raise TableError(f"`{text}` could not be saved; please try again") from None
             if self.seats[seat].identity is not None:
                 self.touch()
-            await self._applied(state, after, seat, text)
+            await self._applied(state, after, seat, text, timing)
 
-    async def _applied(self, before: GameState, after: GameState, seat: int, text: str) -> None:
-        """A stored move is this copy's too: the state, the log, a snapshot now and then,
-        the game's end; then everyone here sees it. Under the lock."""
+    async def _applied(
+        self, before: GameState, after: GameState, seat: int, text: str, timing: Timing | None
+    ) -> None:
+        """A stored move is this copy's too: the state, the log, the clocks, a snapshot now
+        and then, the game's end; then everyone here sees it. Under the lock."""
         self.state, self.moves, self.turn = after, [*self.moves, text], after.turn
+        self.timing = self.timing if timing is None else timing
         self.moved_at = time.monotonic()
         if (turn := ended_turn(before, after)) is not None:
             self.log.append(LoggedTurn(seat, turn))
@@ -187,6 +206,8 @@ class Table(Seating, Practice):
             await self._store_finish(after)
             self._to(TableStatus.FINISHED)
             self.result = "over"
+            if self._bots_here:
+                await self._release_bots()
         elif len(self.moves) % SNAPSHOT_EVERY == 0:
             task = asyncio.ensure_future(self._snapshot(len(self.moves), dumps(after)))
             self._writes.add(task)
@@ -206,15 +227,18 @@ class Table(Seating, Practice):
             self._changed(self, True)  # a minor change: the lobby shows each game's turn
         self.kick_bots()
 
-    async def on_move(self, seq: int, turn: int, notation: str) -> None:
-        """Another process stored move `seq` (this one's own come back too: ignored)."""
+    async def on_move(
+        self, seq: int, turn: int, notation: str, timing: Timing | None = None
+    ) -> None:
+        """Another process stored move `seq`, and the clocks after it (this one's own come
+        back too: ignored)."""
         async with self._lock:
             if self.state is None or seq < len(self.moves):
                 return
             if seq > len(self.moves):  # one went missing on the way: read what there is
                 await self._catch_up()
                 return
-            await self._apply_stored(notation)
+            await self._apply_stored(notation, timing)
 
     async def catch_up(self) -> None:
         """Read and apply every stored move this copy does not have yet."""
@@ -224,16 +248,21 @@ class Table(Seating, Practice):
     async def _catch_up(self) -> None:
         if self.state is None:
             return
-        for text in await self._call(self._store.moves(self.id, len(self.moves))):
+        texts = await self._call(self._store.moves(self.id, len(self.moves)))
+        timing = None
+        if texts and self.control.timed:  # the clocks as they are after the last of them
+            record = await self._call(self._store.load_game(self.id, moves=False))
+            timing = None if record is None else record.timing
+        for text in texts:
             if self.state.is_over:
                 break
-            await self._apply_stored(text)
+            await self._apply_stored(text, timing)
 
-    async def _apply_stored(self, text: str) -> None:
+    async def _apply_stored(self, text: str, timing: Timing | None) -> None:
         state = self.state
         assert state is not None
         seat = state.current_player
-        await self._applied(state, state.apply(parse_move(text)), seat, text)
+        await self._applied(state, state.apply(parse_move(text)), seat, text, timing)
 
     async def _store_finish(self, final: GameState) -> None:
         """Mark the game finished in the store, and a rated game's ratings with it. The move
@@ -242,7 +271,8 @@ class Table(Seating, Practice):
         outcome = final.outcome()
         assert outcome is not None
         result = {"scores": list(outcome.scores), "ranks": list(outcome.ranks)}
-        rated = self._rated(list(outcome.ranks)) if self.rated else []
+        replaced = dict.fromkeys(self.replaced(), 0.0)  # they tie, after everyone
+        rated = self._rated(list(outcome.ranks), replaced) if self.rated else []
         try:
             if await self._store.finish_game(self.id, FINISHED, result, rated):
                 self.version += 1
@@ -279,14 +309,23 @@ class Table(Seating, Practice):
     # -- bots --------------------------------------------------------------
 
     def _bot_to_move(self) -> str | None:
+        """The level of the bot whose decision it is: a bot's seat, or a bot playing for a
+        player (`server.clocks.Clocked.covering`)."""
         if self.status is not TableStatus.PLAYING or self.state is None:
             return None
-        return self.seats[self.state.current_player].bot
+        return self.seats[self.state.current_player].bot or self.covering()
+
+    def attach(self, peer: Peer, seat: int | None) -> None:
+        super().attach(peer, seat)
+        self.greet(peer, seat)
 
     def kick_bots(self) -> None:
         """Start the bot loop if it is a bot's decision, a human is at the table (on any
-        process) and the loop is not running."""
-        if self._stopped or self._bot_to_move() is None or not self.human_connected:
+        process; a timed game's bots play whoever is there, its clocks run anyway) and the
+        loop is not running."""
+        if self._stopped or self._bot_to_move() is None:
+            return
+        if not (self.human_connected or self.control.timed):
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
@@ -314,11 +353,13 @@ class Table(Seating, Practice):
                 move = await self._bots.choose(
                     state.view(seat), level, bot_seed(state.seed, len(self.moves))
                 )
-                await asyncio.sleep(max(0.0, self._bot_pause - (loop.time() - begun)))
+                late = self.seats[seat].stored.late == state.turn  # a time-out: at once
+                pause = 0.0 if late else self._bot_pause
+                await asyncio.sleep(max(0.0, pause - (loop.time() - begun)))
                 if self.state is not state:
                     continue
                 try:
-                    await self.play(seat, move)
+                    await self.play(seat, move, bot=True)
                 except TableError as e:
                     log.info("game %s: bot move `%s` not played: %s", self.id, move, e)
                     await asyncio.sleep(1.0)  # the store is busy, or another move came first

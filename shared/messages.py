@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
+from .clock import CASUAL, ClockView, TimeControl
 from .moves import Move
+from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
 from .view import LastTurn, PlayerView
 
 PROTOCOL_VERSION = 2  # 2: typed messages, the version in `welcome`, turns as one list
@@ -39,6 +41,11 @@ class SeatSummary:
     name: str | None = None
     bot: str | None = None
     connected: bool = True
+    # The player's seat is played by a bot of this level for the rest of the game (their
+    # time ran out, or the others voted while they were away).
+    standin: str | None = None
+    timeouts: int = 0  # times the player's clock ran out in this game
+    invited: bool = False  # a rematch: the seat is kept for its player until they accept
 
     @property
     def open(self) -> bool:
@@ -55,6 +62,7 @@ class TableSummary:
     seats: tuple[SeatSummary, ...]
     turn: int = 0
     rated: bool = False  # its game changes the players' ratings
+    clock: TimeControl = CASUAL  # its time control (`shared.clock`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +103,7 @@ class LobbyList:
     tables: tuple[TableSummary, ...] = ()
     online: tuple[str, ...] = ()
     mine: tuple[str, ...] = ()
+    to_move: tuple[str, ...] = ()  # the games among `mine` where it is this player's move
 
     def table(self, table_id: str) -> TableSummary | None:
         return next((t for t in self.tables if t.id == table_id), None)
@@ -105,6 +114,15 @@ class LobbyList:
             (t for t in self.tables if t.status is TableStatus.WAITING and t.id in self.mine),
             None,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOffer:
+    """A rematch offered at the end of a game: the new table and its seats (a seat still
+    `invited` has not accepted)."""
+
+    table: str
+    seats: tuple[SeatSummary, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +142,9 @@ class TableUpdate:
     # the seats that are rated (players with a key, bots), else None.
     ratings: tuple[RatingChange | None, ...] = ()
     seed: int | None = None
+    clock: ClockView | None = None  # a timed game's clocks (`shared.clock`)
+    absent: tuple[Absent, ...] = ()  # a casual game's players away (a vote may follow)
+    rematch: RematchOffer | None = None  # once the game is over, a rematch offered
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +188,8 @@ class Create:
     bots: tuple[str | None, ...]
     seed: int | None = None
     rated: bool = False  # the game will change the players' ratings
+    clock: TimeControl = CASUAL  # its time control (`shared.clock`)
+    patience: int = 10  # minutes a player may be away before the others may vote
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +201,7 @@ class Quick:
     level: str = "medium"
     seed: int | None = None
     rated: bool = False
+    clock: TimeControl = CASUAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +347,7 @@ HostMessage = (
     | Leaderboard
     | PlayerProfile
     | GameRecordText
+    | ChatLines
 )
 ClientMessage = (
     Create
@@ -337,5 +362,9 @@ ClientMessage = (
     | AskLeaderboard
     | AskProfile
     | AskRecord
+    | Say
+    | Vote
+    | Rematch
+    | NextGame
 )
 Message = HostMessage | ClientMessage

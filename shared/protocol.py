@@ -11,10 +11,12 @@ Bytes that are not a message of the expected side raise `ProtocolError` (a
 Host → client: `Welcome` (first, with the protocol version), `LobbyList`,
 `TableUpdate` (after every move and on coming to a table; the first one a
 session gets for a table also carries the turns so far; once the game is over,
-the seed), `Notice`, `Advice` (the answer to a hint), `Bye`.
+the seed; in a timed game, the clocks), `Notice`, `Advice` (the answer to a
+hint), `ChatLines`, `Bye`.
 
 Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`,
-and for offline play `Undo` and `Hint`.
+`Say`, `Vote`, `Rematch`, `NextGame`, and for offline play `Undo` and `Hint`. The
+readers of clocks, chat, votes and rematches are `shared.social_protocol`'s.
 
 On the wire a message is a map: ``{"t": TAG, field: value, ...}``; nested summaries
 are maps too, a move is its notation, a view is the codec's view, and a turn is
@@ -30,6 +32,8 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
+from . import social_protocol as social
+from .clock import ClockView, TimeControl
 from .codec import CodecError, dumps, loads, turn_payload
 from .decode import turn_from
 from .errors import SplendorError
@@ -68,6 +72,7 @@ from .messages import (
     Quick,
     Ranked,
     RatingChange,
+    RematchOffer,
     SeatSummary,
     Start,
     TableStatus,
@@ -79,35 +84,51 @@ from .messages import (
 )
 from .moves import Move, Return, parse_move
 from .reading import MISSING, ProtocolError, Reader, T, as_map, text_item
+from .social import Absent, ChatLine, ChatLines, NextGame, Rematch, Say, Vote
 from .view import PlayerView
 
 # -- encoding --------------------------------------------------------------------
 
 
+# Fields left off the wire while they hold their default (a reader takes the default):
+# what clocks, chat, votes and rematches added costs nothing where they are not used.
+_QUIET = frozenset(
+    ("log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch", "to_move")
+)
+_PARTS = (
+    SeatSummary, TableSummary, Ranked, GameLine, ClockView, Absent, ChatLine, RematchOffer
+)  # fmt: skip
+
+
+def _fields(x: Any) -> dict[str, Any]:
+    out = {}
+    for f in dataclasses.fields(x):
+        value = getattr(x, f.name)
+        if f.name in _QUIET and value == f.default:
+            continue
+        out[f.name] = _wire(value)
+    return out
+
+
 def _wire(x: Any) -> Any:
     if isinstance(x, Enum):
         return x.value
-    if isinstance(x, Move):
+    if isinstance(x, Move | TimeControl):
         return str(x)
     if isinstance(x, LoggedTurn):
         return (x.seat, turn_payload(x.turn))
     if isinstance(x, RatingChange):
         return (x.shown, x.change)
-    if isinstance(x, SeatSummary | TableSummary | Ranked | GameLine):
-        return {f.name: _wire(getattr(x, f.name)) for f in dataclasses.fields(x)}
+    if isinstance(x, _PARTS):
+        return _fields(x)
     if isinstance(x, tuple):
         return tuple(_wire(v) for v in x)
-    return x  # str, int, bool, None, and a PlayerView (the codec's own)
+    return x  # str, int, float, bool, None, and a PlayerView (the codec's own)
 
 
 def encode(msg: Message) -> bytes:
     """One message as bytes: ``encode(PlayMove(parse_move("take W U G")))``."""
-    fields = {f.name: _wire(getattr(msg, f.name)) for f in dataclasses.fields(msg)}
-    if isinstance(msg, TableUpdate):
-        for optional in ("log", "seed"):
-            if fields[optional] is None:
-                del fields[optional]
-    return dumps({"t": msg.TAG, **fields})
+    return dumps({"t": msg.TAG, **_fields(msg)})
 
 
 def notice(text: str, level: str = "error") -> bytes:
@@ -123,7 +144,8 @@ def notice(text: str, level: str = "error") -> bytes:
 def _seat(x: object, what: str) -> SeatSummary:
     r = Reader(as_map(x, what), what)
     bot = None if r.d.get("bot") is None else r.level("bot")
-    return SeatSummary(r.opt_text("name", MAX_NAME), bot, r.flag("connected", True))
+    name, connected = r.opt_text("name", MAX_NAME), r.flag("connected", True)
+    return SeatSummary(name, bot, connected, **social.seat_extras(r))
 
 
 def _table(x: object, what: str) -> TableSummary:
@@ -140,6 +162,7 @@ def _table(x: object, what: str) -> TableSummary:
         r.seq("seats", _seat),
         r.integer("turn", 0, 1 << 31, 0),
         r.flag("rated", False),
+        social.time_control(r, "clock"),
     )
 
 
@@ -177,6 +200,7 @@ def _lobby(r: Reader) -> LobbyList:
         r.seq("tables", _table, ()),
         r.seq("online", text_item(MAX_NAME), ()),
         r.seq("mine", text_item(MAX_ID), ()),
+        r.seq("to_move", text_item(MAX_ID), ()),
     )
 
 
@@ -199,7 +223,17 @@ def _table_update(r: Reader) -> TableUpdate:
     seed = r.opt_integer("seed", 0, MAX_SEED - 1)
     if seed is not None and not view.is_over:  # it would reveal the decks
         raise r.bad("seed", "absent until the game is over")
-    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log, ratings, seed)
+    clock = social.clock_view(r, view.num_players)
+    absent = r.seq("absent", social.absent, ())
+    if any(a.seat >= view.num_players for a in absent):
+        raise r.bad("absent", "seats of the table")
+    rematch = None
+    if r.d.get("rematch") is not None:
+        o = Reader(as_map(r.d["rematch"], "rematch"), "rematch")
+        offered = social.seats_of(o.get("seats", MISSING), "rematch seats", _seat)
+        rematch = RematchOffer(o.text("table", MAX_ID), offered)
+    table = r.text("table", MAX_ID)
+    return TableUpdate(table, seats, seat, view, log, ratings, seed, clock, absent, rematch)
 
 
 def _rating_change(x: object, what: str) -> RatingChange | None:
@@ -225,13 +259,15 @@ def _create(r: Reader) -> Create:
         raise r.bad("bots", f"one level or none for each of the {n} seats")
     if bots[0] is not None:
         raise ProtocolError("seat 0 is yours; it cannot be a bot")
-    return Create(n, bots, r.opt_integer("seed", 0, MAX_SEED - 1), r.flag("rated", False))
+    seed, rated = r.opt_integer("seed", 0, MAX_SEED - 1), r.flag("rated", False)
+    clock = social.time_control(r, "clock")
+    return Create(n, bots, seed, rated, clock, r.integer("patience", 1, 24 * 60, 10))
 
 
 def _quick(r: Reader) -> Quick:
     seed = r.opt_integer("seed", 0, MAX_SEED - 1)
     players, level = r.integer("players", 2, 4, 2), r.level("level", "medium")
-    return Quick(players, level, seed, r.flag("rated", False))
+    return Quick(players, level, seed, r.flag("rated", False), social.time_control(r, "clock"))
 
 
 def _advice(r: Reader) -> Advice:
@@ -328,6 +364,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     GameRecordText.TAG: lambda r: GameRecordText(
         r.text("game", MAX_ID), r.text("text", MAX_RECORD)
     ),
+    ChatLines.TAG: social.chat_lines,
 }
 _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Create.TAG: _create,
@@ -342,6 +379,10 @@ _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     AskLeaderboard.TAG: lambda r: AskLeaderboard(r.integer("offset", 0, 1 << 31, 0)),
     AskProfile.TAG: lambda r: AskProfile(r.text("player", MAX_NAME)),
     AskRecord.TAG: lambda r: AskRecord(r.text("game", MAX_ID)),
+    Say.TAG: social.say,
+    Vote.TAG: social.vote,
+    Rematch.TAG: lambda r: Rematch(),
+    NextGame.TAG: lambda r: NextGame(),
 }
 
 
@@ -382,8 +423,12 @@ __all__ = [
     "PROFILE_HISTORY",
     "MAX_SEED",
     "PROTOCOL_VERSION",
+    "Absent",
     "Advice",
     "Bye",
+    "ChatLine",
+    "ChatLines",
+    "ClockView",
     "ClientMessage",
     "Create",
     "Hint",
@@ -391,6 +436,7 @@ __all__ = [
     "Join",
     "Leave",
     "LobbyList",
+    "NextGame",
     "LoggedTurn",
     "Message",
     "Notice",
@@ -398,12 +444,17 @@ __all__ = [
     "ProtocolError",
     "Quick",
     "RatingChange",
+    "Rematch",
+    "RematchOffer",
+    "Say",
     "SeatSummary",
     "Start",
     "TableStatus",
     "TableSummary",
     "TableUpdate",
+    "TimeControl",
     "Undo",
+    "Vote",
     "Watch",
     "Welcome",
     "decode_client",

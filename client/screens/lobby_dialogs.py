@@ -9,11 +9,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from shared.clock import PRESETS, parse_time_control
 from shared.protocol import BOT_LEVELS, Create, Quick
 
 from ..widgets.choice import Choice, show_seats
 
 OPEN = "open"
+PATIENCE = ("2 min", "5 min", "10 min", "30 min", "60 min")  # before absent players' vote
 
 
 RATED, CASUAL = "rated", "casual"
@@ -52,7 +54,15 @@ class CreateTableDialog(_Dialog):
             yield Choice("Seat 1", ("you",), id="seat1")
             for seat in range(2, 5):
                 yield Choice(f"Seat {seat}", (OPEN, *BOT_LEVELS), OPEN, id=f"seat{seat}")
+            yield Choice("Clock", PRESETS, "none", id="clock")
+            yield Choice("Patience", PATIENCE, "10 min", id="patience")
             yield self.rated_choice()
+            yield Static(
+                "Clock: 5+10 is 5 minutes each and 10 s more a move; 3d is 3 days a move. "
+                "Patience: how long a player may be away before the others may vote a bot "
+                "into their seat (no clock).",
+                classes="dialog-text",
+            )
             yield Static(
                 "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: create   [b]Esc[/b]: cancel",
                 classes="dialog-keys",
@@ -66,6 +76,9 @@ class CreateTableDialog(_Dialog):
     def on_choice_changed(self, event: Choice.Changed) -> None:
         if event.choice.id == "seats":
             self._show_seats()
+        if event.choice.id == "clock":  # a clock sees to absent players itself
+            timed = event.choice.value != "none"
+            self.query_one("#patience", Choice).set_class(timed, "-hidden")
 
     def _show_seats(self) -> None:
         show_seats(self, "seats", "seat")
@@ -76,7 +89,9 @@ class CreateTableDialog(_Dialog):
         for seat in range(2, seats + 1):
             value = self.query_one(f"#seat{seat}", Choice).value
             bots.append(None if value == OPEN else value)
-        self.dismiss(Create(seats, tuple(bots), rated=self.rated))
+        clock = parse_time_control(self.query_one("#clock", Choice).value)
+        patience = int(self.query_one("#patience", Choice).value.split()[0])
+        self.dismiss(Create(seats, tuple(bots), clock=clock, patience=patience, rated=self.rated))
 
 
 class QuickGameDialog(_Dialog):
@@ -87,6 +102,7 @@ class QuickGameDialog(_Dialog):
             yield Static("Quick game against bots", classes="dialog-title")
             yield Choice("Players", ("2", "3", "4"), "2", id="players")
             yield Choice("Bots", BOT_LEVELS, "medium", id="level")
+            yield Choice("Clock", PRESETS, "none", id="clock")
             yield self.rated_choice()
             yield Static(
                 "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: play   [b]Esc[/b]: cancel",
@@ -98,5 +114,7 @@ class QuickGameDialog(_Dialog):
 
     def action_submit(self) -> None:
         players = int(self.query_one("#players", Choice).value)
-        level = self.query_one("#level", Choice).value
-        self.dismiss(Quick(players, level, rated=self.rated))
+        clock = parse_time_control(self.query_one("#clock", Choice).value)
+        self.dismiss(
+            Quick(players, self.query_one("#level", Choice).value, clock=clock, rated=self.rated)
+        )

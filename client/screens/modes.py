@@ -16,6 +16,7 @@ from ..widgets.keybar import Keys
 CHOOSE, WAIT, PICK, CONFIRM, RETURN = "choose", "wait", "pick", "confirm", "return"
 TYPE, WATCH, OVER, QUIT, SMALL = "type", "watch", "over", "quit", "small"
 REPLAY = "replay"
+CHAT = "chat"
 
 TITLES = {
     CHOOSE: "Your turn: choose a move",
@@ -24,6 +25,7 @@ TITLES = {
     CONFIRM: "Confirming a move",
     RETURN: "Giving tokens back to 10 (R13)",
     TYPE: "Typing on the move line",
+    CHAT: "Typing a line of chat",
     WATCH: "Watching a game",
     OVER: "The game is over",
     QUIT: "Leaving the game",
@@ -40,12 +42,13 @@ def mode_of(
     typing: bool = False,
     confirming: bool = False,
     taking: bool = False,
+    chatting: bool = False,
 ) -> str:
     """The mode of a table (of a terminal big enough to show it)."""
     if quitting:
         return QUIT
     if typing:
-        return TYPE
+        return CHAT if chatting else TYPE
     if view is None:
         return WAIT
     if view.is_over:
@@ -65,11 +68,15 @@ HELP = ("question_mark", "?", "Help")
 QUIT_KEY = ("q", "q", "Quit")
 LOOK = ("tab", "Tab", "Look")
 PRACTICE: Keys = (("u", "u", "Undo"), ("i", "i", "Hint"))
+CHAT_KEY = ("c", "c", "Chat")
 
 
-def keys(mode: str, local: bool, again: str = "New game") -> Keys:
-    """The key line for `mode` (`local`: offline play, with undo and hints)."""
+def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -> Keys:
+    """The key line for `mode` (`local`: offline play, with undo and hints; online, chat;
+    `player`: a seat's, not a spectator's)."""
     practice = PRACTICE if local else ()
+    chat = () if local else (CHAT_KEY,)
+    rematch = (("r", "r", "Rematch"),) if player else ()
     table: dict[str, Keys] = {
         CHOOSE: (
             ("b", "b", "Buy"),
@@ -78,10 +85,11 @@ def keys(mode: str, local: bool, again: str = "New game") -> Keys:
             ("colon", ":", "Move"),
             LOOK,
             *practice,
+            *chat,
             HELP,
             QUIT_KEY,
         ),
-        WAIT: (LOOK, ("colon", ":", "Look up a card"), *practice[:1], HELP, QUIT_KEY),
+        WAIT: (LOOK, ("colon", ":", "Look up a card"), *practice[:1], *chat, HELP, QUIT_KEY),
         PICK: (
             ("", "w u g r k", "Pick"),
             ("backspace", "⌫", "Put back"),
@@ -100,8 +108,9 @@ def keys(mode: str, local: bool, again: str = "New game") -> Keys:
             *practice[:1],
         ),
         TYPE: (("enter", "⏎", "Play / look up"), ("escape", "esc", "Close")),
-        WATCH: (LOOK, ("escape", "esc", "Lobby"), HELP, QUIT_KEY),
-        OVER: (("enter", "⏎", again), ("v", "v", "Replay"), LOOK, HELP, QUIT_KEY),
+        CHAT: (("enter", "⏎", "Say"), ("escape", "esc", "Close")),
+        WATCH: (LOOK, ("escape", "esc", "Lobby"), *chat, HELP, QUIT_KEY),
+        OVER: (("enter", "⏎", again), ("v", "v", "Replay"), *rematch, LOOK, *chat, HELP, QUIT_KEY),
         QUIT: (("y", "y", "Yes, leave"), ("n", "n", "No, stay")),
         SMALL: (HELP, QUIT_KEY),
         REPLAY: (
@@ -130,6 +139,12 @@ PAGES: dict[str, list[tuple[str, str]]] = {
         *LOOKING,
     ],
     WAIT: [*LOOKING, (": 2-14", "a card id: its face, and what you need for it")],
+    CHAT: [
+        ("Enter", "say the line to the table (spectators: to spectators till the end)"),
+        ("Esc", "close the line"),
+        ("/mute NAME", "hide NAME's lines (this session); /unmute NAME; /mute lists"),
+        ("/bell", "the bell when it becomes your turn: on or off"),
+    ],
     PICK: [
         ("w u g r k", "pick a white, blue, green, red, black gem"),
         ("Backspace", "put back the last gem picked"),
@@ -154,6 +169,7 @@ PAGES: dict[str, list[tuple[str, str]]] = {
     OVER: [
         ("Enter", "a new game (offline) or the lobby"),
         ("v", "replay the game, every card shown"),
+        ("r", "a rematch: the same players, seats turned; again to accept one"),
         ("Esc", "leave"),
         *LOOKING,
     ],
@@ -170,6 +186,11 @@ PAGES: dict[str, list[tuple[str, str]]] = {
 PRACTICE_HELP = [
     ("u", "take back your last move and the bots' since (offline)"),
     ("i", "hint: the medium bot's move now, and why (offline)"),
+]
+ONLINE_HELP = [
+    ("c", "chat with the table (/mute NAME, /bell)"),
+    ("m", "your next game where it is your move (this seat stays yours)"),
+    ("v", "vote to hand an absent player's seat to a bot (past the patience)"),
 ]
 
 LEGEND = """\
@@ -194,6 +215,7 @@ def page(mode: str, local: bool) -> str:
     """The first help page for `mode`: the keys of the moment."""
     lines = [f"[b]{TITLES[mode]}[/b]"]
     entries = PAGES[mode] + (PRACTICE_HELP if local and mode in (CHOOSE, WAIT, RETURN) else [])
+    entries += ONLINE_HELP if not local and mode in (CHOOSE, WAIT) else []
     for key, what in entries:
         lines.append(f" [b]{key:<14}[/b] {what}")
     lines.append(f" [b]{'? q':<14}[/b] help (Tab: the table, rules, every key) · quit")

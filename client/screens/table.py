@@ -46,6 +46,12 @@ class TableScreen(Looking):
         Binding("k,K", "give(4)", show=False, tooltip="Returning: give back a black (K)"),
         Binding("asterisk,o", "give(5)", show=False, tooltip="Returning: give back a gold (*)"),
         Binding("r", _pick("R", True), show=False, tooltip="While taking: pick red"),
+        Binding(
+            "r",
+            "rematch",
+            show=False,
+            tooltip="Game over: a rematch, the same players, seats turned (again: accept one)",
+        ),
         Binding("u", _pick("U", True), show=False, tooltip="While taking: pick blue"),
         Binding("k", _pick("K", True), show=False, tooltip="While taking: pick black"),
         Binding(
@@ -94,7 +100,14 @@ class TableScreen(Looking):
         Binding(
             "p", "pass_turn", show=False, tooltip="Pass (only when no other move is possible, R12)"
         ),
-        Binding("v", "replay", show=False, tooltip="Game over: replay it, every card shown"),
+        Binding("c", "chat", "Chat", tooltip="Say something to the table (/mute NAME, /bell)"),
+        Binding("m", "next_game", show=False, tooltip="Your next game where it is your move"),
+        Binding(
+            "v",
+            "vote_or_replay",
+            show=False,
+            tooltip="Vote to hand an absent player's seat to a bot; once the game is over: replay",
+        ),
     ]
 
     # -- actions ------------------------------------------------------------------
@@ -107,6 +120,12 @@ class TableScreen(Looking):
             return False
         if action == "give":
             return mode == modes.RETURN
+        if action == "rematch":
+            return mode == modes.OVER and self.seat is not None
+        if action in ("chat", "next_game"):
+            return not self.splendor.local  # with nobody but bots offline
+        if action == "vote_or_replay":  # votes online, during a game; a replay once over
+            return mode == modes.OVER or not self.splendor.local
         if mode == modes.RETURN and action in ("pick", "reserve", "pass_turn"):
             return False
         if action == "pick" and len(parameters) == 2 and parameters[1]:
@@ -121,6 +140,9 @@ class TableScreen(Looking):
         """The view if the player may choose a move now; else say why and return None."""
         view = self.view
         if view is None:
+            return None
+        if self.seat is not None and self.playing_seat is None:
+            self._refuse("a bot plays your seat for the rest of this game")
             return None
         if self.waiting:
             self._refuse("waiting for the host to answer your move…")
@@ -304,9 +326,9 @@ class TableScreen(Looking):
     def action_pass_turn(self) -> None:
         self._offer(parse_move("pass"))
 
-    def action_replay(self) -> None:
+    def action_vote_or_replay(self) -> None:
         if self.mode != modes.OVER:
-            self._refuse("a game can be replayed once it is over")
+            self.action_vote()
         else:
             self.splendor.send(AskRecord(self.table_id))
             self.message = ("fetching the game's record…", "")

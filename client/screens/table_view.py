@@ -29,7 +29,7 @@ from ..widgets.board import Board, BoardFace
 from ..widgets.keybar import KeyBar
 from ..widgets.movelog import LogEntry, MoveLog, Notes
 from ..widgets.panels import PromptLine, SizeNote, StatusLine
-from ..widgets.players import Players
+from ..widgets.players import PlayerFace, Players
 from ..widgets.tiles import DECK, CardFace, PileFace
 from . import modes
 from .results import results_notes
@@ -59,6 +59,7 @@ class TableView(Screen[None]):
         self.previous: PlayerView | None = None
         self.seats: tuple[Seat, ...] = ()
         self.seed: int | None = None  # the deal, once the game is over
+        self.ended = ""  # why a game that is not over ended all the same (abandoned)
         self.ratings: tuple[RatingChange | None, ...] = ()  # after a rated game, per seat
         self.cursor = (3, 1)  # on the board: (row, column), `faces` numbers the rows
         self.area = BOARD  # where the cursor is: the board, the players or the moves
@@ -78,6 +79,7 @@ class TableView(Screen[None]):
         self.piles: tuple[PileFace, ...] = ()
         self.mine: tuple[CardFace, ...] | None = None
         self.command: tuple[str, int] | None = None  # the move line being typed, and its caret
+        self.chatting = False  # ...a line of chat, not a move
 
     @property
     def splendor(self) -> SplendorApp:
@@ -88,6 +90,14 @@ class TableView(Screen[None]):
     @property
     def in_game(self) -> bool:
         return self.seat is not None and self.view is not None and not self.view.is_over
+
+    @property
+    def playing_seat(self) -> int | None:
+        """The viewer's seat if they play it (not when a bot stands in for them)."""
+        seat = self.seat
+        if seat is None or (seat < len(self.seats) and self.seats[seat].standin):
+            return None
+        return seat
 
     @property
     def names(self) -> list[str]:
@@ -114,11 +124,12 @@ class TableView(Screen[None]):
             return modes.SMALL
         return modes.mode_of(
             self.view,
-            self.seat,
+            self.playing_seat,
             quitting=self.quitting,
             typing=self.command is not None,
             confirming=self.pending is not None,
             taking=self.taking,
+            chatting=self.chatting,
         )
 
     # -- layout -----------------------------------------------------------------
@@ -222,13 +233,19 @@ class TableView(Screen[None]):
             return me
         return replace(me, tokens=model.kept(me.tokens, self.giving))
 
+    def table_ended(self, why: str) -> None:
+        """The game ended without being over (the host left it: abandoned)."""
+        if self.view is not None and not self.view.is_over and not self.ended:
+            self.ended = why
+            self._redraw()
+
     def _redraw(self) -> None:
         view = self.view
         assert view is not None
         self.status_line.show(
-            faces.status_text(view, self.seats, onlooker=self.onlooker),
-            mine=view.my_turn,
-            final=view.final_round and not view.is_over,
+            faces.status_text(view, self.seats, onlooker=self.onlooker, ended=self.ended),
+            mine=view.my_turn and self.playing_seat is not None and not self.ended,
+            final=view.final_round and not view.is_over and not self.ended,
         )
         self._players()
         self._moves()
@@ -247,7 +264,21 @@ class TableView(Screen[None]):
     def _players(self) -> None:
         assert self.view is not None
         cursor = self.pcursor if self.area == PLAYERS else None
-        self.players.show(faces.player_faces(self.view, self.seats), cursor)
+        self.players.show(self.player_faces(), cursor)
+
+    def player_faces(self) -> tuple[PlayerFace, ...]:
+        """The players' panels (the clocks' layer adds each clock)."""
+        assert self.view is not None
+        return faces.player_faces(self.view, self.seats)
+
+    def table_notes(self) -> Notes:
+        """Lines above the moves about the table itself (absent players: a vote)."""
+        return ()
+
+    def over_text(self) -> str:
+        """The prompt once the game is over (a rematch offered, or the winning move)."""
+        assert self.view is not None
+        return faces.winning_move(self.view, self.seats) or "The game is over."
 
     def _moves(self) -> None:
         view = self.view
@@ -259,6 +290,7 @@ class TableView(Screen[None]):
         elif self.advice is not None:
             move, reason = self.advice
             notes = ((f"Hint (medium bot): {move} — {reason}", "bold #8fd3ff"),)
+        notes += self.table_notes()
         selected = self.log_at if self.area == MOVES else None
         self.move_log.show(tuple(self.entries), self.history.fresh, selected, notes)
 
@@ -325,7 +357,8 @@ class TableView(Screen[None]):
         if view is None:
             return
         mode = self.mode
-        self.key_line.show(modes.keys(mode, self.splendor.local, self._again()))
+        player = self.seat is not None
+        self.key_line.show(modes.keys(mode, self.splendor.local, self._again(), player))
         prompt = self.prompt_line
         if mode == modes.SMALL:
             prompt.say(*(self.message or ("",)))
@@ -351,7 +384,7 @@ class TableView(Screen[None]):
         elif mode == modes.RETURN:
             prompt.say(prompts.return_text(view, self.giving), "ask")
         elif mode == modes.OVER and self.area == BOARD:
-            prompt.say(faces.winning_move(view, self.seats) or "The game is over.")
+            prompt.say(self.over_text())
         else:
             prompt.say(self._cursor_text())
 

@@ -30,11 +30,16 @@ FRESH = "bold #ffd23f"
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One line of the log: its words, the cards it names, the seat that played it (None
-    for a line about the game)."""
+    for a line about the game); `kind` is "" for a turn, "chat" for a line of the table's
+    chat, "news" for what happened to a seat (a time-out, a bot standing in)."""
 
     text: str
     cards: tuple[str, ...] = ()
     seat: int | None = None
+    kind: str = ""
+
+
+KIND_STYLES = {"chat": "#8fd3ff", "news": "italic #d8b4fe"}
 
 
 def decorated(text: str) -> str:
@@ -103,7 +108,9 @@ class MoveLog(LineWidget):
         return "" if i >= first_fresh - 4 else "#8a8f98"
 
     def _rows(self, i: int, width: int) -> tuple[Text, ...]:
-        return wrapped(self.entries[i].text, width, self._style(i), i == self.selected)
+        entry = self.entries[i]
+        style = KIND_STYLES.get(entry.kind) or self._style(i)
+        return wrapped(entry.text, width, style, i == self.selected)
 
     def draw(self, width: int, height: int) -> list[Strip]:
         base = self.rich_style

@@ -13,8 +13,10 @@ from .lines import LineWidget, blank, over, strip, theme_colour
 from .palette import DIM, GOLD_BG, GREEN_BG, RED_BG, fit
 
 PLACEHOLDER = "a move: take W U G, buy 1-07, reserve deck 2 … or a card id to look at"
+CHAT_PLACEHOLDER = "say something to the table (/mute NAME, /bell)"
 EDIT = "#24304a"  # the move line's background
 HINT = "Enter plays · Esc closes"
+SAY_HINT = "Enter says · Esc closes"
 
 
 class StatusLine(LineWidget):
@@ -52,6 +54,7 @@ class PromptLine(LineWidget):
         super().__init__(id=id)
         self.said: tuple[str | Text, str] = ("", "")
         self.editing: tuple[str, int] | None = None  # the move line: its text and caret
+        self.placeholder = PLACEHOLDER
 
     def say(self, text: str | Text, kind: str = "") -> None:
         """Show `text`; kind is "" (information), "ask" (waiting for Enter) or "error"."""
@@ -67,16 +70,21 @@ class PromptLine(LineWidget):
         text = self.said[0]
         return text if isinstance(text, str) else text.plain
 
-    def edit(self, line: tuple[str, int] | None) -> None:
-        """Show the move line (its text and the caret's place), or stop showing it."""
-        if line != self.editing:
-            self.editing = line
+    def edit(self, line: tuple[str, int] | None, placeholder: str = PLACEHOLDER) -> None:
+        """Show the move line (its text and the caret's place, `placeholder` while it is
+        empty), or stop showing it."""
+        if (line, placeholder) != (self.editing, self.placeholder):
+            self.editing, self.placeholder = line, placeholder
             self.redraw()
 
     def draw(self, width: int, height: int) -> list[Strip]:
         base = self.rich_style
         if self.editing is not None:
-            return [_move_line(*self.editing, width, base + Style(bgcolor=EDIT))]
+            hint = SAY_HINT if self.placeholder == CHAT_PLACEHOLDER else HINT
+            line = edit_line(
+                *self.editing, width, base + Style(bgcolor=EDIT), self.placeholder, hint
+            )
+            return [line]
         text, kind = self.said
         if kind == "error":
             style = base + Style(bgcolor=RED_BG, color="#ffd0cc", bold=True)
@@ -87,21 +95,30 @@ class PromptLine(LineWidget):
         return [padded(Text(text) if isinstance(text, str) else text, width, style)]
 
 
-def _move_line(text: str, caret: int, width: int, style: Style) -> Strip:
+def edit_line(
+    text: str,
+    caret: int,
+    width: int,
+    style: Style,
+    placeholder: str = PLACEHOLDER,
+    hint: str = HINT,
+) -> Strip:
     """The move being typed, with the caret as a reversed cell; an example while it is
-    empty; at the right, when there is room, the keys that end it."""
+    empty; at the right, when there is room, the keys that end it. A line longer than
+    the width shows the part around the caret."""
     out = Text(" ")
     if not text:
-        out.append(PLACEHOLDER[0], style="reverse")
-        out.append(PLACEHOLDER[1:], style=DIM)
+        out.append(placeholder[0], style="reverse")
+        out.append(placeholder[1:], style=DIM)
     else:
-        out.append(text[:caret])
+        start = max(0, caret - (width - 4))
+        out.append(text[start:caret])
         out.append(text[caret : caret + 1] or " ", style="reverse")
         out.append(text[caret + 1 :])
-    room = width - out.cell_len - len(HINT) - 1
+    room = width - out.cell_len - len(hint) - 1
     if room >= 2:
         out.append(" " * room)
-        out.append(HINT, style=DIM)
+        out.append(hint, style=DIM)
     return strip(out, width, style)
 
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.strip import Strip
 
 from shared.cards import LETTERS, card
@@ -49,6 +50,11 @@ class PlayerFace:
     reserve_needs: tuple[tuple[int, ...] | None, ...] = ()
     rank: int = 0  # at the end of the game
     result: str = ""  # at the end: the points' breakdown
+    standin: bool = False  # a bot plays this player's seat to the end
+
+
+Clock = tuple[str, str]  # the time left on a player's clock as shown, and its style
+NO_CLOCK: Clock = ("", "")
 
 
 class Players(LineWidget):
@@ -63,11 +69,33 @@ class Players(LineWidget):
         super().__init__(id=id)
         self.faces: tuple[PlayerFace, ...] = ()
         self.cursor: tuple[int, int] | None = None
+        self.clocks: tuple[Clock, ...] = ()
 
-    def show(self, faces: tuple[PlayerFace, ...], cursor: tuple[int, int] | None) -> None:
-        if (faces, cursor) != (self.faces, self.cursor):
-            self.faces, self.cursor = faces, cursor
+    def show(
+        self,
+        faces: tuple[PlayerFace, ...],
+        cursor: tuple[int, int] | None,
+        clocks: tuple[Clock, ...] = (),
+    ) -> None:
+        """The panels, the cursor among them, and each player's clock (a timed game: a
+        running clock changes only its panel's first line)."""
+        if (faces, cursor) == (self.faces, self.cursor) and len(clocks) == len(self.clocks):
+            self.tick(clocks)
+        elif (faces, cursor, clocks) != (self.faces, self.cursor, self.clocks):
+            self.faces, self.cursor, self.clocks = faces, cursor, clocks
             self.redraw()
+
+    def tick(self, clocks: tuple[Clock, ...]) -> None:
+        """Only the clocks changed: repaint the name line of each panel whose clock did
+        (a running clock's tick: one line, nothing else drawn again)."""
+        width, height = self.content_size
+        each = max(1, (height - 1) // max(1, len(self.faces)))
+        for i, (old, new) in enumerate(zip(self.clocks, clocks, strict=True)):
+            y = 1 + i * each
+            if old != new and y < len(self._strips):
+                self._strips[y] = top_strip(self.faces[i], width, self.rich_style, new)
+                self.refresh(Region(0, y, width, 1))
+        self.clocks = clocks
 
     def draw(self, width: int, height: int) -> list[Strip]:
         n = len(self.faces)
@@ -78,7 +106,11 @@ class Players(LineWidget):
         lines = [header_strip(width, base)]
         for i, face in enumerate(self.faces):
             item = self.cursor[1] if self.cursor is not None and self.cursor[0] == i else None
-            lines += panel_strips(face, width, each, item, base)
+            panel = panel_strips(face, width, each, item, base)
+            clock = self.clocks[i] if i < len(self.clocks) else NO_CLOCK
+            if clock != NO_CLOCK and panel:
+                panel = (top_strip(face, width, base, clock), *panel[1:])
+            lines += panel
         return lines[:height]
 
 
@@ -106,6 +138,18 @@ def panel_strips(
     """One player's panel. Its name line shows who is to move (a bar and a tint) and who
     moved last (a thinner bar); only that line changes when the turn passes, so a move
     repaints (and sends) little of the column."""
+    inner = width - 1
+    margin = blank(1, base)
+    lines = panel_lines(face, inner, height, item)
+    return tuple(
+        top_strip(face, width, base) if y == 0 else Strip.join([margin, strip(line, inner, base)])
+        for y, line in enumerate(lines)
+    )
+
+
+@lru_cache(maxsize=4096)
+def top_strip(face: PlayerFace, width: int, base: Style, clock: Clock = NO_CLOCK) -> Strip:
+    """A panel's name line, with the player's clock: the one line a clock's tick repaints."""
     top = base
     if face.current:
         top = base + Style(bgcolor=CURRENT)
@@ -115,14 +159,8 @@ def panel_strips(
     else:
         edge = blank(1, base)
     inner = width - 1
-    margin = blank(1, base)
-    lines = panel_lines(face, inner, height, item)
-    return tuple(
-        Strip.join([edge, strip(line, inner, top)])
-        if y == 0
-        else Strip.join([margin, strip(line, inner, base)])
-        for y, line in enumerate(lines)
-    )
+    room = max(12, inner)  # as `panel_lines` lays the other lines out
+    return Strip.join([edge, strip(fit(_name_line(face, room, clock), room), inner, top)])
 
 
 def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = None) -> list[Text]:
@@ -163,23 +201,29 @@ def _result(face: PlayerFace, width: int) -> Text:
     return Text(short, style=style)
 
 
-def _name_line(face: PlayerFace, width: int) -> Text:
+def _name_line(face: PlayerFace, width: int, clock: Clock = NO_CLOCK) -> Text:
     if face.rank:
         marker = Text(f"{face.rank}.", style=POINTS)
     else:
         marker = Text("▶" if face.current else " ", style="bold #4ea1ff" if face.current else "")
     points = Text(f" {face.info.prestige}★", style=POINTS)
+    shown, style = clock
+    time_left = Text(f" {shown}", style=style) if shown else Text("")
     tag = Text(" 1st", style=LABEL) if face.first and not face.rank else Text("")
-    away = "" if face.connected else " (away)"
-    room = width - marker.cell_len - points.cell_len - tag.cell_len
+    away = " (bot)" if face.standin else "" if face.connected else " (away)"
+    room = width - marker.cell_len - points.cell_len - time_left.cell_len
     you = " (you)" if face.me else ""
-    # The longest that fits: the name, a bot's short name ("Medium 3"), without "(you)".
-    for name in (face.name + you, face.short + you, face.name, face.short):
-        if name and len(name + away) <= room:
+    # The longest that fits: the name, a bot's short name ("Medium 3"), without "(you)";
+    # with a clock, the "1st" tag goes before the name is cut.
+    names = (face.name + you, face.short + you, face.name, face.short)
+    tags = (tag, Text("")) if shown else (tag,)
+    for tag in tags:
+        name = next((n for n in names if n and len(n + away) <= room - tag.cell_len), "")
+        if name:
             break
-    else:
-        name = face.name
-    return marker + fit(Text(name + away, style="bold"), max(1, room)) + tag + points
+    name = name or face.name
+    room -= tag.cell_len
+    return marker + fit(Text(name + away, style="bold"), max(1, room)) + tag + time_left + points
 
 
 def _counts(label: str, counts: tuple[int, ...], cell: int, total: int) -> Text:

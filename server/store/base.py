@@ -24,17 +24,19 @@ from typing import Any
 
 from ..ratings import Rated
 from .queries import Standing
-from .records import GameRecord, SeatRecord
+from .records import DEFAULT_SETTINGS, ChatRecord, GameRecord, SeatRecord, Settings, Timing
 
 
 @dataclass(frozen=True, slots=True)
 class MovePlayed:
-    """Move `seq` (0-based) of `game` is stored; after it the game is at `turn`."""
+    """Move `seq` (0-based) of `game` is stored; after it the game is at `turn`, its
+    clocks at `timing` (None: a game without a clock)."""
 
     game: str
     seq: int
     turn: int
     notation: str
+    timing: Timing | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +56,22 @@ class Reconnected:
     """The store's listening connection was lost and is back: events may be missing."""
 
 
-Event = MovePlayed | TableChanged | PresenceChanged | Reconnected
+@dataclass(frozen=True, slots=True)
+class ChatPosted:
+    """A line of chat was stored (by any process, this one's own included)."""
+
+    line: ChatRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRemoved:
+    """An admin removed line `id` (said in `game`, or None: the lobby)."""
+
+    id: int
+    game: str | None
+
+
+Event = MovePlayed | TableChanged | PresenceChanged | Reconnected | ChatPosted | ChatRemoved
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,10 +159,16 @@ class Store(ABC):
 
     @abstractmethod
     async def create_table(
-        self, table: str, seats: Sequence[SeatRecord], host: str, rated: bool = False
+        self,
+        table: str,
+        seats: Sequence[SeatRecord],
+        host: str,
+        rated: bool = False,
+        settings: Settings = DEFAULT_SETTINGS,
     ) -> bool:
-        """A new waiting table at version 0 (`rated`: its game will be); False if the id
-        is taken."""
+        """A new waiting table at version 0 (`rated`: its game will be; `settings`: its
+        clock, patience, the game it is a rematch of); False if the id is taken, or if
+        that game has a rematch already."""
 
     @abstractmethod
     async def update_table(
@@ -156,14 +179,18 @@ class Store(ABC):
         host: str,
         status: str | None = None,
         seed: int | None = None,
+        timing: Timing | None = None,
     ) -> bool:
-        """Replace a table's seats and host (and status, and seed when its game starts) if
-        it is still at `version`; it is then at version + 1. False if it was not."""
+        """Replace a table's seats and host (and status, seed and clocks when its game
+        starts) if it is still at `version`; it is then at version + 1. False if it was
+        not."""
 
     @abstractmethod
-    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
-        """Store move `seq` and commit (everyone hears of it at commit, never before);
-        `MoveTaken` if that place is taken."""
+    async def append_move(
+        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+    ) -> None:
+        """Store move `seq`, and the clocks after it (`timing`), and commit (everyone hears
+        of it at commit, never before); `MoveTaken` if that place is taken."""
 
     @abstractmethod
     async def take_back(self, game: str, seq: int) -> None:
@@ -200,6 +227,31 @@ class Store(ABC):
     @abstractmethod
     async def open_tables(self) -> list[GameRecord]:
         """Every waiting table and game in progress, oldest first, with moves."""
+
+    @abstractmethod
+    async def rematch_for(self, game: str) -> str | None:
+        """The table that is `game`'s rematch, if one was made."""
+
+    # -- chat ------------------------------------------------------------------
+
+    @abstractmethod
+    async def add_chat(
+        self, game: str | None, seq: int, turn: int, name: str, text: str, spectator: bool
+    ) -> ChatRecord:
+        """Keep a line said in `game` (None: the lobby) after `seq` moves, at `turn`; every
+        process hears of it (`ChatPosted`, this one's too)."""
+
+    @abstractmethod
+    async def chat(
+        self, game: str | None, limit: int = 50, everywhere: bool = False
+    ) -> list[ChatRecord]:
+        """The latest `limit` lines of `game` (None: the lobby; `everywhere`: all places),
+        oldest first; removed lines are left out."""
+
+    @abstractmethod
+    async def remove_chat(self, line: int) -> ChatRecord | None:
+        """An admin removes a line (it stays in the database, marked): every process
+        hears of it (`ChatRemoved`). The line, or None if there was none to remove."""
 
     # -- ratings, the leaderboard, profiles, bans -----------------------------
 

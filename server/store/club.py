@@ -23,7 +23,7 @@ from .queries import (
     STANDING,
     Standing,
 )
-from .records import StoreError
+from .records import ChatRecord, StoreError, chat_query, chat_record
 
 Statement = tuple[str, Sequence[Any]]
 
@@ -38,6 +38,16 @@ class ClubQueries:
     @abstractmethod
     async def _statements(self, statements: Sequence[Statement]) -> list[int]:
         """Run writes in one transaction; how many rows each changed."""
+
+    async def chat(
+        self, game: str | None, limit: int = 50, everywhere: bool = False
+    ) -> list[ChatRecord]:
+        sql, args = chat_query(game, limit, everywhere)
+        return [chat_record(r) for r in reversed(await self._rows(sql, *args))]
+
+    async def rematch_for(self, game: str) -> str | None:
+        rows = await self._rows("SELECT id FROM games WHERE rematch_of = ?", game)
+        return str(rows[0][0]) if rows else None
 
     async def rating_changes(self, game: str) -> dict[str, tuple[int, int]]:
         return {p: (shown, change) for p, shown, change in await self._rows(CHANGES_OF, game)}

@@ -34,6 +34,7 @@ import time
 import zlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -41,6 +42,8 @@ import asyncpg
 
 from ..ratings import NEW, Rated
 from .base import (
+    ChatPosted,
+    ChatRemoved,
     Dump,
     MovePlayed,
     PresenceChanged,
@@ -61,20 +64,29 @@ from .queries import (
     rating_rows,
 )
 from .records import (
+    ADD_CHAT,
     ADD_GAME_PLAYER,
+    CHAT_COLUMNS,
     CLOSED,
     CREATE_TABLE,
+    DEFAULT_SETTINGS,
     FINISH,
     GAME_SELECT,
+    MOVE_DONE,
     OPEN_STATUSES,
     PLAYING,
+    SET_TIMING,
     TAKE_BACK,
     UPDATE_TABLE,
+    ChatRecord,
     GameRecord,
     MoveTaken,
     SeatRecord,
+    Settings,
     StoreError,
     StoreUnavailable,
+    Timing,
+    chat_record,
     check_seed,
     game_players,
     game_record,
@@ -227,12 +239,21 @@ class PostgresStore(ClubQueries, Store):
     def _heard(self, conn: object, pid: int, channel: str, payload: object) -> None:
         kind, _, rest = str(payload).partition("|")
         if kind == "m":
-            game, seq, turn, notation = rest.split("|", 3)
-            self._publish(MovePlayed(game, int(seq), int(turn), notation))
+            game, seq, turn, deadline, banks, notation = rest.split("|", 5)
+            timing = _timing(deadline, banks)
+            self._publish(MovePlayed(game, int(seq), int(turn), notation, timing))
         elif kind == "t":
             self._publish(TableChanged(rest))
         elif kind == "p":
             self._publish(PresenceChanged())
+        elif kind == "c":  # the text last: it may hold anything but a line break
+            line, game, seq, turn, at, spectator, name, text = rest.split("|", 7)
+            where = game or None
+            said = ChatRecord(int(line), where, int(seq), int(turn), float(at), name, text)
+            self._publish(ChatPosted(replace(said, spectator=spectator == "1")))
+        elif kind == "x":
+            line, _, game = rest.partition("|")
+            self._publish(ChatRemoved(int(line), game or None))
 
     def _lost(self, conn: object) -> None:
         """The listening connection closed: listen again as soon as the database lets us."""
@@ -276,11 +297,17 @@ class PostgresStore(ClubQueries, Store):
     # -- tables and games ------------------------------------------------
 
     async def create_table(
-        self, table: str, seats: Sequence[SeatRecord], host: str, rated: bool = False
+        self,
+        table: str,
+        seats: Sequence[SeatRecord],
+        host: str,
+        rated: bool = False,
+        settings: Settings = DEFAULT_SETTINGS,
     ) -> bool:
-        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated))
+        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated),
+                settings.clock, settings.patience, settings.rematch_of)  # fmt: skip
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(pg(CREATE_TABLE) + " ON CONFLICT (id) DO NOTHING", *args)
+            done = await conn.execute(pg(CREATE_TABLE) + " ON CONFLICT DO NOTHING", *args)
             if done != "INSERT 0 1":
                 return False
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
@@ -294,6 +321,7 @@ class PostgresStore(ClubQueries, Store):
         host: str,
         status: str | None = None,
         seed: int | None = None,
+        timing: Timing | None = None,
     ) -> bool:
         check_seed(seed)
         args = (seats_json(seats), host, status, seed, table, version)
@@ -302,10 +330,15 @@ class PostgresStore(ClubQueries, Store):
                 return False
             if status == PLAYING:
                 await conn.executemany(pg(ADD_GAME_PLAYER), game_players(table, seats))
+            if timing is not None:
+                await conn.execute(pg(SET_TIMING), timing.deadline, timing.banks_json(), table)
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
         return True
 
-    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
+    async def append_move(
+        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+    ) -> None:
+        timing = timing or Timing()
         try:
             async with self._conn() as conn, conn.transaction():
                 await conn.execute(
@@ -315,8 +348,10 @@ class PostgresStore(ClubQueries, Store):
                     notation,
                     time.time(),
                 )
-                await conn.execute("UPDATE games SET turn = $1 WHERE id = $2", turn, game)
-                event = f"m|{game}|{seq}|{turn}|{notation}"
+                await conn.execute(pg(MOVE_DONE), turn, timing.deadline, timing.banks_json(), game)
+                deadline = "" if timing.deadline is None else repr(timing.deadline)
+                banks = ",".join(repr(b) for b in timing.banks)
+                event = f"m|{game}|{seq}|{turn}|{deadline}|{banks}|{notation}"
                 await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
         except asyncpg.UniqueViolationError as e:
             raise MoveTaken(f"game {game} move {seq} `{notation}`: taken") from e
@@ -389,7 +424,32 @@ class PostgresStore(ClubQueries, Store):
             )
             return [await _record(conn, r, True) for r in rows]
 
-    # -- copies --------------------------------------------------------------
+    # -- chat ------------------------------------------------------------------
+
+    async def add_chat(
+        self, game: str | None, seq: int, turn: int, name: str, text: str, spectator: bool
+    ) -> ChatRecord:
+        at = time.time()
+        row = (game, seq, turn, at, name, text, int(spectator))
+        async with self._conn() as conn, conn.transaction():
+            line = await conn.fetchval(pg(ADD_CHAT) + " RETURNING id", *row)
+            event = f"c|{line}|{game or ''}|{seq}|{turn}|{at!r}|{int(spectator)}|{name}|{text}"
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
+        return chat_record((line, *row))
+
+    async def remove_chat(self, line: int) -> ChatRecord | None:
+        async with self._conn() as conn, conn.transaction():
+            row = await conn.fetchrow(
+                f"UPDATE chat SET removed = $1 WHERE id = $2 AND removed IS NULL"
+                f" RETURNING {CHAT_COLUMNS}",
+                time.time(),
+                line,
+            )
+            if row is None:
+                return None
+            event = f"x|{line}|{row['game'] or ''}"
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
+        return chat_record(tuple(row))
 
     # -- the primitives of the club's queries, and copies --------------------
 
@@ -423,6 +483,10 @@ class PostgresStore(ClubQueries, Store):
                     insert_missing(table, sqlite=False), dump.rows.get(table, [])
                 )
                 added[table] = int(await conn.fetchval(count)) - int(before)
+            await conn.execute(  # lines copied with their ids: new ones come after them
+                "SELECT setval(pg_get_serial_sequence('chat', 'id'),"
+                " COALESCE((SELECT max(id) FROM chat), 0) + 1, false)"
+            )
             for (table,) in await conn.fetch(
                 "SELECT id FROM games WHERE status = ANY($1)", list(OPEN_STATUSES)
             ):
@@ -546,7 +610,14 @@ class PostgresStore(ClubQueries, Store):
                 log.warning("store: a heartbeat failed", exc_info=True)
 
 
-_COPIED = ("names", "games", "moves")
+def _timing(deadline: str, banks: str) -> Timing | None:
+    """A move's clocks as its event carries them (empty: a game without a clock)."""
+    if not deadline and not banks:
+        return None
+    return Timing(
+        float(deadline) if deadline else None,
+        tuple(float(b) for b in banks.split(",")) if banks else (),
+    )
 
 
 async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:

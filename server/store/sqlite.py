@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..ratings import Rated
-from .base import Dump, Store
+from .base import ChatPosted, ChatRemoved, Dump, Event, Store
 from .club import ClubQueries, Statement
 from .queries import (
     ADD_HISTORY,
@@ -40,19 +40,28 @@ from .queries import (
     rating_rows,
 )
 from .records import (
+    ADD_CHAT,
     ADD_GAME_PLAYER,
+    CHAT_COLUMNS,
     CLOSED,
     CREATE_TABLE,
+    DEFAULT_SETTINGS,
     FINISH,
     GAME_SELECT,
+    MOVE_DONE,
     OPEN_STATUSES,
     PLAYING,
+    SET_TIMING,
     TAKE_BACK,
     UPDATE_TABLE,
+    ChatRecord,
     GameRecord,
     MoveTaken,
     SeatRecord,
+    Settings,
     StoreError,
+    Timing,
+    chat_record,
     check_seed,
     game_players,
     game_record,
@@ -61,6 +70,7 @@ from .records import (
 from .schema import LATEST, SQLITE, too_new
 
 DB_NAME = "splendor.db"
+REMOVALS_EVERY = 2.0  # seconds between looks for chat lines an admin removed (another process)
 
 T = TypeVar("T")
 
@@ -80,6 +90,8 @@ class SqliteStore(ClubQueries, Store):
         self._read_lock = threading.Lock()  # the read connection
         self._writes = ThreadPoolExecutor(1, thread_name_prefix="splendor-store")
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="splendor-store-read")
+        self._removals: asyncio.Task[None] | None = None  # the watch for removed chat
+        self.removals_every = REMOVALS_EVERY
 
     @property
     def url(self) -> str:
@@ -152,6 +164,9 @@ class SqliteStore(ClubQueries, Store):
 
     async def close(self) -> None:
         """Wait for queued writes, checkpoint the WAL and close."""
+        if self._removals is not None:
+            self._removals.cancel()
+            await asyncio.gather(self._removals, return_exceptions=True)
         await asyncio.get_running_loop().run_in_executor(None, self._close)
 
     def _close(self) -> None:
@@ -200,9 +215,15 @@ class SqliteStore(ClubQueries, Store):
     # -- tables and games ------------------------------------------------
 
     async def create_table(
-        self, table: str, seats: Sequence[SeatRecord], host: str, rated: bool = False
+        self,
+        table: str,
+        seats: Sequence[SeatRecord],
+        host: str,
+        rated: bool = False,
+        settings: Settings = DEFAULT_SETTINGS,
     ) -> bool:
-        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated))
+        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated),
+                settings.clock, settings.patience, settings.rematch_of)  # fmt: skip
         return await self._write(self._create, args)
 
     def _create(self, args: tuple[Any, ...]) -> bool:
@@ -221,30 +242,37 @@ class SqliteStore(ClubQueries, Store):
         host: str,
         status: str | None = None,
         seed: int | None = None,
+        timing: Timing | None = None,
     ) -> bool:
         check_seed(seed)
         args = (seats_json(seats), host, status, seed, table, version)
         players = game_players(table, seats) if status == PLAYING else []
-        return await self._write(self._update, args, players)
+        return await self._write(self._update, args, players, timing)
 
-    def _update(self, args: tuple[Any, ...], players: list[tuple[str, int, str]]) -> bool:
+    def _update(
+        self, args: tuple[Any, ...], players: list[tuple[str, int, str]], timing: Timing | None
+    ) -> bool:
         with self._transaction() as db:
             if db.execute(UPDATE_TABLE, args).rowcount != 1:
                 return False
             db.executemany(ADD_GAME_PLAYER, players)
+            if timing is not None:
+                db.execute(SET_TIMING, (timing.deadline, timing.banks_json(), args[4]))
             return True
 
-    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
-        await self._write(self._append, game, seq, notation, turn)
+    async def append_move(
+        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+    ) -> None:
+        await self._write(self._append, game, seq, notation, turn, timing or Timing())
 
-    def _append(self, game: str, seq: int, notation: str, turn: int) -> None:
+    def _append(self, game: str, seq: int, notation: str, turn: int, timing: Timing) -> None:
         try:
             with self._transaction() as db:
                 db.execute(
                     "INSERT INTO moves (game, seq, notation, at) VALUES (?, ?, ?, ?)",
                     (game, seq, notation, time.time()),
                 )
-                db.execute("UPDATE games SET turn = ? WHERE id = ?", (turn, game))
+                db.execute(MOVE_DONE, (turn, timing.deadline, timing.banks_json(), game))
         except sqlite3.IntegrityError as e:
             taken = "UNIQUE" in str(e) or "PRIMARY" in str(e)
             error = MoveTaken if taken else StoreError
@@ -320,6 +348,58 @@ class SqliteStore(ClubQueries, Store):
         with self._reading() as db:
             query = GAME_SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
             return [_record(db, r) for r in db.execute(query, OPEN_STATUSES).fetchall()]
+
+    # -- chat ------------------------------------------------------------------
+
+    async def add_chat(
+        self, game: str | None, seq: int, turn: int, name: str, text: str, spectator: bool
+    ) -> ChatRecord:
+        row = (game, seq, turn, time.time(), name, text, int(spectator))
+        line = await self._write(self._add_chat, row)
+        self._publish(ChatPosted(line))  # one process: it hears only its own
+        return line
+
+    def _add_chat(self, row: tuple[Any, ...]) -> ChatRecord:
+        with self._transaction() as db:
+            line = db.execute(ADD_CHAT, row).lastrowid
+        assert line is not None
+        return chat_record((line, *row))
+
+    async def remove_chat(self, line: int) -> ChatRecord | None:
+        removed = await self._write(self._remove_chat, line)
+        if removed is not None:
+            self._publish(ChatRemoved(removed.id, removed.game))
+        return removed
+
+    def _remove_chat(self, line: int) -> ChatRecord | None:
+        with self._transaction() as db:
+            rows = db.execute(
+                f"SELECT {CHAT_COLUMNS} FROM chat WHERE id = ? AND removed IS NULL", (line,)
+            ).fetchall()
+            db.execute("UPDATE chat SET removed = ? WHERE id = ?", (time.time(), line))
+        return chat_record(rows[0]) if rows else None
+
+    def subscribe(self, handler: Callable[[Event], None]) -> None:
+        """As `Store.subscribe`; a server also hears of lines that an admin removed with
+        `splendor-server chat-remove` (another process on the same file): it looks every
+        `removals_every` seconds."""
+        super().subscribe(handler)
+        if self._removals is None:
+            self._removals = asyncio.get_running_loop().create_task(self._watch_removals())
+
+    async def _watch_removals(self) -> None:
+        since = time.time()
+        while True:
+            await asyncio.sleep(self.removals_every)
+            try:
+                rows = await self._rows(
+                    "SELECT id, game, removed FROM chat WHERE removed > ? ORDER BY removed", since
+                )
+            except (sqlite3.Error, StoreError):
+                continue
+            for line, game, at in rows:
+                since = max(since, float(at))
+                self._publish(ChatRemoved(int(line), game))
 
     # -- the primitives of the club's queries, and copies --------------------
 

@@ -13,15 +13,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shared import protocol
+from shared.clock import ClockView, parse_time_control
 from shared.codec import FORMAT_VERSION, CodecError, dumps, loads
 from shared.deal import new_game, turns
 from shared.moves import Buy, parse_move
 from shared.protocol import (
+    Absent,
     Advice,
     AskLeaderboard,
     AskProfile,
     AskRecord,
     Bye,
+    ChatLine,
+    ChatLines,
     Create,
     GameLine,
     GameRecordText,
@@ -31,18 +35,23 @@ from shared.protocol import (
     Leave,
     LobbyList,
     LoggedTurn,
+    NextGame,
     Notice,
     PlayerProfile,
     PlayMove,
     Quick,
     Ranked,
     RatingChange,
+    Rematch,
+    RematchOffer,
+    Say,
     SeatSummary,
     Start,
     TableStatus,
     TableSummary,
     TableUpdate,
     Undo,
+    Vote,
     Watch,
     Welcome,
     decode_client,
@@ -133,6 +142,34 @@ CLIENT_MESSAGES = [
     AskRecord("t7"),
 ]
 
+# Clocks, chat, votes and rematches (issue 12; their own checks: test_protocol_social.py).
+FIVE = parse_time_control("5+10")
+CLOCK = ClockView(FIVE, (12.5, None, 300.0), 0)
+OFFER = RematchOffer("t9", (SeatSummary("bob", invited=True), SeatSummary(None, "hard"),
+                             SeatSummary("ann")))  # fmt: skip
+STOOD = (SeatSummary("ann", standin="medium", timeouts=3), *SEATS[1:])
+HOST_MESSAGES += [
+    LobbyList(
+        (TableSummary("t1", "ann", TableStatus.PLAYING, SEATS, 3, clock=FIVE),),
+        ("ann",),
+        ("t1",),
+        ("t1",),
+    ),
+    TableUpdate("t2", SEATS, 1, STATE.view(1), clock=CLOCK),
+    TableUpdate("t2", STOOD, 1, STATE.view(1), absent=(Absent(2, 700.5, 600.0, ("ann",)),)),
+    TableUpdate("t2", SEATS, 0, OVER.view(0), seed=OVER.seed, rematch=OFFER),
+    ChatLines("", (ChatLine(1, "ann", "hello"), ChatLine(2, "guest-bo", "hi ♛", 7, True))),
+    ChatLines("t2", (), whole=True),
+]
+CLIENT_MESSAGES += [
+    Create(3, (None, None, "easy"), clock=parse_time_control("3d"), patience=30),
+    Quick(2, "easy", clock=FIVE),
+    Say("good game"),
+    Vote(2),
+    Rematch(),
+    NextGame(),
+]
+
 
 @pytest.mark.parametrize("msg", HOST_MESSAGES, ids=lambda m: type(m).__name__)
 def test_host_messages_round_trip(msg: protocol.HostMessage) -> None:
@@ -171,6 +208,14 @@ def test_each_side_refuses_the_others_messages() -> None:
         ({"t": "ask-record", "game": "x" * 500}, "game should be"),
         ({"t": 3}, "3 is not a message"),
         ({"move": "pass"}, "None is not a message"),
+        ({"t": "create", "seats": 2, "clock": "5 minutes"}, "clock should be a time control"),
+        ({"t": "create", "seats": 2, "clock": "99d"}, "clock should be a time control"),
+        ({"t": "create", "seats": 2, "patience": 0}, "patience should be"),
+        ({"t": "quick", "clock": 5}, "clock should be a time control"),
+        ({"t": "say", "text": ""}, "text should be text"),
+        ({"t": "say", "text": "x" * 1001}, "text should be text"),
+        ({"t": "vote", "seat": 4}, "seat should be"),
+        ({"t": "vote"}, "needs seat"),
     ],
 )
 def test_a_malformed_client_message_says_what_is_wrong(
@@ -235,7 +280,8 @@ TAGS = sorted({m.TAG for m in HOST_MESSAGES} | {m.TAG for m in CLIENT_MESSAGES})
 FIELDS = st.sampled_from(
     ["t", "name", "guest", "protocol", "tables", "online", "mine", "table", "seats", "seat",
      "view", "log", "text", "level", "bots", "seed", "players", "move", "id", "status",
-     "reason"]
+     "reason", "clock", "absent", "rematch", "to_move", "where", "lines", "whole", "patience",
+     "standin", "timeouts", "invited", "control", "left", "running", "votes"]
 )  # fmt: skip
 
 
