@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from loadkit import (
+    IDLE_CONFIG,
     KEY_TIMEOUT,
     REPO,
     ServerProcess,
@@ -263,6 +264,7 @@ class Run:
     machine: float = 0.0
     others: list[tuple[str, float]] = field(default_factory=list)  # the busiest other processes
     loopwatch: list[list[str]] = field(default_factory=list)
+    collections: list[tuple[float, int, float]] = field(default_factory=list)  # full GCs
 
     def ms(self, kind: str | None = None) -> list[float]:
         return [v * 1000 for _, k, v in self.keys if kind is None or KINDS_SHORT[k] == kind]
@@ -295,7 +297,13 @@ async def play_run(
         watch_dir = None
         if args.loopwatch:
             watch_dir = Path(args.loopwatch) / label
-            env = {"PYTHONPATH": str(HOOKS), "BENCH_LOOPWATCH": str(watch_dir)}
+            env = {
+                "PYTHONPATH": str(HOOKS),
+                "BENCH_LOOPWATCH": str(watch_dir),
+                "BENCH_LOOPWATCH_COLLECT": "1",  # a full collection after the window
+                "BENCH_LOOPWATCH_TRACE": os.environ.get("BENCH_LOOPWATCH_TRACE", ""),
+                "BENCH_SWITCH_INTERVAL": os.environ.get("BENCH_SWITCH_INTERVAL", ""),
+            }
         server = ServerProcess(Path(tmp), args.app, setup.workers, dbs.for_run(setup), env)
         clients = Clients(
             plan(n, args.lobby, k, args.arrival, 1 / args.rate, server.port, args.app)
@@ -328,10 +336,11 @@ async def play_run(
                 os.kill(pid, signal.SIGUSR1)
             before, machine0 = processes(), machine_busy()
             await clients.say("go")
-            wall0 = time.monotonic()
+            wall0, clock0 = time.monotonic(), time.time()
             await asyncio.sleep(args.duration)
             await clients.say("stop")
             run.wall = time.monotonic() - wall0
+            run.collections = server.collections(clock0, time.time())
             after, run.machine = processes(), machine_busy() - machine0
             for pid in workers if watch_dir else []:
                 os.kill(pid, signal.SIGUSR2)
@@ -382,6 +391,7 @@ def start_spies(
                 spy,
                 "record",
                 "--nonblocking",
+                "--threads",
                 "--format",
                 "raw",
                 "--rate",
@@ -437,6 +447,11 @@ def report(run: Run, args: argparse.Namespace) -> None:
         f"{cpu / max(1, len(ms)) * 1000:.1f} ms per key; memory {run.base_mb:.0f} MB at "
         f"start, {sum(run.rss_mb):.0f} MB with {run.players} games"
         + (f" ({', '.join(f'{m:.0f}' for m in run.rss_mb)})" if len(run.rss_mb) > 1 else "")
+    )
+    gcs = run.collections
+    print(
+        f"  the server's full garbage collections meanwhile: {len(gcs)}"
+        + (f" ({', '.join(f'{ms:.0f} ms with {n} sessions' for _, n, ms in gcs)})" if gcs else "")
     )
     pg = run.postgres
     known = cpu + run.bots + (pg or 0) + run.client_cpu
@@ -519,7 +534,9 @@ def side_by_side(runs: list[Run]) -> None:
 
 async def idle_phase(setup: Setup, n: int, args: argparse.Namespace, dbs: Databases) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp), args.app, setup.workers, dbs.for_run(setup))
+        server = ServerProcess(
+            Path(tmp), args.app, setup.workers, dbs.for_run(setup), settings=IDLE_CONFIG
+        )
         try:
             warm = await connect(server.port, "warmup")  # imports and first-app costs
             warm[0].close()

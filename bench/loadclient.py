@@ -40,7 +40,7 @@ from loadkit import (
 
 
 def status(term: Terminal) -> str:
-    return term.rows()[0]
+    return term.row(0)
 
 
 def counts(line: str) -> dict[str, int]:
@@ -49,7 +49,7 @@ def counts(line: str) -> dict[str, int]:
 
 def typed_so_far(term: Terminal) -> str:
     """The move line's text: what comes before the hint at its right end."""
-    return re.split(r"\s{2,}", term.rows()[-2].strip())[0]
+    return re.split(r"\s{2,}", term.row(-2).strip())[0]
 
 
 def choose(term: Terminal) -> str:
@@ -122,8 +122,9 @@ async def player(
     due = time.monotonic() + random.uniform(0, period)
     if app == "echo":  # a letter per period; the app shows how many it got
         while not stop.is_set():
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            due += period
+            now = time.monotonic()
+            await asyncio.sleep(max(0.0, due - now))
+            due = max(due, now) + period
             pressed += 1
             shown = re.compile(rf"\bn={pressed}\b")
             await term.key("a", lambda r=shown: r.search(term.text()) is not None, latencies)
@@ -131,9 +132,12 @@ async def player(
         return pressed
 
     async def pace() -> None:
+        """Wait for this key's turn: one every `period`; a player whose screen was late
+        presses the next key at once, then keeps the pace (no burst of every key missed)."""
         nonlocal due, pressed
-        await asyncio.sleep(max(0.0, due - time.monotonic()))
-        due += period
+        now = time.monotonic()
+        await asyncio.sleep(max(0.0, due - now))
+        due = max(due, now) + period
         pressed += 1
 
     while not stop.is_set():
@@ -147,7 +151,7 @@ async def player(
         elif "your turn" in top:
             move = choose(term)
             await pace()
-            await term.key(":", lambda: "a move:" in term.rows()[-2], latencies)
+            await term.key(":", lambda: "a move:" in term.row(-2), latencies)
             for i in range(len(move)):
                 typed = move[: i + 1].rstrip()
                 await pace()
@@ -156,10 +160,10 @@ async def player(
             await pace()
             await term.key("\r", lambda b=before: status(term) != b, latencies)
         else:  # the bot's turn: move the cursor; the line under the board describes its card
-            info = term.rows()[-2]
+            info = term.row(-2)
             await pace()
             await term.key(
-                "l", lambda b=info: term.rows()[-2] != b or "your turn" in status(term), latencies
+                "l", lambda b=info: term.row(-2) != b or "your turn" in status(term), latencies
             )
     conn.close()
     return pressed

@@ -4,13 +4,16 @@ SSH clients whose PTY output feeds a pyte screen checked on every update."""
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +38,9 @@ max_sessions_per_address = 2000
 max_connections_per_address = 2000
 max_unauthenticated = 200
 keepalive_interval = 0.0
-gc_interval = 5.0
 """
-CONFIG += os.environ.get("BENCH_CONFIG", "").replace(";", "\n")  # e.g. "gc_max_interval = 20"
+IDLE_CONFIG = "gc_interval = 5.0\n"  # the idle phase: the quiet-time collection comes soon
+EXTRA_CONFIG = os.environ.get("BENCH_CONFIG", "").replace(";", "\n")  # "gc_max_interval = 20"
 
 
 # BENCH_PROFILE=FILE: run the server under cProfile, its stats written to FILE at the end.
@@ -60,9 +63,10 @@ class ServerProcess:
         workers: int = 1,
         database: str | None = None,
         env: dict[str, str] | None = None,
+        settings: str = "",
     ) -> None:
         config = tmp / "server.toml"
-        config.write_text(CONFIG)
+        config.write_text(CONFIG + settings + EXTRA_CONFIG)
         self.port_file = tmp / "port"
         self.log_path = tmp / "server.log"
         self.log = open(self.log_path, "wb")  # noqa: SIM115
@@ -77,7 +81,7 @@ class ServerProcess:
                 str(config),
             ]
         else:
-            extra = ["--config", str(config), "--log-level", "INFO"]
+            extra = ["--config", str(config), "--log-level", "DEBUG"]
             if database:
                 extra += ["--database", database]
             if workers > 1:
@@ -87,7 +91,13 @@ class ServerProcess:
                 command = [sys.executable, os.environ["BENCH_SERVER"], *command[3:]]
         command[1:1] = PROFILE
         self.proc = subprocess.Popen(
-            command, cwd=REPO, stdout=self.log, stderr=self.log, env={**os.environ, **(env or {})}
+            command,
+            cwd=REPO,
+            stdout=self.log,
+            stderr=self.log,
+            env={**os.environ, **(env or {})},
+            start_new_session=True,
+            preexec_fn=_end_with_us,
         )
         try:
             self.port = wait_for_port(self.proc, self.port_file, 60)
@@ -116,6 +126,16 @@ class ServerProcess:
             found[m.group(2).removeprefix("guest-")] = int(m.group(1) or 1)
         return found
 
+    def collections(self, start: float, end: float) -> list[tuple[float, int, float]]:
+        """The server's full garbage collections between two times (time.time()), from its
+        log: (when, sessions live, milliseconds)."""
+        found = []
+        for m in COLLECTED.finditer(self.log_path.read_text(errors="replace")):
+            at = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp()
+            if start <= at <= end:
+                found.append((at, int(m.group(2)), float(m.group(3))))
+        return found
+
     def stop(self) -> None:
         self.proc.terminate()
         try:
@@ -126,7 +146,31 @@ class ServerProcess:
         self.log.close()
 
 
+# `gc: N objects after M sessions, X ms` (DEBUG): a full collection by the server's janitor.
+COLLECTED = re.compile(
+    r"^(\S+ \S+) DEBUG (?:worker \d+ )?splendor: gc: \d+ objects after (\d+) sessions, (\d+) ms",
+    re.M,
+)
 CONNECT = re.compile(r"(?:worker (\d+) )?splendor\.ssh: connect (\S+) ")
+
+
+def _end_with_us() -> None:
+    """In the server process, before it runs: its own session, and SIGTERM when the
+    benchmark dies, however it dies.
+
+    Its own session is what a server started as a service has, and it matters: Linux
+    schedules each session as a group (autogroup), with one share of the CPUs for the
+    group. In the benchmark's session, the server and the load generator split one
+    share, and every frame the server sends wakes a load-generator process that takes
+    the CPU from it."""
+    if _prctl is not None:  # resolved beforehand: nothing is imported between fork and exec
+        _prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+try:
+    _prctl = ctypes.CDLL(None).prctl
+except (OSError, AttributeError):  # not Linux
+    _prctl = None
 
 
 # -- processes, from /proc ----------------------------------------------------------------
@@ -232,9 +276,13 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
         self.stream = pyte.ByteStream(self.screen)
         self.waiting: tuple[Callable[[], bool], asyncio.Future[float]] | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self._rows: list[str] | None = None
+        self._row: dict[int, str] = {}
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self.stream.feed(data)
+        self._rows = None
+        self._row.clear()
         if self.waiting is not None and self.waiting[0]():
             test, done = self.waiting
             self.waiting = None
@@ -242,10 +290,23 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
                 done.set_result(time.perf_counter())
 
     def rows(self) -> list[str]:
-        return self.screen.display
+        """The screen's lines (pyte's `display`, made once per update and without its
+        per-character width checks: a wide character's second cell holds "" anyway)."""
+        if self._rows is None:
+            self._rows = [self.row(y) for y in range(self.screen.lines)]
+        return self._rows
+
+    def row(self, y: int) -> str:
+        """One line of the screen (-1 is the last); the tests look at one or two."""
+        y %= self.screen.lines
+        text = self._row.get(y)
+        if text is None:
+            line = self.screen.buffer[y]
+            text = self._row[y] = "".join([line[x].data for x in range(self.screen.columns)])
+        return text
 
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return "\n".join(self.rows())
 
     async def until(self, test: Callable[[], bool], timeout: float = 30.0) -> float:
         """The time at which `test` held (now if it already does)."""

@@ -11,3 +11,6 @@ if os.environ.get("BENCH_LOOPWATCH"):
 
     loopwatch.install(os.environ["BENCH_LOOPWATCH"])
     del sys.path[0]
+
+if os.environ.get("BENCH_SWITCH_INTERVAL"):  # an experiment: the GIL's switch interval
+    sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
