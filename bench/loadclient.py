@@ -12,9 +12,9 @@ here makes every latency it measures look late), and the collector's pauses.
 `{"error": ...}` means a player could not get going; the run is then void.
 
 Players: each starts a quick game against an easy bot and presses a key every
-1/rate seconds: the command line (":", the move's letters, Enter) on their turn, a
-cursor key while the bot thinks. A key's latency runs from the write to the moment
-the screen shows its effect.
+1/rate seconds on average (each gap 0.5 to 1.5 of that, at random): the command line
+(":", the move's letters, Enter) on their turn, a cursor key while the bot thinks. A
+key's latency runs from the write to the moment the screen shows its effect.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ async def player(
         while not stop.is_set():
             now = time.monotonic()
             await asyncio.sleep(max(0.0, due - now))
-            due = max(due, now) + period
+            due = max(due, now) + period * random.uniform(0.5, 1.5)
             pressed += 1
             shown = re.compile(rf"\bn={pressed}\b")
             await term.key("a", lambda r=shown: r.search(term.text()) is not None, latencies)
@@ -132,12 +132,14 @@ async def player(
         return pressed
 
     async def pace() -> None:
-        """Wait for this key's turn: one every `period`; a player whose screen was late
-        presses the next key at once, then keeps the pace (no burst of every key missed)."""
+        """Wait for this key's turn: one every `period` on average, each gap drawn from
+        0.5 to 1.5 periods (players who waited on the same stall do not go on in step);
+        a player whose screen was late presses the next key at once, then keeps the pace
+        (no burst of every key missed)."""
         nonlocal due, pressed
         now = time.monotonic()
         await asyncio.sleep(max(0.0, due - now))
-        due = max(due, now) + period
+        due = max(due, now) + period * random.uniform(0.5, 1.5)
         pressed += 1
 
     while not stop.is_set():

@@ -417,11 +417,22 @@ class Watch:
         and the resident memory before and after: the garbage that waits for one."""
         rss = _rss_mb()
         gen2 = len(gc.get_objects(2))
+        kinds = os.environ.get("BENCH_LOOPWATCH_GARBAGE")
+        if kinds:  # keep what the collection finds, to say what it is
+            gc.set_debug(gc.DEBUG_SAVEALL)
         start, cpu = time.perf_counter(), time.thread_time()
         found = gc.collect()
+        ms, cpu_ms = (time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000
+        garbage: list[tuple[str, int]] = []
+        if kinds:
+            gc.set_debug(0)
+            counted = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage)
+            garbage = counted.most_common(40)
+            gc.garbage.clear()
         return {
-            "ms": (time.perf_counter() - start) * 1000,
-            "cpu_ms": (time.thread_time() - cpu) * 1000,
+            "garbage": garbage,
+            "ms": ms,
+            "cpu_ms": cpu_ms,
             "found": found,
             "gen2_objects": gen2,
             "frozen": gc.get_freeze_count(),
@@ -624,6 +635,8 @@ def summary(data: dict[str, Any], top: int = 12) -> list[str]:
             f"{c['found']} unreachable objects among {c['gen2_objects']} in the old generation "
             f"({c['frozen']} frozen); memory {c['rss_before']:.0f} -> {c['rss_after']:.0f} MB"
         )
+        for kind, n in c.get("garbage", [])[:25]:
+            lines.append(f"    {n:8}  {kind}")
     long = data["long"]
     lines.append(
         f"  callbacks over {data['threshold_ms']:.0f} ms: {len(long)}, "
