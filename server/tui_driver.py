@@ -2,7 +2,7 @@
 
 This is the only module that touches Textual internals, and it is written
 against textual==8.2.8 (pinned in pyproject.toml). What it relies on, each
-for a pitfall in docs/design.md (P1–P17):
+for a pitfall in docs/design.md (P1–P16):
 
 - the `Driver` interface (write/flush/start/stop/disable_input/close and
   `_size`), `Driver.process_message` for mouse bookkeeping;
@@ -13,7 +13,7 @@ for a pitfall in docs/design.md (P1–P17):
 - `textual.app.redirect_stdout/redirect_stderr`, which swap the process-wide
   `sys.stdout` while an app runs: replaced by a null context (P5);
 - `Strip.crop_extend` and `Strip.divide`, which cache an unchanged strip in itself
-  (a cycle that only a full collection frees): answered without the cache (P17);
+  (a cycle that only a full collection frees): answered without the cache (P6);
 - `App.console`, `App._filters`, `App.no_color`, `App.error_console`,
   `App.use_command_palette` and `App._exception`, set per session so that
   colours come from the player's terminal, never the server's environment
@@ -88,7 +88,7 @@ setattr(_textual_app, "redirect_stderr", _no_redirect)  # noqa: B010
 _parse_extended_key_uncached = XTermParser._parse_extended_key.__wrapped__
 
 
-# docs/design.md, P17: a Strip that crop_extend or divide leaves unchanged is cached in its own
+# docs/design.md, P6: a Strip that crop_extend or divide leaves unchanged is cached in its own
 # cache, a cycle only a full collection frees; answer those without the cache.
 _crop_extend = Strip.crop_extend
 _divide = Strip.divide

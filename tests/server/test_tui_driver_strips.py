@@ -1,4 +1,4 @@
-"""The driver's patch to Textual's `Strip` (docs/design.md, P17): a strip that `crop_extend`
+"""The driver's patch to Textual's `Strip` (docs/design.md, P6): a strip that `crop_extend`
 or `divide` leaves unchanged is not kept in its own cache, so reference counting frees it
 and it never waits in the old generation for a full collection."""
 
