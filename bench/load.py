@@ -489,6 +489,8 @@ def side_by_side(runs: list[Run]) -> None:
 
     rows: list[tuple[str, list[str]]] = [
         ("players x 1/rate", [str(r.players) for r in runs]),
+        ("players per worker", [" / ".join(str(n) for n in r.per_worker.values()) for r in runs]),
+        ("keys measured (per s)", [f"{len(r.keys)} ({len(r.keys) / r.wall:.0f})" for r in runs]),
         (
             "p50 / p90 / p99",
             [f"{f(r.pct(50), '')} / {f(r.pct(90), '')} / {f(r.pct(99))}" for r in runs],
@@ -512,6 +514,7 @@ def side_by_side(runs: list[Run]) -> None:
         ("its loop lag p99 / max", [
             f"{f(percentile(r.client_lags(), 99), '')} / {f(max(r.client_lags()))}" for r in runs]),
         ("machine busy, % of a core", [f"{r.machine / r.wall * 100:.0f}" for r in runs]),
+        ("the server's full collections", [str(len(r.collections)) for r in runs]),
     ]  # fmt: skip
     heads = [r.setup.label for r in runs]
     print("\n| | " + " | ".join(heads) + " |")
