@@ -162,6 +162,7 @@ class Clients:
         self.procs: list[asyncio.subprocess.Process] = []
         self.lobby = [0] * len(jobs)
         self.seated = [0] * len(jobs)
+        self.unseated: list[list[str]] = [[] for _ in jobs]  # why players could not sit down
         self.results: list[dict[str, Any] | None] = [None] * len(jobs)
         self.errors: list[str] = []
         self._readers: list[asyncio.Task[None]] = []
@@ -189,6 +190,7 @@ class Clients:
                 self.lobby[i] = message["lobby"]
             elif "seated" in message:
                 self.seated[i] = message["seated"]
+                self.unseated[i] = message.get("failed", [])
             elif "result" in message:
                 self.results[i] = message["result"]
             elif "error" in message:
@@ -265,6 +267,7 @@ class Run:
     others: list[tuple[str, float]] = field(default_factory=list)  # the busiest other processes
     loopwatch: list[list[str]] = field(default_factory=list)
     collections: list[tuple[float, int, float]] = field(default_factory=list)  # full GCs
+    unseated: int = 0  # players who could not sit down (not measured)
 
     def ms(self, kind: str | None = None) -> list[float]:
         return [v * 1000 for _, k, v in self.keys if kind is None or KINDS_SHORT[k] == kind]
@@ -319,13 +322,23 @@ async def play_run(
                 await asyncio.sleep(0.2)
             if args.lobby:
                 print(f"  {sum(clients.lobby)} sessions sit in the lobby meanwhile")
-            while sum(clients.seated) < n and not clients.errors:
+            unseated = 0
+            while sum(clients.seated) + unseated < n and not clients.errors:
                 if time.monotonic() > deadline:
                     clients.errors.append(f"only {sum(clients.seated)} of {n} players seated")
                 await asyncio.sleep(0.2)
+                unseated = sum(len(u) for u in clients.unseated)
+            if unseated > n // 20:  # a few may fail to sit down in a rush: not more
+                clients.errors += [why for u in clients.unseated for why in u][:3]
+                clients.errors.append(f"{unseated} of {n} players could not sit down")
             if clients.errors:
-                raise SystemExit("; ".join(clients.errors) + f" (server log: {server.log_path})")
-            print(f"  {n} players ready after {time.monotonic() - started:.1f} s")
+                raise SystemExit(
+                    "; ".join(clients.errors) + f" (server log: {keep_log(server, label)})"
+                )
+            print(f"  {sum(clients.seated)} players ready after {time.monotonic() - started:.1f} s")
+            for why in sorted({why for u in clients.unseated for why in u}):
+                print(f"    a player could not sit down: {why}")
+            run.unseated = unseated
             run.where = {p: w for p, w in server.connects().items() if p.startswith("p")}
             for w in range(1, setup.workers + 1):
                 run.per_worker[w] = sum(1 for v in run.where.values() if v == w)
@@ -375,6 +388,13 @@ async def play_run(
                     run.loopwatch.append(summary(json.loads(path.read_text())))
     report(run, args)
     return run
+
+
+def keep_log(server: ServerProcess, label: str) -> str:
+    """A copy of the server's log that outlives the run's temporary directory."""
+    kept = Path(tempfile.gettempdir()) / f"splendor-bench-{label}-server.log"
+    shutil.copyfile(server.log_path, kept)
+    return str(kept)
 
 
 def start_spies(
@@ -477,6 +497,8 @@ def report(run: Run, args: argparse.Namespace) -> None:
             + (f" (max {max(gc2):.0f} ms)" if gc2 else "")
             + (f"; {c['players_failed']} players stopped" if c["players_failed"] else "")
         )
+        for failure in c.get("failures", []):
+            print(f"      a player stopped: {failure}")
     for lines in run.loopwatch:
         print("\n".join("  " + line for line in lines))
 

@@ -5,11 +5,12 @@ sessions with PTYs, each screen a pyte emulator.
 
 It talks to `bench/load.py` in lines of JSON: the job comes on stdin (port, names,
 rate, arrival times), then the words `go` and `stop`; it answers on stdout with
-`{"lobby": n}` and `{"seated": n}` while its sessions arrive, and once stopped with
+`{"lobby": n}` and `{"seated": n, "failed": [why, ...]}` while its sessions arrive
+(a player who could not sit down is left out), and once stopped with
 `{"result": ...}`: every key's latency measured between go and stop, with the
 player's name, this process's CPU seconds and its own event-loop lag (a late loop
-here makes every latency it measures look late), and the collector's pauses.
-`{"error": ...}` means a player could not get going; the run is then void.
+here makes every latency it measures look late), its collector's pauses, and what
+stopped any player meanwhile.
 
 Players: each starts a quick game against an easy bot and presses a key every
 1/rate seconds on average (each gap 0.5 to 1.5 of that, at random): the command line
@@ -26,6 +27,7 @@ import random
 import re
 import sys
 import time
+import traceback
 from typing import Any
 
 from loadkit import (
@@ -189,6 +191,15 @@ class GcPauses:
             self.pauses.append((info["generation"], time.perf_counter() - self._start))
 
 
+def _failure(task: asyncio.Task[Any]) -> str:
+    """What stopped a player: the exception and where, with what its screen showed."""
+    error = task.exception()
+    assert error is not None
+    where = traceback.extract_tb(error.__traceback__)[-3:]
+    at = " < ".join(f"{f.name}:{f.lineno}" for f in reversed(where))
+    return f"{type(error).__name__}: {error} at {at}"
+
+
 def send(**message: Any) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
@@ -211,16 +222,14 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
         for name, arrive in job["players"]
     ]
     go = asyncio.ensure_future(commands.readline())
-    shown = -1
+    shown: tuple[int, int] = (-1, -1)
     while not go.done():
         failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
-        if failed:
-            send(error=f"{type(failed[0].exception()).__name__}: {failed[0].exception()}")
-            raise SystemExit(1)
-        if len(seated) != shown:
-            shown = len(seated)
-            send(seated=shown)
+        if (len(seated), len(failed)) != shown:
+            shown = (len(seated), len(failed))
+            send(seated=len(seated), failed=sorted(_failure(t) for t in failed))
         await asyncio.wait({go}, timeout=0.2)
+    unseated = {t for t in tasks if t.done()}  # players that never sat down: not measured
     # Measuring: from "go" to "stop".
     pauses = GcPauses()
     for some in latencies.values():
@@ -233,7 +242,9 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
     cpu, wall = own_cpu() - cpu0, time.monotonic() - wall0
     stop.set()
     sample = [(name, kind, v) for name, some in latencies.items() for kind, v in some]
-    dead = sum(1 for t in tasks if t.done() and not t.cancelled() and t.exception())
+    dead = [
+        t for t in tasks if t not in unseated and t.done() and not t.cancelled() and t.exception()
+    ]
     send(
         result={
             "latencies": sample,
@@ -241,7 +252,8 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
             "cpu": cpu,
             "wall": wall,
             "gc": pauses.pauses,
-            "players_failed": dead,
+            "players_failed": len(dead),
+            "failures": sorted({_failure(t) for t in dead})[:5],
         }
     )
     probe.cancel()
