@@ -6,6 +6,7 @@
     .venv/bin/python bench/load.py --idle 0 --players 200 --workers 2 --postgres
     .venv/bin/python bench/load.py --idle 0 --players 200 --compare    # SQLite x1 | PG x2
     .venv/bin/python bench/load.py --idle 0 --players 100,150 --setups sqlite:1,postgres:1
+    .venv/bin/python bench/load.py --idle 0 --players 50 --clocks none,5+10
 
 Each run starts its own `splendor-server` on 127.0.0.1 (loopback only) and measures
 it from outside (/proc): resident memory and CPU time, summed over its workers when
@@ -34,6 +35,12 @@ which is part of every latency it measures.
 and `--workers` (default 2) on PostgreSQL; `--setups` names any list of them;
 `--repeat R` runs the whole list R times, interleaved. Several runs end with a table
 side by side.
+
+`--clocks none,5+10` plays each run once for each time control, every game on that
+clock (the running one counts down on every player's screen once a second), and
+ends with their p99s and server CPU as ratios to the first clock's, and the server
+CPU the clock adds per session (one tick a second): the machine is shared, so a
+ratio measured in one run means more than two absolute figures.
 
 Looking inside the server: `--loopwatch DIR` times every callback of each worker's
 event loop and samples the stacks of long ones (`bench/loopwatch.py`);
@@ -73,6 +80,8 @@ from loadkit import (
     processes,
     rss_mb,
 )
+
+from shared.clock import PRESETS  # loadkit put this checkout first on sys.path
 
 CLIENT = Path(__file__).resolve().parent / "loadclient.py"
 HOOKS = Path(__file__).resolve().parent / "hooks"
@@ -230,12 +239,19 @@ class Clients:
 
 
 def plan(
-    n: int, lobby: int, clients: int, arrival: float, period: float, port: int, app: str
+    n: int,
+    lobby: int,
+    clients: int,
+    arrival: float,
+    period: float,
+    port: int,
+    app: str,
+    clock: str = "none",
 ) -> list[dict[str, Any]]:
     """The jobs: players dealt round-robin, so that arrivals (one every `arrival` s in all)
-    interleave across the processes."""
+    interleave across the processes; every game on `clock`."""
     jobs: list[dict[str, Any]] = [
-        {"port": port, "app": app, "period": period, "players": [], "lobby": []}
+        {"port": port, "app": app, "period": period, "clock": clock, "players": [], "lobby": []}
         for _ in range(clients)
     ]
     for i in range(n):
@@ -252,6 +268,7 @@ def plan(
 class Run:
     setup: Setup
     players: int
+    clock: str = "none"  # every game's time control
     wall: float = 0.0
     keys: list[tuple[str, str, float]] = field(default_factory=list)  # (player, kind, seconds)
     per_worker: dict[int, int] = field(default_factory=dict)  # players on each worker
@@ -284,17 +301,21 @@ class Run:
     def server_cpu(self) -> float:
         return sum(self.worker_cpu)
 
+    @property
+    def title(self) -> str:
+        return self.setup.label + ("" if self.clock == "none" else f", clock {self.clock}")
+
     def client_lags(self) -> list[float]:
         return [v * 1000 for c in self.clients for v in c["lags"]]
 
 
 async def play_run(
-    setup: Setup, n: int, args: argparse.Namespace, dbs: Databases, label: str
+    setup: Setup, n: int, clock: str, args: argparse.Namespace, dbs: Databases, label: str
 ) -> Run:
-    run = Run(setup, n)
+    run = Run(setup, n, clock)
     sessions = n + args.lobby
     k = args.clients or max(1, math.ceil(sessions / SESSIONS_PER_CLIENT))
-    print(f"\n== {setup.label}: {n} players x {args.rate:g} key/s, {k} load-generator processes")
+    print(f"\n== {run.title}: {n} players x {args.rate:g} key/s, {k} load-generator processes")
     with tempfile.TemporaryDirectory() as tmp:
         env = {}
         watch_dir = None
@@ -309,7 +330,7 @@ async def play_run(
             }
         server = ServerProcess(Path(tmp), args.app, setup.workers, dbs.for_run(setup), env)
         clients = Clients(
-            plan(n, args.lobby, k, args.arrival, 1 / args.rate, server.port, args.app)
+            plan(n, args.lobby, k, args.arrival, 1 / args.rate, server.port, args.app, clock)
         )
         spies: list[subprocess.Popen[bytes]] = []
         try:
@@ -538,19 +559,45 @@ def side_by_side(runs: list[Run]) -> None:
         ("machine busy, % of a core", [f"{r.machine / r.wall * 100:.0f}" for r in runs]),
         ("the server's full collections", [str(len(r.collections)) for r in runs]),
     ]  # fmt: skip
-    heads = [r.setup.label for r in runs]
+    clocked = any(r.clock != "none" for r in runs)
+    heads = [r.setup.label + (f", clock {r.clock}" if clocked else "") for r in runs]
     print("\n| | " + " | ".join(heads) + " |")
     print("| --- |" + " --- |" * len(runs))
     for name, cells in rows:
         print(f"| {name} | " + " | ".join(cells) + " |")
-    setups = list(dict.fromkeys((r.setup, r.players) for r in runs))
-    if len(setups) < len(runs):
+    kinds = list(dict.fromkeys((r.setup, r.players, r.clock) for r in runs))
+    if len(kinds) < len(runs):
         print("\np99 over the repeats: median (min-max)")
-        for setup, n in setups:
-            p99s = [r.pct(99) or 0.0 for r in runs if (r.setup, r.players) == (setup, n)]
+        for setup, n, clock in kinds:
+            p99s = [
+                r.pct(99) or 0.0 for r in runs if (r.setup, r.players, r.clock) == (setup, n, clock)
+            ]
             print(
-                f"  {setup.label}, {n} players: {statistics.median(p99s):.0f} "
-                f"({min(p99s):.0f}-{max(p99s):.0f}) ms over {len(p99s)} runs"
+                f"  {setup.label}, {n} players" + (f", clock {clock}" if clocked else "")
+                + f": {statistics.median(p99s):.0f} ({min(p99s):.0f}-{max(p99s):.0f}) ms over "
+                f"{len(p99s)} runs"
+            )  # fmt: skip
+    if len({r.clock for r in runs}) > 1:
+        clock_ratios(runs)
+
+
+def clock_ratios(runs: list[Run]) -> None:
+    """Each time control's p99 and server CPU beside the first's (means over any repeats),
+    as ratios, and the server CPU a clock adds per session: a second's worth, one tick."""
+    print("\nclocks side by side (ratios to the first; means over repeats):")
+    for setup, n in dict.fromkeys((r.setup, r.players) for r in runs):
+        means: dict[str, tuple[float, float]] = {}
+        for clock in dict.fromkeys(r.clock for r in runs):
+            some = [r for r in runs if (r.setup, r.players, r.clock) == (setup, n, clock)]
+            if some:
+                p99 = statistics.fmean(r.pct(99) or 0.0 for r in some)
+                means[clock] = p99, statistics.fmean(r.server_cpu / r.wall for r in some)
+        (q0, c0), *_ = means.values()
+        for clock, (q, c) in means.items():
+            print(
+                f"  {setup.label}, {n} players, clock {clock:>5}: p99 {q:4.0f} ms (x{q / q0:.2f}), "
+                f"server CPU {c * 100:3.0f}% of a core (x{c / c0:.2f}; "
+                f"{(c - c0) / n * 1000:+.2f} ms a second per session)"
             )
 
 
@@ -636,6 +683,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=lambda s: [parse_setup(x) for x in s.split(",")],
         help="runs to make at each player count, e.g. sqlite:1,postgres:1,postgres:2",
     )
+    p.add_argument(
+        "--clocks",
+        type=lambda s: s.split(","),
+        default=["none"],
+        help="time controls to play each run on, compared (e.g. none,5+10; default none)",
+    )
     p.add_argument("--repeat", type=int, default=1, help="run everything R times (default 1)")
     p.add_argument(
         "--clients",
@@ -661,6 +714,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.setups = [Setup("postgresql" if pg else "sqlite", args.workers)]
     if args.app == "echo" and any(s != Setup("sqlite") for s in args.setups):
         p.error("the echo app runs in one process, without a database")
+    if args.app == "echo" and args.clocks != ["none"]:
+        p.error("the echo app has no clock")
+    for clock in args.clocks:
+        if clock not in PRESETS:
+            p.error(f"--clocks: {clock!r} is not offered by the quick game dialog: {PRESETS}")
     return args
 
 
@@ -680,8 +738,9 @@ async def main(argv: list[str] | None = None) -> None:
         for r in range(args.repeat):
             for n in args.players if args.players != [0] else []:
                 for setup in args.setups:
-                    label = f"{setup.backend}{setup.workers}-{n}-{r + 1}"
-                    runs.append(await play_run(setup, n, args, dbs, label))
+                    for clock in args.clocks:
+                        label = f"{setup.backend}{setup.workers}-{n}-{clock}-{r + 1}"
+                        runs.append(await play_run(setup, n, clock, args, dbs, label))
     finally:
         dbs.close()
     if len(runs) > 1:

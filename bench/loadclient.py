@@ -4,18 +4,19 @@ sessions with PTYs, each screen a pyte emulator.
     python bench/loadclient.py < job      # started by bench/load.py, never by hand
 
 It talks to `bench/load.py` in lines of JSON: the job comes on stdin (port, names,
-rate, arrival times), then the words `go` and `stop`; it answers on stdout with
-`{"lobby": n}` and `{"seated": n, "failed": [why, ...]}` while its sessions arrive
-(a player who could not sit down is left out), and once stopped with
-`{"result": ...}`: every key's latency measured between go and stop, with the
+rate, arrival times, time control), then the words `go` and `stop`; it answers on
+stdout with `{"lobby": n}` and `{"seated": n, "failed": [why, ...]}` while its
+sessions arrive (a player who could not sit down is left out), and once stopped
+with `{"result": ...}`: every key's latency measured between go and stop, with the
 player's name, this process's CPU seconds and its own event-loop lag (a late loop
 here makes every latency it measures look late), its collector's pauses, and what
 stopped any player meanwhile.
 
-Players: each starts a quick game against an easy bot and presses a key every
-1/rate seconds on average (each gap 0.5 to 1.5 of that, at random): the command line
-(":", the move's letters, Enter) on their turn, a cursor key while the bot thinks. A
-key's latency runs from the write to the moment the screen shows its effect.
+Players: each starts a quick game against an easy bot, on the job's clock, and
+presses a key every 1/rate seconds on average (each gap 0.5 to 1.5 of that, at
+random): the command line (":", the move's letters, Enter) on their turn, a cursor
+key while the bot thinks. A key's latency runs from the write to the moment the
+screen shows its effect.
 """
 
 from __future__ import annotations
@@ -70,10 +71,11 @@ def choose(term: Terminal) -> str:
 
 
 async def returns(term: Terminal, latencies: Latencies) -> None:
-    """The R13 dialog: give back the most-held colours, then Enter."""
+    """The R13 choice: give back the most-held colours, then Enter."""
     text = await asyncio.wait_for(_dialog(term), 10)
     excess = int(re.search(r"return (\d+) token", text).group(1))  # type: ignore[union-attr]
-    mine = counts(next(r for r in term.rows() if re.match(r"\W*gem\s", r)))
+    kept = term.row(-2).split("you keep")[-1]  # the prompt: what the player holds
+    mine = {c: int(n) for n, c in re.findall(r"(\d+)([WUGRK*])", kept)}
     letters = []
     for _ in range(excess):
         c = max("WUGRK*", key=lambda c: mine.get(c, 0))
@@ -91,12 +93,24 @@ async def _dialog(term: Terminal) -> str:
     return term.text()
 
 
-async def quick_game(term: Terminal) -> None:
+async def quick_game(term: Terminal, clock: str = "none") -> None:
     assert term.chan is not None
     term.chan.write(b"g")
     await term.until(lambda: "Quick game against bots" in term.text())
     term.chan.write(b"\x1b[B\x1b[D")  # to "Bots", then medium -> easy
     await term.until(lambda: re.search(r"Bots\s+◀\s+easy", term.text()) is not None)
+    if clock != "none":  # down to "Clock", then right until it shows this one
+        term.chan.write(b"\x1b[B")
+        await asyncio.sleep(0.3)  # the focus moves: nothing on the screen says so
+        shown = re.compile(rf"Clock\s+◀\s+{re.escape(clock)}\s+▶")
+        for _ in range(10):
+            if shown.search(term.text()):
+                break
+            before = term.text()
+            term.chan.write(b"\x1b[C")
+            await term.until(lambda b=before: term.text() != b)
+        else:
+            raise RuntimeError(f"the quick game dialog offers no clock {clock!r}")
     term.chan.write(b"\r")
     await term.until(lambda: re.search(r"turn \d+ ·", status(term)) is not None)
 
@@ -111,13 +125,14 @@ async def player(
     ready: asyncio.Event,
     stop: asyncio.Event,
     app: str = "game",
+    clock: str = "none",
 ) -> int:
-    """One player: arrives after `arrive` seconds, then quick games, one key per
-    `period`, until `stop`; keys pressed."""
+    """One player: arrives after `arrive` seconds, then quick games on `clock`, one key
+    per `period`, until `stop`; keys pressed."""
     await asyncio.sleep(arrive)  # arrivals spread out, not one burst
     conn, term = await connect(port, name)
     if app == "game":
-        await quick_game(term)
+        await quick_game(term, clock)
     seated.append(name)
     await ready.wait()
     pressed = 0
@@ -149,7 +164,7 @@ async def player(
         if "game over" in top:
             term.chan.write(b"\r")  # type: ignore[union-attr]  # the results: back to the lobby
             await term.until(lambda: "Splendor lobby" in term.text())
-            await quick_game(term)
+            await quick_game(term, clock)
         elif "your turn: return" in top:
             await returns(term, latencies)
         elif "your turn" in top:
@@ -215,9 +230,10 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
     latencies: dict[str, Latencies] = {name: [] for name, _ in job["players"]}
     seated: list[str] = []
     ready, stop = asyncio.Event(), asyncio.Event()
+    period, clock = job["period"], job.get("clock", "none")
     tasks = [
         asyncio.create_task(
-            player(port, name, arrive, job["period"], latencies[name], seated, ready, stop, app)
+            player(port, name, arrive, period, latencies[name], seated, ready, stop, app, clock)
         )
         for name, arrive in job["players"]
     ]

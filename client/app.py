@@ -19,14 +19,23 @@ from textual.message import Message
 from textual.screen import Screen
 
 from shared.codec import CodecError
+from shared.gamerecord import RecordError, parse_record
 from shared.protocol import (
     PROTOCOL_VERSION,
+    Advice,
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Bye,
+    ChatLines,
     ClientMessage,
     Create,
+    GameRecordText,
+    Leaderboard,
     Leave,
     LobbyList,
     Notice,
+    PlayerProfile,
     PlayMove,
     Start,
     TableUpdate,
@@ -34,15 +43,18 @@ from shared.protocol import (
     decode_host,
     encode,
 )
+from shared.social import LOBBY
 
 from .connection import Connection
-from .screens.confirm import Confirm
+from .replay import Replay
+from .screens import modes
+from .screens.club import LeaderboardScreen, ProfileScreen
 from .screens.help import HelpScreen
-from .screens.lobby import LobbyScreen
-from .screens.returns import ReturnTokens
+from .screens.lobby import LOBBY_HELP, LobbyScreen
+from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
-from .widgets.board import MEDIUM_AT, TALL_AT, WIDE_AT
+from .talk import Talk
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +74,6 @@ class SplendorApp(App[None]):
     CSS_PATH = "splendor.tcss"
     TITLE = "Splendor"
     ENABLE_COMMAND_PALETTE = False  # its screenshot command writes files on the server
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (MEDIUM_AT, "-medium"), (TALL_AT, "-tall")]
     BINDINGS = [
         Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
         Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True),
@@ -88,6 +98,8 @@ class SplendorApp(App[None]):
         self.lobby_data = LobbyList()
         self.bye_text: str | None = None
         self._left_table: str | None = None
+        self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
+        self.talk = Talk()  # chat lines, muted names, the bell
 
     # -- wiring -----------------------------------------------------------------
 
@@ -110,7 +122,17 @@ class SplendorApp(App[None]):
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
         if not isinstance(msg, Leave | PlayMove):
             self._left_table = None  # a new table may come
+        if isinstance(msg, AskLeaderboard | AskProfile | AskRecord):
+            self.asked.add(type(msg))
         self.connection.send(encode(msg))
+
+    def answered(self, question: type[ClientMessage]) -> bool:
+        """An answer of the club desk came: True if it was asked for (and is now answered);
+        one that comes after its screen was closed is dropped."""
+        if question in self.asked:
+            self.asked.discard(question)
+            return True
+        return False
 
     # -- host messages ----------------------------------------------------------
 
@@ -138,6 +160,24 @@ class SplendorApp(App[None]):
                     main.show_notice(text, level)
                 else:
                     self.notify(text, severity="error" if level == "error" else "information")
+            case Advice(move, reason):
+                main = self.main_screen
+                if isinstance(main, TableScreen):
+                    main.show_advice(move, reason)
+            case Leaderboard() if self.answered(AskLeaderboard):
+                if isinstance(self.screen, LeaderboardScreen):
+                    self.screen.show(msg)
+                else:
+                    await self.push_screen(LeaderboardScreen(msg))
+            case PlayerProfile() if self.answered(AskProfile):
+                await self.push_screen(ProfileScreen(msg))
+            case GameRecordText(game, text) if self.answered(AskRecord):
+                await self._replay(game, text)
+            case ChatLines():
+                self.talk.heard(msg)
+                main = self.main_screen
+                if isinstance(main, LobbyScreen | TableScreen):
+                    main.show_chat(msg.where)
             case Bye(text):
                 self.bye_text = text
                 self.exit()
@@ -152,11 +192,24 @@ class SplendorApp(App[None]):
             return
         self.player_name, self.guest = msg.name, msg.guest
 
+    async def _replay(self, game: str, text: str) -> None:
+        """A finished game's record came: its replay opens over what is shown."""
+        try:
+            replay = Replay.of(parse_record(text))
+        except RecordError as e:
+            self.notify(f"The record of game {game} cannot be replayed: {e}", severity="error")
+            return
+        main = self.main_screen
+        if isinstance(main, TableScreen):
+            main.message = None  # "fetching the game's record…" is done
+        await self.push_screen(ReplayScreen(replay))
+
     async def _table(self, msg: TableUpdate) -> None:
         if msg.table == self._left_table:
             return  # a late update from a table we left
         main = self.main_screen
         if not (isinstance(main, TableScreen) and main.table_id == msg.table):
+            self.talk.forget(keep=(LOBBY, msg.table))
             main = TableScreen(msg.table, msg.seat)
             await self.show_main(main)
         main.show(msg)
@@ -209,30 +262,33 @@ class SplendorApp(App[None]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        groups = [
-            ("At the table", TableScreen.BINDINGS),
-            ("Returning tokens (over 10)", ReturnTokens.BINDINGS),
-        ]
+        main = self.main_screen
+        groups = [("At the table", TableScreen.BINDINGS)]
         if not self.local:
             groups.append(("In the lobby", LobbyScreen.BINDINGS))
+            groups.append(("The leaderboard", LeaderboardScreen.BINDINGS))
+            groups.append(("A profile", ProfileScreen.BINDINGS))
+        groups.append(("A replay", ReplayScreen.BINDINGS))
         groups.append(("Everywhere", self.BINDINGS))
-        self.push_screen(HelpScreen(groups))
+        now, legend = "", ""
+        if isinstance(self.screen, ReplayScreen):
+            now, legend = modes.page(modes.REPLAY, self.local), modes.LEGEND
+        elif isinstance(main, TableScreen):
+            now, legend = modes.page(main.mode, self.local), modes.LEGEND
+        elif isinstance(main, LobbyScreen):
+            now = LOBBY_HELP
+        self.push_screen(HelpScreen(groups, now, legend))
 
     def action_request_quit(self) -> None:
-        """q / Ctrl+C: quit, after a confirmation when a game is in progress."""
+        """q / Ctrl+C: quit; in a game, after asking on the table's prompt line (a second
+        Ctrl+C while it asks quits)."""
         main = self.main_screen
-        if isinstance(self.screen, Confirm):
-            self.exit()
-            return
         if isinstance(main, TableScreen) and main.in_game:
-            self.push_screen(
-                Confirm(
-                    "Leave this game and quit?",
-                    "A local game ends when you quit."
-                    if self.local
-                    else "Your seat is kept: connect again to play on.",
-                ),
-                lambda ok: self.exit() if ok else None,
-            )
+            if main.quitting:
+                self.exit()
+                return
+            while self.screen is not main and len(self.screen_stack) > 2:
+                self.pop_screen()  # the help: the question shows on the table
+            main.ask_quit()
         else:
             self.exit()

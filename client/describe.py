@@ -36,12 +36,24 @@ def action_text(move: Move, took_gold: bool = False) -> str:
 
 def turn_text(name: str, turn: LastTurn) -> str:
     """One log line: "Ann bought 1-07; the noble N3 visited"."""
-    text = f"{name} {action_text(turn.action, turn.took_gold)}"
+    return f"{name} {whole_turn(turn)}"
+
+
+def whole_turn(turn: LastTurn) -> str:
+    """A turn without its player: "took W U G, returned W", "bought 1-07; the noble N3
+    visited" (a player's panel says "last: " and this)."""
+    text = action_text(turn.action, turn.took_gold)
     if isinstance(turn.returned, Return):  # R13
         text += f", returned {_letters(turn.returned.tokens)}"
     if turn.noble is not None:
         text += f"; the noble {turn.noble} visited"
     return text
+
+
+def turn_cards(turn: LastTurn) -> tuple[str, ...]:
+    """The cards a turn names (the one bought or reserved face up)."""
+    card = getattr(turn.action, "card", None)
+    return (card,) if isinstance(card, str) else ()
 
 
 def ended_turns(previous: PlayerView | None, view: PlayerView) -> list[int]:

@@ -1,7 +1,9 @@
 """From a `PlayerView` to what each widget of the table shows (pure, no Textual).
 
-Rows of the board run top to bottom: level 3, level 2, level 1, each with its
-deck first; then the bank; then the viewer's reserved cards.
+The cursor's rows on the board run top to bottom: the nobles, level 3, level 2,
+level 1 (each with its deck first), the bank, the viewer's reserved cards.
+Players are listed in playing order from the one who starts each round (R6), so a
+round always starts at the top of their column.
 """
 
 from __future__ import annotations
@@ -10,33 +12,62 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from shared.view import PlayerView
+from shared.cards import NOBLE_BY_ID, card
+from shared.moves import Move, ReserveDeck
+from shared.view import PlayerInfo, PlayerView
 
-from .describe import action_text, last_mover
-from .model import Seat, needs_text, shortfall
-from .widgets.panels import PlayerFace
+from .describe import last_mover, whole_turn
+from .model import Seat, letters, noble_lacks, price, short_name, shortfall
+from .widgets.board import BANK_ROW, MINE_ROW, NOBLE_ROW, NobleFace
+from .widgets.movelog import decorated
+from .widgets.players import PlayerFace
 from .widgets.tiles import CARD, DECK, EMPTY, CardFace, PileFace
 
-LEVEL_ROWS = (3, 2, 1)  # the board's rows, top to bottom
-BANK_ROW, MINE_ROW = 3, 4
-ROW_LENGTHS = (5, 5, 5, 6, 3)
+__all__ = ["BANK_ROW", "LEVEL_ROWS", "MINE_ROW", "NOBLE_ROW", "level_row", "row_lengths"]
+
+LEVEL_ROWS = (3, 2, 1)  # the card rows, top to bottom (cursor rows 1 to 3)
 
 
-def card_face(view: PlayerView, card_id: str, fresh: bool = False) -> CardFace:
-    me = view.me
+def level_row(level: int) -> int:
+    """The cursor row of a level's cards (and its deck)."""
+    return 1 + LEVEL_ROWS.index(level)
+
+
+def row_lengths(view: PlayerView) -> tuple[int, ...]:
+    """How many squares each cursor row has: nobles, three card rows, bank, hand."""
+    return (len(view.nobles), 5, 5, 5, 6, 3)
+
+
+def card_face(
+    view: PlayerView,
+    card_id: str,
+    fresh: bool = False,
+    me: PlayerInfo | None = None,
+    look: bool = False,
+) -> CardFace:
+    """A card as the viewer sees it: with what they still need (`me` overrides the tokens
+    they hold, e.g. while choosing what to give back, R13)."""
+    me = me or view.me
     if me is None:
-        return CardFace(CARD, card_id, fresh=fresh)
+        return CardFace(CARD, card_id, fresh=fresh, look=look)
+    short = shortfall(card_id, me)
+    affordable = sum(short) <= me.tokens[5]
     return CardFace(
         CARD,
         card_id,
-        needs=needs_text(card_id, me),
-        affordable=sum(shortfall(card_id, me)) <= me.tokens[5],
+        need=short,
+        gold=sum(short) if affordable else 0,
+        affordable=affordable,
         fresh=fresh,
+        pay=(letters(price(card_id, me)) or "nothing") if affordable else "",
+        look=look,
     )
 
 
-def board_faces(view: PlayerView, previous: PlayerView | None) -> tuple[tuple[CardFace, ...], ...]:
-    """Per board row: the deck, then the four slots."""
+def board_faces(
+    view: PlayerView, previous: PlayerView | None, me: PlayerInfo | None = None
+) -> tuple[tuple[CardFace, ...], ...]:
+    """Per card row: the deck, then the four slots."""
     before = set() if previous is None else {c for row in previous.board for c in row}
     rows = []
     for level in LEVEL_ROWS:
@@ -45,79 +76,214 @@ def board_faces(view: PlayerView, previous: PlayerView | None) -> tuple[tuple[Ca
             if cid is None:
                 row.append(CardFace(EMPTY, label="empty"))
             else:
-                row.append(card_face(view, cid, fresh=previous is not None and cid not in before))
+                fresh = previous is not None and cid not in before
+                row.append(card_face(view, cid, fresh, me))
         rows.append(tuple(row))
     return tuple(rows)
 
 
-def bank_faces(view: PlayerView, picked: Sequence[int]) -> tuple[PileFace, ...]:
-    return tuple(PileFace(c, view.bank[c], picked.count(c)) for c in range(6))
-
-
-def mine_faces(view: PlayerView) -> tuple[CardFace, ...]:
-    """The viewer's three reserve slots."""
+def noble_faces(view: PlayerView) -> tuple[NobleFace, ...]:
+    """The nobles in table order, with what the viewer lacks for each."""
     me = view.me
+    return tuple(
+        NobleFace(
+            nid,
+            NOBLE_BY_ID[nid].requires,
+            None if me is None else noble_lacks(NOBLE_BY_ID[nid].requires, me),
+        )
+        for nid in view.nobles
+    )
+
+
+def bank_faces(
+    view: PlayerView, picked: Sequence[int], given: Sequence[int] = ()
+) -> tuple[PileFace, ...]:
+    """The bank's piles, with the gems being picked (+) or given back (-, R13)."""
+    return tuple(
+        PileFace(c, view.bank[c], list(picked).count(c) - list(given).count(c)) for c in range(6)
+    )
+
+
+def mine_faces(view: PlayerView, me: PlayerInfo | None = None) -> tuple[CardFace, ...]:
+    """The viewer's three reserve slots."""
+    me = me or view.me
     faces = []
     for i in range(3):
         if me is None or i >= len(me.reserved) or me.reserved[i].card is None:
             faces.append(CardFace(EMPTY, label="(empty)" if i == 0 else ""))
         else:
-            r = me.reserved[i]
-            assert r.card is not None
-            faces.append(card_face(view, r.card))
+            cid = me.reserved[i].card
+            assert cid is not None
+            faces.append(card_face(view, cid, me=me))
     return tuple(faces)
 
 
-def player_faces(view: PlayerView, seats: Sequence[Seat]) -> list[PlayerFace]:
+def order(view: PlayerView) -> list[int]:
+    """The seats in playing order, from the one who starts each round (R6)."""
+    n = view.num_players
+    return [(view.starting_player + i) % n for i in range(n)]
+
+
+def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, ...]:
+    """The players' panels, in playing order."""
     mover = last_mover(view)
+    outcome = view.outcome
     faces = []
-    for p in view.players:
-        seat = seats[p.seat] if p.seat < len(seats) else Seat(f"Seat {p.seat + 1}")
+    for s in order(view):
+        p = view.players[s]
+        seat = seats[s] if s < len(seats) else Seat(f"Seat {s + 1}")
+        me = s == view.seat
+        nobles = sorted(
+            ((nid, noble_lacks(NOBLE_BY_ID[nid].requires, p)) for nid in view.nobles),
+            key=lambda item: (sum(item[1]), view.nobles.index(item[0])),
+        )
+        needs = tuple(None if r.card is None else shortfall(r.card, p) for r in p.reserved)
         last = p.last_turn
         faces.append(
             PlayerFace(
                 info=p,
                 name=seat.name,
+                short=short_name(seat, s),
                 bot=seat.bot,
                 connected=seat.connected,
-                me=p.seat == view.seat,
-                current=p.seat == view.current_player and not view.is_over,
-                last_mover=p.seat == mover,
-                last_text=""
-                if last is None
-                else "last: " + action_text(last.action, last.took_gold),
+                me=me,
+                current=s == view.current_player and not view.is_over,
+                last_mover=s == mover,
+                first=s == view.starting_player,
+                last_text="" if last is None else "last: " + whole_turn(last),
+                nobles=tuple(nobles),
+                reserve_needs=needs,
+                rank=0 if outcome is None else outcome.ranks[s],
+                result="" if outcome is None else breakdown(p),
+                standin=seat.standin is not None,
             )
         )
-    return faces
+    return tuple(faces)
 
 
-def status_text(view: PlayerView, seats: Sequence[Seat], width: int = 80) -> Text:
-    """The top line: round and turn, whose turn it is, the final round flag (R15)."""
+def breakdown(p: PlayerInfo) -> str:
+    """Where a player's prestige comes from (R16): "15★ = 12 from 18 cards + 3 from N7"."""
+    from_cards = p.prestige - 3 * len(p.nobles)
+    text = f"{p.prestige}★ = {from_cards} from {p.cards_bought} cards"
+    if p.nobles:
+        text += f" + {3 * len(p.nobles)} from {' '.join(p.nobles)}"
+    return text
+
+
+def status_text(
+    view: PlayerView, seats: Sequence[Seat], width: int = 80, onlooker: str = "watching"
+) -> Text:
+    """The top line: round and turn, whose turn it is, the final round flag (R15); for a
+    view of no seat, what the viewer does (`onlooker`: watching, replay)."""
     name = seats[view.current_player].name if view.current_player < len(seats) else "?"
     out = Text()
     out.append("◆ Splendor ", style="bold #ffd23f")
     out.append(f"round {view.round} · turn {view.turn} · ")
     if view.is_over:
         out.append("game over", style="bold")
+        out.append(f" · {winners_text(view, seats)}")
+    elif view.my_turn and view.seat is not None and seats[view.seat].standin:
+        out.append(f"a {seats[view.seat].standin} bot plays for you", style="bold")
     elif view.my_turn and view.phase == "return":
-        out.append("your turn: return tokens", style="bold #5fdc7f")
+        excess = sum(view.players[view.current_player].tokens) - 10
+        out.append(f"your turn: return {excess} token{'s' * (excess != 1)} (R13)", "bold #5fdc7f")
     elif view.my_turn:
         out.append("your turn", style="bold #5fdc7f")
+    elif view.phase == "return":
+        out.append(f"{name} returns tokens (R13)", style="bold")
     else:
         out.append(f"{name} to play", style="bold")
     if view.final_round and not view.is_over:
         out.append("  FINAL ROUND", style="bold #ffffff on #a02020")
     if view.seat is None:
-        out.append("  (watching)", style="italic")
+        out.append(f"  ({onlooker})", style="italic")
     return out
 
 
+def winners_text(view: PlayerView, seats: Sequence[Seat]) -> str:
+    """ "You win!", "Ann wins", "Ann and Bob share the win" (R17)."""
+    assert view.outcome is not None
+    winners = [seats[s].name for s in view.outcome.winners]
+    if view.seat is not None and view.seat in view.outcome.winners:
+        return "You win!" if len(winners) == 1 else "You share the win!"
+    if len(winners) == 1:
+        return f"{winners[0]} wins"
+    return f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
+
+
+def winning_move(view: PlayerView, seats: Sequence[Seat]) -> str:
+    """The winner's last turn, which brought them their final score."""
+    assert view.outcome is not None
+    s = view.outcome.winners[0]
+    last = view.players[s].last_turn
+    if last is None:
+        return ""
+    return f"Winning move: {seats[s].name} {decorated(whole_turn(last))}"
+
+
+def board_step(view: PlayerView, at: tuple[int, int], dr: int, dc: int) -> tuple[int, int]:
+    """The board square `dr` rows, `dc` columns from `at` (rows wrap, skipping empty ones
+    and, for a spectator, the hand; columns wrap within a row)."""
+    lengths = row_lengths(view)
+    r, c = at
+    if dr:
+        for _ in range(len(lengths)):
+            r = (r + dr) % len(lengths)
+            if lengths[r] and not (r == MINE_ROW and view.seat is None):
+                break
+        return r, min(c, lengths[r] - 1)
+    return r, (c + dc) % lengths[r]
+
+
+def player_step(view: PlayerView, at: tuple[int, int], dr: int, dc: int) -> tuple[int, int]:
+    """Among the players (in playing order): up and down a panel, left and right along
+    its reserved cards."""
+    i, j = at
+    if dr:
+        i = (i + dr) % view.num_players
+    items = max(1, len(view.players[order(view)[i]].reserved))
+    return i, (min(j, items - 1) if dr else (j + dc) % items)
+
+
 def first_row_col(view: PlayerView) -> tuple[int, int]:
-    """Where the cursor starts: on the first card the viewer can buy, else the top left card."""
+    """Where the cursor starts: on the first card the viewer can buy, else level 1's first
+    card."""
     me = view.me
     if me is not None:
-        for r, level in enumerate(LEVEL_ROWS):
+        for level in LEVEL_ROWS:
             for col, cid in enumerate(view.board[level - 1]):
                 if cid is not None and sum(shortfall(cid, me)) <= me.tokens[5]:
-                    return r, col + 1
-    return 2, 1
+                    return level_row(level), col + 1
+    return level_row(1), 1
+
+
+def square_of(view: PlayerView, move: Move) -> tuple[int, int] | None:
+    """The board square a move acts on (a card, a deck, one of your reserves), if any."""
+    if isinstance(move, ReserveDeck):
+        return level_row(move.level), 0
+    cid = getattr(move, "card", None)
+    for level in LEVEL_ROWS:
+        if cid in view.board[level - 1]:
+            return level_row(level), view.board[level - 1].index(cid) + 1
+    me = view.me
+    if me is not None and cid is not None:
+        for i, r in enumerate(me.reserved):
+            if r.card == cid:
+                return MINE_ROW, i
+    return None
+
+
+def holder(view: PlayerView, card_id: str) -> int | None:
+    """The seat holding `card_id` in reserve, if anyone visibly does."""
+    for p in view.players:
+        if any(r.card == card_id for r in p.reserved):
+            return p.seat
+    return None
+
+
+def card_id(text: str) -> str | None:
+    """The card id `text` names, if it is one (``1-7`` is ``1-07``)."""
+    try:
+        return card(text.strip()).id
+    except (KeyError, ValueError, IndexError):
+        return None

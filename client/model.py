@@ -24,6 +24,16 @@ class Seat:
     name: str
     bot: str | None = None
     connected: bool = True
+    standin: str | None = None  # the bot level playing for this player to the end
+
+
+def short_name(seat: Seat, index: int) -> str:
+    """A seat's name for a narrow panel: "Medium 3" for "Medium bot 3" (the level stays)."""
+    return (
+        f"{seat.bot.capitalize()} {index + 1}"
+        if seat.bot and seat.name.endswith(f"bot {index + 1}")
+        else seat.name
+    )
 
 
 def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
@@ -33,6 +43,7 @@ def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
             s.name or (f"{s.bot.capitalize()} bot {i + 1}" if s.bot else f"Seat {i + 1}"),
             s.bot,
             s.connected,
+            s.standin,
         )
         for i, s in enumerate(summaries)
     )
@@ -64,14 +75,30 @@ def price(card_id: str, me: PlayerInfo) -> tuple[int, ...]:
 
 
 def needs_text(card_id: str, me: PlayerInfo) -> str:
-    """A card's last line: what the player still needs, or that they can buy it."""
+    """What the player still needs for a card, in its one form ("need 2U 1K"), or that they
+    can buy it ("✓ buy", "✓ buy 2*" with 2 gold)."""
     short = shortfall(card_id, me)
     missing = sum(short)
     if missing == 0:
         return "✓ buy"
     if missing <= me.tokens[5]:
         return f"✓ buy {missing}*"
-    return letters(short, "")
+    return "need " + letters(short)
+
+
+def noble_lacks(requires: Sequence[int], player: PlayerInfo) -> tuple[int, ...]:
+    """Per colour, the bonuses `player` still lacks for a noble (R14: cards only)."""
+    return tuple(max(0, requires[c] - player.bonuses[c]) for c in range(5))
+
+
+def lacks_text(lacks: Sequence[int]) -> str:
+    """ "2U 1K to go", or "✓ meets it" (the noble visits at the end of a turn, R14)."""
+    return f"{letters(lacks)} to go" if any(lacks) else "✓ meets it"
+
+
+def kept(tokens: Sequence[int], given: Sequence[int]) -> tuple[int, ...]:
+    """The tokens left once the colours in `given` go back to the bank (R13)."""
+    return tuple(tokens[c] - list(given).count(c) for c in range(6))
 
 
 # -- taking (R7, R8) --------------------------------------------------------------
@@ -158,20 +185,23 @@ def reserve_prompt(view: PlayerView, move: Reserve | ReserveDeck) -> str:
 def card_summary(card_id: str, me: PlayerInfo | None) -> str:
     """One line about a card for the prompt: colour, prestige, cost and what is missing."""
     c = card(card_id)
-    text = (
-        f"{card_id}: {COLOUR_NAMES[c.colour]} ({COLOURS[c.colour]}) bonus, "
-        f"{c.prestige} prestige, costs {c.cost_text()}"
-    )
+    points = f", {c.prestige}★" if c.prestige else ""
+    colour = f"{COLOUR_NAMES[c.colour]} ({COLOURS[c.colour]})"
+    text = f"{card_id}: {colour} bonus{points}, costs {c.cost_text()}"
     if me is None:
         return text
+    return text + " — " + your_need(card_id, me)
+
+
+def your_need(card_id: str, me: PlayerInfo, brief: bool = False) -> str:
+    """What the player needs for a card: "you can buy it", "you can buy it with 2 gold",
+    "you need 1W 2G more (your 1 gold covers 1)" (`brief`: without the gold's part)."""
     short = shortfall(card_id, me)
     missing = sum(short)
     if missing == 0:
-        return text + " — you can buy it"
+        return "you can buy it"
     if missing <= me.tokens[5]:
-        return text + f" — you can buy it with {plural(missing, 'gold')}"
-    return (
-        text
-        + f" — you need {letters(short)} more"
-        + (f" (your {plural(me.tokens[5], 'gold')} covers part)" if me.tokens[5] else "")
-    )
+        return f"you can buy it with {plural(missing, 'gold')}"
+    gold = me.tokens[5]
+    covers = f" (your {gold} gold covers {gold})" if gold and not brief else ""
+    return f"you need {letters(short)} more{covers}"

@@ -26,7 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import wait
 from typing import Any
 
-from shared.bots import choose_move_bytes, encode_request
+from shared.bots import choose_move_bytes, encode_request, explain_bytes
 from shared.cards import card
 from shared.codec import loads
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, Take, parse_move
@@ -94,7 +94,17 @@ def run_bot(data: bytes) -> str:
     return choose_move_bytes(data)
 
 
+def run_explain(data: bytes) -> tuple[str, str]:
+    """What a worker runs for a hint: the move and the reason (`shared.bots.explain`)."""
+    return explain_bytes(data)
+
+
 BotRunner = Callable[[bytes], str]  # a request's bytes in, a move's notation out
+Explainer = Callable[[bytes], tuple[str, str]]  # a request in, a move and a reason out
+
+
+class HintError(Exception):
+    """No hint could be worked out (the worker failed or was too slow); the message says so."""
 
 
 def _warm() -> int:
@@ -159,9 +169,11 @@ class BotPool:
         budgets: dict[str, float] | None = None,
         executor: Executor | None = None,
         runner: BotRunner = run_bot,
+        explainer: Explainer = run_explain,
     ) -> None:
         self.budgets = dict(DEFAULT_BUDGETS if budgets is None else budgets)
         self.runner = runner  # what the executor runs: a module-level function (pickled)
+        self.explainer = explainer  # the same for hints
         self._workers = workers or max(1, min(2, os.cpu_count() or 1))
         self._executor = executor
         self._own = executor is None
@@ -208,6 +220,31 @@ class BotPool:
         except Exception:
             log.exception("bot %s failed; playing a fallback", level)
         return parse_move(fallback_choose_move_bytes(data))
+
+    async def explain(self, view: PlayerView, level: str, seed: int) -> tuple[Move, str]:
+        """The move a bot of `level` would play from `view` and why (a hint for the human in
+        that seat), worked out in a worker like a bot's move; `HintError` if it fails."""
+        if not view.legal_moves:
+            raise ValueError("not this seat's decision")
+        budget = self.budget(level)
+        data = bot_request(view, level, seed, budget)
+        try:
+            async with self._slots:
+                fut = asyncio.get_running_loop().run_in_executor(self._pool(), self.explainer, data)
+                text, why = await asyncio.wait_for(fut, budget + GRACE)
+            move = parse_move(text)
+        except asyncio.CancelledError:
+            raise
+        except BrokenProcessPool:
+            self._drop_pool()
+            raise HintError("no hint this time: a bot worker stopped; try again") from None
+        except Exception:
+            log.exception("a hint (%s) failed", level)
+            raise HintError("no hint this time; try again") from None
+        if move not in view.legal_moves:
+            log.error("a hint (%s) gave %r, not a legal move", level, text)
+            raise HintError("no hint this time; try again")
+        return move, why
 
     def _drop_pool(self) -> None:
         """Let go of a pool that cannot run anything any more: the next move starts a new

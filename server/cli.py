@@ -4,6 +4,8 @@
                     [--database URL] [--workers N|auto]
                     [--allow-guests | --no-guests] [--port-file FILE]
     splendor-server copy-db --from URL --to URL
+    splendor-server export GAME | ratings | rename OLD NEW | ban NAME | unban NAME
+    splendor-server chat [--game ID] | chat-remove ID
 
 Settings come from the defaults, then the TOML file, then these options.
 SIGTERM (or Ctrl+C) shuts down cleanly: no new connections, games saved,
@@ -36,7 +38,12 @@ SHUTDOWN_MESSAGE = "The server is restarting; your game is saved. Reconnect in a
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="splendor-server", description="Splendor over SSH.")
+    p = argparse.ArgumentParser(
+        prog="splendor-server",
+        description="Splendor over SSH.",
+        epilog="Club admin: splendor-server export GAME | ratings | rename OLD NEW | ban NAME"
+        " | unban NAME; splendor-server copy-db --from URL --to URL. Each has its own -h.",
+    )
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free)")
     p.add_argument("--data-dir", help="host key and database directory (default ./data)")
@@ -151,6 +158,9 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     log.info("stopped")
 
 
+ADMIN_COMMANDS = (  # server.admin
+    "export", "ratings", "rename", "ban", "unban", "chat", "chat-remove",
+)  # fmt: skip
 SUPERVISOR_OPTIONS = ("--workers", "--port", "--port-file")  # the supervisor sets these
 
 
@@ -173,6 +183,10 @@ def main(argv: list[str] | None = None) -> None:
         from .copydb import main as copy_db
 
         raise SystemExit(copy_db(argv[1:]))
+    if argv[:1] and argv[0] in ADMIN_COMMANDS:
+        from .admin import main as admin
+
+        raise SystemExit(admin(argv))
     args = parse_args(argv)
     who = f"worker {args.worker} " if args.worker else ""
     logging.basicConfig(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 
 from shared.protocol import TableStatus
@@ -23,6 +24,8 @@ from shared.protocol import TableStatus
 from .lobby import Lobby
 from .store import (
     OPEN_STATUSES,
+    ChatPosted,
+    ChatRemoved,
     MovePlayed,
     PresenceChanged,
     Reconnected,
@@ -38,6 +41,7 @@ log = logging.getLogger("splendor")
 
 WATCH_EVERY = 1.0  # seconds between looks at games whose bots should move
 PRESENCE_EVERY = 5.0  # seconds between reads of who is online elsewhere, events or not
+STALLED = 2.0  # seconds without a move after which a bot's turn is looked at again
 
 
 class Cluster:
@@ -62,18 +66,22 @@ class Cluster:
 
     def _event(self, event: Event) -> None:
         match event:
-            case MovePlayed(game, seq, turn, notation):
+            case MovePlayed(game, seq, turn, notation, timing):
                 table = self.lobby.tables.get(game)
                 if table is None:
                     self._tasks.spawn(self._load(game))
                 else:
-                    self._tasks.spawn(table.on_move(seq, turn, notation))
+                    self._tasks.spawn(table.on_move(seq, turn, notation, timing))
             case TableChanged(table_id):
                 self._tasks.spawn(self._changed(table_id))
             case PresenceChanged():
                 self.presence_soon()
             case Reconnected():
                 self._tasks.spawn(self._resync())
+            case ChatPosted(line):
+                self.lobby.chat.posted(line)
+            case ChatRemoved(line, game):
+                self.lobby.chat.removed(line, game)
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         """One table's events are applied one after another (its creation and its start
@@ -176,5 +184,8 @@ class Cluster:
 
     @staticmethod
     def _kick(table: Table) -> None:
-        if table.status is TableStatus.PLAYING:
+        """Bots that should have moved by now: the process that ran them may be gone (their
+        lock with it). Games that move are left to their own bot loops."""
+        stalled = time.monotonic() - table.moved_at >= STALLED
+        if table.status is TableStatus.PLAYING and stalled:
             table.kick_bots()

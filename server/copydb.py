@@ -1,10 +1,11 @@
 """`splendor-server copy-db --from URL --to URL`: move a club's data to another database.
 
-Names, tables and games (every status), and moves are copied; snapshots are not (a
-cache the server rebuilds). What the target holds already is kept as it is, so the
-copy can be run again, after an interruption or to pick up games played since: each
-run adds only what is missing, and says how much. Stop the servers that write the
-source first (or run the copy again after stopping them) so that nothing is missed.
+Names, tables and games (every status), moves, who played which game, ratings and
+their history, and bans are copied; snapshots are not (a cache the server rebuilds).
+What the target holds already is kept as it is, so the copy can be run again, after an
+interruption or to pick up games played since: each run adds only what is missing, and
+says how much. Stop the servers that write the source first (or run the copy again
+after stopping them) so that nothing is missed.
 
     splendor-server copy-db --from sqlite:///data/splendor.db \\
                             --to postgresql://splendor@db.example.org/splendor
@@ -29,9 +30,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-async def copy(source_url: str, target_url: str) -> tuple[int, int, int, int]:
+async def copy(source_url: str, target_url: str) -> tuple[dict[str, int], dict[str, int]]:
     """Copy what `target_url` lacks from `source_url` (each upgraded to the current schema
-    first). The names, games and moves added, and the games the source holds."""
+    first). The rows each table got, and the rows each table has in the source."""
     if source_url == target_url:
         raise StoreError("--from and --to name the same database")
     source, target = open_store(source_url), open_store(target_url)
@@ -40,23 +41,21 @@ async def copy(source_url: str, target_url: str) -> tuple[int, int, int, int]:
         await target.open()
         try:
             dump = await source.dump()
-            names, games, moves = await target.load_dump(dump)
+            added = await target.load_dump(dump)
         finally:
             await target.close()
     finally:
         await source.close()
-    return names, games, moves, len(dump.games)
+    return added, {table: len(rows) for table, rows in dump.rows.items()}
 
 
 def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
     try:
-        names, games, moves, total = asyncio.run(copy(args.source, args.target))
+        added, found = asyncio.run(copy(args.source, args.target))
     except (StoreError, SchemaTooNew, OSError) as e:
         print(f"splendor-server copy-db: {e}", file=sys.stderr)
         return 1
-    print(
-        f"copied to {redact(args.target)}: {names} names, {games} of {total} games, "
-        f"{moves} moves (what was there already was kept)"
-    )
+    counts = ", ".join(f"{added[t]} of {found[t]} {t.replace('_', ' ')}" for t in found)
+    print(f"copied to {redact(args.target)}: {counts} (what was there already was kept)")
     return 0

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
+from typing import Any
 
 from shared import protocol
 
 from .bots import BotPool, BotRunner, run_bot
 from .cluster import Cluster
+from .company import CLOCK_EVERY
 from .identity import Identity
 from .link import HostLink
 from .lobby import Lobby
@@ -48,18 +51,28 @@ class GameHost:
         abandon_after: float | None = 3 * 24 * 3600.0,
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
+        ratings: bool = True,
+        undo: bool = False,
+        hints: bool = False,
+        max_correspondence_tables: int = 20,
+        now: Callable[[], float] | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.database = database or default_url(self.data_dir)
         self._synchronous = synchronous
         self.bots = BotPool(bot_workers, bot_budgets, bot_executor, bot_runner)
-        self._lobby_args = {
+        self._lobby_args: dict[str, Any] = {
             "seeds": seeds,
             "bot_pause": bot_pause,
             "max_tables_per_player": max_tables_per_player,
             "max_tables": max_tables,
             "lobby_tick": lobby_tick,
             "client_seeds": client_seeds,
+            "ratings": ratings,
+            "undo": undo,
+            "hints": hints,
+            "max_correspondence_tables": max_correspondence_tables,
+            "now": now or time.time,  # a test's clock (deadlines, absences), or the real one
         }
         self._store: Store | None = None
         self._lobby: Lobby | None = None
@@ -67,6 +80,7 @@ class GameHost:
         self._warm: asyncio.Task[None] | None = None
         self._abandon_after = abandon_after
         self._janitor: asyncio.Task[None] | None = None
+        self._clocks: asyncio.Task[None] | None = None
         self.closing = False
 
     @property
@@ -88,7 +102,8 @@ class GameHost:
         store = open_store(self.database, synchronous=self._synchronous)
         await store.open()
         self._store = store
-        self._lobby = Lobby(store, self.bots, **self._lobby_args)  # type: ignore[arg-type]
+        self._lobby = Lobby(store, self.bots, **self._lobby_args)
+        await self._lobby.chat.start()
         for record in await store.open_tables():
             await self.resume(record)
         self._cluster = Cluster(self._lobby, store)
@@ -99,6 +114,7 @@ class GameHost:
         self._warm = loop.create_task(self.bots.warm_up())
         if self._abandon_after is not None:
             self._janitor = loop.create_task(self._sweep(self._abandon_after))
+        self._clocks = loop.create_task(self._watch_clocks())
         log.info("game host on %s: %d open tables", redact(self.database), len(self._lobby.tables))
 
     async def bots_ready(self) -> None:
@@ -123,6 +139,8 @@ class GameHost:
             return False
         if record.status == PLAYING:
             log.info("game resumed %s: %s at move %d", table.id, table.describe(), len(table.moves))
+            await table.hold_clock()  # a timed game's clock, unless another process runs it
+            table.kick_bots()  # a timed game's bots play on (its clocks do anyway)
         return True
 
     async def _sweep(self, after: float) -> None:
@@ -133,6 +151,15 @@ class GameHost:
                 await self.lobby.abandon_idle(after)
             except Exception:
                 log.exception("abandoning idle games failed")
+
+    async def _watch_clocks(self) -> None:
+        """Twice a second: act on the deadlines passed in this process's games."""
+        while True:
+            await asyncio.sleep(CLOCK_EVERY)
+            try:
+                await self.lobby.check_clocks()
+            except Exception:
+                log.exception("the clocks' watch failed")
 
     def connect(self, identity: Identity, deliver: Callable[[bytes], None]) -> HostLink:
         """A new session for `identity`: it is welcomed and lands in the lobby, or back at
@@ -160,7 +187,7 @@ class GameHost:
         self.closing = True
         lobby = self._lobby
         lobby.stop()
-        for task in (self._warm, self._janitor):
+        for task in (self._warm, self._janitor, self._clocks):
             if task is not None:
                 task.cancel()
         if self._cluster is not None:

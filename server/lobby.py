@@ -1,11 +1,13 @@
 """The lobby: every open table, who is online, and the client commands that move players
-between them (create, join, leave, start, watch, quick, move).
+between them (create, join, leave, start, watch, quick, move; undo and hint where the
+host allows them, offline; the club's leaderboard, profiles and records; chat, votes,
+rematches and the next game: `server.chat`, `server.company`).
 
 A session is in the lobby, or at one table (in a seat or watching). The lobby
 list goes to every session that is not at a game in progress, again after each
-change (coalesced, and sent a batch of sessions at a time). A refused command is a notice
-to the one session that sent it; an unexpected error is logged and becomes a
-notice too, so one session's trouble never reaches another.
+change (coalesced, and sent a batch of sessions at a time: `server.listing`). A
+refused command is a notice to the one session that sent it; an unexpected error is
+logged and becomes a notice too, so one session's trouble never reaches another.
 
 In a cluster every process keeps a copy of every open table; what other processes
 do reaches this one as store events, which `server.cluster` applies here.
@@ -17,39 +19,48 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from shared import protocol
+from shared.clock import TimeControl
 from shared.errors import SplendorError
 from shared.moves import Move
 from shared.protocol import (
+    Advice,
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Create,
+    Hint,
     Join,
     Leave,
-    LobbyList,
+    NextGame,
     PlayMove,
     Quick,
+    Rematch,
+    Say,
     Start,
     TableStatus,
-    TableSummary,
+    Undo,
+    Vote,
     Watch,
     Welcome,
 )
 
-from .bots import BotPool
+from .bots import BotPool, HintError
+from .chat import ChatDesk
+from .clubdesk import ClubDesk
+from .company import Company
 from .identity import Identity
 from .link import HostLink
-from .store import WAITING, GameRecord, Store, StoreUnavailable
+from .listing import Listing, Listings, Mine
+from .seating import Seating
+from .store import DEFAULT_SETTINGS, WAITING, GameRecord, Settings, Store, StoreUnavailable
 from .table import BUSY, Peer, Seat, Table, TableError
 from .tasks import Tasks
 
 log = logging.getLogger("splendor")
 
-Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
-
-LOBBY_BATCH = 8  # sessions sent the lobby at once...
-LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
 NEWCOMER_WINDOW = 5.0  # seconds a new session may be taken to a game heard of late
 WAITING_IDLE = 600.0  # seconds a waiting table with nobody at it is kept (after a restart)
 
@@ -59,7 +70,7 @@ def _links(peers: Iterable[Peer]) -> list[HostLink]:
     return [p for p in peers if isinstance(p, HostLink)]
 
 
-class Lobby:
+class Lobby(Company, Listings):
     """All open tables and the sessions of this process looking at them."""
 
     def __init__(
@@ -73,26 +84,31 @@ class Lobby:
         max_tables: int = 500,
         lobby_tick: float = 2.0,
         client_seeds: bool = False,
+        ratings: bool = True,
+        undo: bool = False,
+        hints: bool = False,
+        max_correspondence_tables: int = 20,
+        now: Callable[[], float] = time.time,
     ) -> None:
+        super().__init__(lobby_tick)
         self.store = store
         self.bots = bots
-        self.tables: dict[str, Table] = {}
-        self.links: set[HostLink] = set()
-        self._online: Counter[str] = Counter()  # names of this process's sessions
-        self.remote_online: frozenset[str] = frozenset()  # other processes' (`server.cluster`)
+        self.desk = ClubDesk(store)
+        self.chat = ChatDesk(store, self.tables, self.links)
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._bot_pause = bot_pause
-        self.max_tables_per_player = max_tables_per_player
+        self.max_tables_per_player = max_tables_per_player  # live tables (no clock, real time)
+        self.max_correspondence_tables = max_correspondence_tables
         self.max_tables = max_tables
-        self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
+        self.now = now  # the time the clocks count in (a test's own, or the real one)
         # Whether a player's `seed` deals the game (offline play); on a server, a player
         # who chose the seed would know the decks.
         self.client_seeds = client_seeds
+        self.ratings = ratings  # tables may be rated (not offline: nothing would keep them)
+        # Practice tools (offline play): taking moves back, and a bot's advice. On a server
+        # a move anyone has seen stays, and nobody plays with a bot's help.
+        self.undo, self.hints = undo, hints
         self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
-        self._push_pending = False
-        self._tick: asyncio.TimerHandle | None = None
-        self._rest: asyncio.Handle | None = None  # a push still under way, batch by batch
-        self._unreached: list[HostLink] = []  # ...and the sessions it has yet to reach
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
 
@@ -119,6 +135,7 @@ class Lobby:
             if waiting:
                 self._place(link, waiting[-1], waiting[-1].seat_of(link.identity))
             self.send_lobby(link)
+        self.tell_moves(link)
         self.refresh(minor=True)  # who is online: a minor change
 
     def seat_newcomers(self, table: Table) -> None:
@@ -133,6 +150,7 @@ class Lobby:
             fresh = now - link.since < NEWCOMER_WINDOW
             if link.table is None and fresh and seat is not None and not table.seats[seat].left:
                 self._place(link, table, seat)
+        self.seat_rematch(table)
 
     def disconnected(self, link: HostLink) -> None:
         """A session dropped: a seat in a game is held; a seat at a waiting table is given
@@ -158,6 +176,10 @@ class Lobby:
         link.table, link.seat = table, seat
         table.attach(link, seat)
         self._present(link)
+        if table.status is not TableStatus.WAITING:
+            self._tasks.spawn(self.chat.arrive(link, table))
+        if seat is not None and table.seats[seat].stored.votes and table.seats[seat].connected:
+            self._tasks.spawn(table.clear_votes(seat))  # back before the vote went through
 
     def _unplace(self, link: HostLink, stand: bool = True) -> None:
         """`link` no longer shows its table. A seat at a waiting table is given up when
@@ -173,102 +195,32 @@ class Lobby:
                 self._tasks.spawn(self._stand(table, link.identity))
         self._forget_if_done(table)
 
-    def _forget_if_done(self, table: Table) -> None:
+    def _forget_if_done(self, table: Seating) -> None:
         if table.status is TableStatus.FINISHED and not table.peers:
             self.tables.pop(table.id, None)
             self._seed_asked.pop(table.id, None)
 
-    @property
-    def online(self) -> tuple[str, ...]:
-        """Who is online on any process, in name order."""
-        return tuple(sorted(set(self._online) | self.remote_online, key=str.casefold))
-
-    # -- the lobby list ----------------------------------------------------
-
-    def refresh(self, minor: bool = False) -> None:
-        """Push the lobby to every session in it, once, at the end of this loop turn; a
-        `minor` change (a game's turn, who is online) waits up to `lobby_tick` seconds, so
-        that busy games and arrivals do not redraw every lobby screen each time."""
-        loop = asyncio.get_running_loop()
-        if minor:
-            if not self._push_pending and self._tick is None:
-                self._tick = loop.call_later(self.lobby_tick, self.refresh)
-        elif not self._push_pending:
-            self._push_pending = True
-            loop.call_soon(self._push)
-
-    def _push(self) -> None:
-        self._push_pending = False
-        if self._tick is not None:
-            self._tick.cancel()
-            self._tick = None
-        waiting: list[HostLink] = []  # those the last push had not reached yet go first
-        if self._rest is not None:
-            self._rest.cancel()
-            self._rest = None
-            waiting = [link for link in self._unreached if link in self.links]
-        first = set(waiting)
-        links = waiting + [link for link in self.links if link not in first]
-        listing = self._listing()
-        encoded: dict[tuple[str, ...], bytes] = {}  # most sessions share mine == ()
-        self._push_batch(links, listing, encoded)
-
-    def _push_batch(
-        self, links: list[HostLink], listing: Listing, encoded: dict[tuple[str, ...], bytes]
-    ) -> None:
-        """The lobby to `LOBBY_BATCH` sessions now and the rest in later batches: every
-        session redraws its lobby when it gets one, and with hundreds in the lobby,
-        players' keys must get their turn in between (200 sessions: half a second)."""
-        rest = self._unreached = links[LOBBY_BATCH:]
-        loop = asyncio.get_running_loop()
-        self._rest = (  # scheduled first: nothing below can stop the later batches
-            loop.call_later(LOBBY_BATCH_GAP, self._push_batch, rest, listing, encoded)
-            if rest
-            else None
-        )
-        for link in links[:LOBBY_BATCH]:
-            showing = link.table
-            if link in self.links and (showing is None or showing.status is TableStatus.WAITING):
-                self.send_lobby(link, listing, encoded)
-
-    def stop(self) -> None:
-        if self._tick is not None:
-            self._tick.cancel()
-            self._tick = None
-        if self._rest is not None:
-            self._rest.cancel()
-            self._rest = None
-
-    def _listing(self) -> Listing:
-        tables = tuple(
-            t.summary() for t in self.tables.values() if t.status is not TableStatus.FINISHED
-        )
-        return tables, self.online
+    def table_changed(self, table: Seating, minor: bool) -> None:
+        """A table's seats, status or turn changed (here or elsewhere)."""
+        if table.status is TableStatus.FINISHED and table.result in ("over", "abandoned"):
+            self.desk.ended(table)
+            if isinstance(table, Table):
+                self.chat.game_over(table)
+        if isinstance(table, Table) and table.settings.rematch_of is not None:
+            self.link_rematch(table)
+        self._forget_if_done(table)
+        self.refresh(minor)
 
     def send_lobby(
         self,
         link: HostLink,
         listing: Listing | None = None,
-        encoded: dict[tuple[str, ...], bytes] | None = None,
+        encoded: dict[Mine, bytes] | None = None,
     ) -> None:
-        """The lobby list to `link`, with the tables where its player holds a seat."""
-        tables, online = listing or self._listing()
-        mine = tuple(
-            t.id
-            for t in self.tables.values()
-            if t.status is not TableStatus.FINISHED and t.seat_of(link.identity) is not None
-        )
-        data = None if encoded is None else encoded.get(mine)
-        if data is None:
-            data = protocol.encode(LobbyList(tables, online, mine))
-            if encoded is not None:
-                encoded[mine] = data
-        link.deliver(data)
-
-    def table_changed(self, table: Table, minor: bool) -> None:
-        """A table's seats, status or turn changed (here or elsewhere)."""
-        self._forget_if_done(table)
-        self.refresh(minor)
+        """The lobby list to `link`; arriving in the lobby (not a push), its chat too."""
+        super().send_lobby(link, listing, encoded)
+        if listing is None:
+            self.chat.to_lobby_session(link)
 
     # -- commands ----------------------------------------------------------
 
@@ -290,7 +242,21 @@ class Lobby:
                     await self._leave(link)
                 case PlayMove(move):
                     await self._move(link, move)
-        except (TableError, SplendorError) as e:  # includes codec, protocol and move errors
+                case AskLeaderboard() | AskProfile() | AskRecord() as asked:
+                    await self.desk.answer(link, asked)
+                case Undo():
+                    await self._undo(link)
+                case Hint():
+                    await self._hint(link)
+                case Say(text):
+                    await self.chat.say(link, text)
+                case Vote(seat):
+                    await self.vote(link, seat)
+                case Rematch():
+                    await self.rematch(link)
+                case NextGame():
+                    await self.next_game(link)
+        except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice(str(e)))
         except StoreUnavailable:
             link.deliver(protocol.notice(BUSY))
@@ -300,33 +266,33 @@ class Lobby:
             log.exception("session %s: error handling a message", link.identity.name)
             link.deliver(protocol.notice("something went wrong with that request; it was logged"))
 
-    def _check_cap(self, identity: Identity) -> None:
-        held = [
-            t
-            for t in self.tables.values()
-            if t.status is not TableStatus.FINISHED and t.seat_of(identity) is not None
-        ]
-        if len(held) >= self.max_tables_per_player:
-            ids = ", ".join(t.id for t in held)
-            raise TableError(
-                f"you already have a seat at {len(held)} tables ({ids}); leave one first"
-            )
-        if len(self.tables) >= self.max_tables:
-            raise TableError("the server has as many tables as it can hold; try again later")
-
-    async def _new_table(self, link: HostLink, bots: list[str | None]) -> Table:
-        """A waiting table with `link`'s player at seat 0, stored before anyone sees it."""
-        self._check_cap(link.identity)
+    async def _new_table(
+        self,
+        link: HostLink,
+        bots: Sequence[str | None],
+        rated: bool,
+        clock: TimeControl,
+        patience: float = DEFAULT_SETTINGS.patience,
+    ) -> Table:
+        """A waiting table with `link`'s player at seat 0, stored before anyone sees it,
+        with its clock and patience. A host without ratings (offline play) makes every
+        table casual."""
+        self.check_cap(link.identity, clock.correspondence)
+        settings = Settings(str(clock), patience)
+        rated = rated and self.ratings
         seats = [Seat(identity=link.identity).record()] + [Seat(bot=b).record() for b in bots]
         for _ in range(20):
             table_id = secrets.token_hex(3)
             if table_id not in self.tables and await self.store.create_table(
-                table_id, seats, link.identity.name
+                table_id, seats, link.identity.name, rated, settings
             ):
                 break
         else:
             raise TableError(BUSY)
-        record = GameRecord(table_id, None, tuple(seats), link.identity.name, WAITING, time.time())
+        record = GameRecord(
+            table_id, None, tuple(seats), link.identity.name, WAITING, time.time(),
+            rated=rated, settings=settings,
+        )  # fmt: skip
         table = self.add(record)
         self._place(link, table, 0)
         return table
@@ -336,8 +302,12 @@ class Lobby:
         (the news of a table made here can come back before its maker has added it)."""
         table = self.tables.get(record.id)
         if table is None:
-            table = Table(record, self.store, self.bots, self.table_changed, self._bot_pause)
+            table = Table(
+                record, self.store, self.bots, self.table_changed, self._bot_pause, self.now
+            )
             self.tables[table.id] = table
+            if record.settings.rematch_of is not None:
+                self.link_rematch(table)
         return table
 
     def _table(self, table_id: str) -> Table:
@@ -353,25 +323,29 @@ class Lobby:
         return self._seeds()
 
     async def _create(self, link: HostLink, msg: Create) -> None:
-        table = await self._new_table(link, list(msg.bots[1:]))
+        patience = msg.patience * 60.0
+        table = await self._new_table(link, msg.bots[1:], msg.rated, msg.clock, patience)
         if msg.seed is not None and self.client_seeds:
             self._seed_asked[table.id] = msg.seed
         self.send_lobby(link)
         self.refresh()
 
     async def _quick(self, link: HostLink, msg: Quick) -> None:
-        table = await self._new_table(link, [msg.level] * (msg.players - 1))
+        bots = [msg.level] * (msg.players - 1)
+        rated = msg.rated and not link.identity.guest  # against bots, a guest rates nobody
+        table = await self._new_table(link, bots, rated, msg.clock)
         await table.start(self._seed(msg.seed))
 
     async def _join(self, link: HostLink, table: Table) -> None:
         if table.seat_of(link.identity) is None:
             if table.status is not TableStatus.WAITING:
                 raise TableError(f"the game at table {table.id} is in progress; watch it instead")
-            self._check_cap(link.identity)
+            self.check_cap(link.identity, table.control.correspondence)
         seat = await table.sit(link.identity)
         self._place(link, table, seat)
         if table.status is TableStatus.WAITING:
             self.send_lobby(link)
+            await self.start_if_accepted(table)
             self.refresh()
 
     async def _watch(self, link: HostLink, table: Table) -> None:
@@ -443,21 +417,40 @@ class Lobby:
         self._forget_if_done(table)
 
     async def _move(self, link: HostLink, move: Move) -> None:
+        table, seat = self._playing(link)
+        await table.play(seat, move)
+
+    def _playing(self, link: HostLink) -> tuple[Table, int]:
         table, seat = link.table, link.seat
         if table is None or seat is None or table.status is not TableStatus.PLAYING:
             raise TableError("you are not playing a game")
-        await table.play(seat, move)
+        return table, seat
+
+    async def _undo(self, link: HostLink) -> None:
+        if not self.undo:
+            raise TableError("moves are taken back only in offline games against bots")
+        table, seat = self._playing(link)
+        await table.undo(seat)
+
+    async def _hint(self, link: HostLink) -> None:
+        if not self.hints:
+            raise TableError("hints are only for offline games against bots")
+        table, seat = self._playing(link)
+        move, reason = await table.hint(seat)
+        link.deliver(protocol.encode(Advice(move, reason)))
 
     # -- upkeep ------------------------------------------------------------
 
     async def abandon_idle(self, after: float) -> None:
-        """Abandon every game no human has been connected to (on any process) for `after`
-        seconds, so games nobody comes back to do not pile up; close waiting tables
-        nobody is at any more."""
+        """Abandon every game without a clock that no human has been connected to (on any
+        process) for `after` seconds, so games nobody comes back to do not pile up; close
+        waiting tables nobody is at any more."""
         for table in list(self.tables.values()):
             patience = after if table.status is TableStatus.PLAYING else min(after, WAITING_IDLE)
             if table.idle_for() <= patience:
                 continue
+            if table.status is TableStatus.PLAYING and table.control.timed:
+                continue  # its clocks see to absent players (correspondence: for days)
             if table.status is TableStatus.PLAYING:
                 log.info("game %s: no player for %.0f s", table.id, table.idle_for())
                 await self.abandon(table)

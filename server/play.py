@@ -7,7 +7,8 @@ Offline play is not a second host: it starts the server's own `GameHost` (lobby,
 tables, bots in their worker processes, a store in a temporary directory that
 goes when the game does) and joins one app to it through the same bridge an SSH
 session uses (`server.bridge.HostBridge`). Only two settings differ: the player
-may choose the deal's seed, and nobody else can connect.
+may choose the deal's seed, may take moves back and ask for hints, and nobody else
+can connect.
 """
 
 from __future__ import annotations
@@ -57,6 +58,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--bot-delay", type=float, default=0.6, help="seconds between bot moves (default 0.6)"
     )
     play.add_argument("--log", metavar="FILE", help="write the game host's log to FILE")
+    replay = sub.add_parser(
+        "replay", help="replay a game record (docs/records.md; splendor-server export writes one)"
+    )
+    replay.add_argument("file", help="the record, a text file")
+    replay.add_argument(
+        "--turn", type=int, help="open at this turn (0: the deal; default: the last)"
+    )
     return parser.parse_args(argv)
 
 
@@ -89,13 +97,14 @@ def offline_identity(name: str) -> Identity:
 
 
 def offline_host(data_dir: str | Path, **options: Any) -> GameHost:
-    """The game host of offline play: the player may choose the deal's seed, and games
-    last only as long as this run (no fsync per move, nobody's game to abandon)."""
+    """The game host of offline play: the player may choose the deal's seed, take moves
+    back (`u`) and ask for hints, and games last only as long as this run (no fsync per
+    move, nobody's game to abandon, no ratings)."""
     from .host import GameHost
 
     settings: dict[str, Any] = {"synchronous": "NORMAL", "abandon_after": None}
     settings.update(options)
-    return GameHost(data_dir, client_seeds=True, **settings)
+    return GameHost(data_dir, client_seeds=True, ratings=False, undo=True, hints=True, **settings)
 
 
 async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
@@ -117,8 +126,23 @@ async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
             await host.stop()
 
 
+def replay_file(path: str, turn: int | None) -> int:
+    """`splendor replay FILE`: the record's replay in the terminal, with no host."""
+    from client.screens.replay import RecordError, ReplayApp, load_replay
+
+    try:
+        replay = load_replay(path)
+    except (OSError, UnicodeDecodeError, RecordError) as e:
+        print(f"splendor: {path}: {e}", file=sys.stderr)
+        return 2
+    ReplayApp(replay, at=turn).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.command == "replay":
+        return replay_file(args.file, args.turn)
     try:
         setup = setup_from(args)
         name = player_name(args.name)

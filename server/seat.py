@@ -3,7 +3,7 @@ one enum both sides share) with the transitions the host allows."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from shared.protocol import SeatSummary, TableStatus
@@ -37,13 +37,16 @@ def same_player(a: Identity, b: Identity) -> bool:
 
 @dataclass(eq=False)
 class Seat:
-    """A seat: empty, a bot of a level, or a human with zero or more sessions."""
+    """A seat: empty, a bot of a level, or a human with zero or more sessions. A human's
+    seat also carries what its stored record says of clocks, votes and rematches
+    (`server.store.SeatRecord`)."""
 
     bot: str | None = None
     identity: Identity | None = None
     peers: set[Peer] = field(default_factory=set)  # this process's sessions at the seat
-    left: bool = False  # the player went back to the lobby during the game (stored)
+    left: float = 0.0  # when the player went back to the lobby during the game (stored)
     remote: int = 0  # sessions at the seat on other processes of the cluster
+    stored: SeatRecord = field(default_factory=SeatRecord)  # as stored (clocks, votes...)
 
     @property
     def empty(self) -> bool:
@@ -51,12 +54,26 @@ class Seat:
 
     @property
     def connected(self) -> bool:
-        """A bot, or a player with a session at the seat on any process."""
+        """A bot, or a player with a session at the seat on any process (a player invited
+        to a rematch is not there until they accept)."""
+        if self.stored.invited:
+            return False
         return self.bot is not None or ((bool(self.peers) or self.remote > 0) and not self.left)
+
+    @property
+    def standin(self) -> str | None:
+        """The bot level that plays this player's seat for the rest of the game, if any."""
+        return self.stored.standin
+
+    @property
+    def player(self) -> bool:
+        """A human who plays the seat themselves (no bot stands in for them)."""
+        return self.identity is not None and self.stored.standin is None
 
     def summary(self) -> SeatSummary:
         name = None if self.identity is None else self.identity.name
-        return SeatSummary(name, self.bot, self.connected)
+        r = self.stored
+        return SeatSummary(name, self.bot, self.connected, r.standin, r.timeouts, r.invited)
 
     @classmethod
     def from_record(cls, r: SeatRecord) -> Seat:
@@ -65,10 +82,10 @@ class Seat:
             return cls(bot=r.bot)
         if r.name is None:
             return cls()
-        return cls(identity=Identity(r.name, r.guest, r.key), left=r.left)
+        return cls(identity=Identity(r.name, r.guest, r.key), left=r.left, stored=r)
 
     def record(self) -> SeatRecord:
         i = self.identity
         if i is None:
             return SeatRecord(bot=self.bot)
-        return SeatRecord(name=i.name, guest=i.guest, key=i.key, left=self.left)
+        return replace(self.stored, name=i.name, guest=i.guest, key=i.key, left=self.left)

@@ -56,6 +56,7 @@ class Names(Protocol):
 
     async def name_owner(self, name: str) -> str | None: ...
     async def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
+    async def banned(self, name: str, key: str | None = None) -> str | None: ...
 
 
 class PlayerAuth(asyncssh.SSHServer):
@@ -74,6 +75,7 @@ class PlayerAuth(asyncssh.SSHServer):
         self._key: str | None = None  # fingerprint of the key in the latest accepted check
         self._key_refused = False  # a key was refused because another key owns the name
         self._guest = False  # keyboard-interactive succeeded: this login is a guest
+        self._ban: str | None = None  # why the name tried is banned, if it is
         self._attempts = 0
         self._ssh, self._host = "ssh ", "HOST"
         self._bound = asyncio.Event()  # set once auth_completed has decided the identity
@@ -101,16 +103,21 @@ class PlayerAuth(asyncssh.SSHServer):
         self._busy()
         self.gate.release(self)
 
-    def begin_auth(self, username: str) -> bool:
+    async def begin_auth(self, username: str) -> bool:
         """Called when a client starts logging in as `username` (again on a new name).
         True: authentication is required (always). An invalid name is refused with
-        a message the client shows."""
+        a message the client shows; a banned one is noted for the guest door (a key
+        is checked with its own ban in `validate_public_key`)."""
         try:
             self._name = check_name(username)
         except ValueError as e:
             log.info("login from %s refused: bad name %r", self.address, username[:40])
             raise asyncssh.PermissionDenied(str(e)) from None
         self._key, self._key_refused, self._guest = None, False, False
+        try:
+            self._ban = await self.names.banned(self._name)
+        except StoreUnavailable:
+            self._ban = None  # the key's own check, or the guest's seat, will say busy
         self.hint = f"{self._ssh}{username}@{self._host}"  # the name as typed: it passed
         return True
 
@@ -139,15 +146,24 @@ class PlayerAuth(asyncssh.SSHServer):
         fingerprint = key.get_fingerprint("sha256")
         try:
             owner = await self.names.name_owner(self._name)
+            ban = await self.names.banned(self._name, fingerprint)
         except StoreUnavailable:
             log.warning("login %s from %s: the database is unreachable", self._name, self.address)
             raise asyncssh.PermissionDenied(BUSY) from None
+        if ban is not None:
+            log.info("login %s from %s refused: banned", self._name, self.address)
+            raise asyncssh.PermissionDenied(self._banned(ban))
         if owner is None or owner == fingerprint:
             self._key = fingerprint
             return True
         self._key = None
         self._key_refused = True
         return False
+
+    def _banned(self, reason: str) -> str:
+        """What a banned player is told (a ban holds the name and the key that owns it)."""
+        why = f" ({reason})" if reason else ""
+        return f"the name {self._name!r}, or the key you connect with, is banned here{why}"
 
     def kbdint_auth_supported(self) -> bool:
         """Keyboard-interactive is the guest door, and the route for refusal messages. True."""
@@ -170,6 +186,9 @@ class PlayerAuth(asyncssh.SSHServer):
                 "this server admits players with an SSH key only: make one with "
                 "'ssh-keygen -t ed25519', then connect again"
             )
+        if self._ban is not None:  # a banned name is no guest's either
+            log.info("guest %s from %s refused: banned", self._name, self.address)
+            raise asyncssh.PermissionDenied(self._banned(self._ban))
         self._guest = True
         return True
 

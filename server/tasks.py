@@ -33,6 +33,8 @@ class Tasks:
             log.info("%s: not done: %s", self.what, e)
         except Exception:
             log.exception("%s: failed", self.what)
+        finally:
+            coro.close()  # a task cancelled before its first step never started `coro`
 
     async def wait(self) -> None:
         """Let the tasks under way finish."""

@@ -1,8 +1,8 @@
 """The Splendor rules engine (docs/rules.md): pure Python, no I/O.
 
-    from shared import new_game, parse_move
-    state = new_game(num_players=3, seed=42)
-    state = state.apply(parse_move("take W U G"))
+from shared import new_game, parse_move
+state = new_game(num_players=3, seed=42)
+state = state.apply(parse_move("take W U G"))
 """
 
 from .cards import CARD_BY_ID, CARDS, COLOURS, LETTERS, NOBLE_BY_ID, NOBLES, Card, Noble, card

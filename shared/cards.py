@@ -20,6 +20,9 @@ from dataclasses import dataclass
 COLOURS = "WUGRK"
 LETTERS = "WUGRK*"
 GOLD = 5
+# This edition's card set (docs/rules.md, "Card set"): a game record names it, so that a
+# record is never replayed with other cards. A change to the cards gets a new one.
+CARD_SET = "1"
 COLOUR_NAMES = ("white", "blue", "green", "red", "black", "gold")
 
 

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
+from .clock import CASUAL, ClockView, TimeControl
 from .moves import Move
+from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
 from .view import LastTurn, PlayerView
 
 PROTOCOL_VERSION = 2  # 2: typed messages, the version in `welcome`, turns as one list
@@ -18,6 +20,7 @@ MAX_SEED = 1 << 63  # seeds are 0 .. 2**63-1: a signed 64-bit integer in any dat
 MAX_ID = 32  # characters in a table id
 MAX_NAME = 64  # characters in a player's name as the host sends it
 MAX_TEXT = 2000  # characters in a notice or a parting line
+MAX_RECORD = 200_000  # characters in a game record (docs/records.md)
 
 
 class TableStatus(Enum):
@@ -38,6 +41,11 @@ class SeatSummary:
     name: str | None = None
     bot: str | None = None
     connected: bool = True
+    # The player's seat is played by a bot of this level for the rest of the game (their
+    # time ran out, or the others voted while they were away).
+    standin: str | None = None
+    timeouts: int = 0  # times the player's clock ran out in this game
+    invited: bool = False  # a rematch: the seat is kept for its player until they accept
 
     @property
     def open(self) -> bool:
@@ -53,6 +61,16 @@ class TableSummary:
     status: TableStatus
     seats: tuple[SeatSummary, ...]
     turn: int = 0
+    rated: bool = False  # its game changes the players' ratings
+    clock: TimeControl = CASUAL  # its time control (`shared.clock`)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """A seat's rating after a rated game (`server.ratings.display`) and how it moved."""
+
+    shown: int
+    change: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +103,7 @@ class LobbyList:
     tables: tuple[TableSummary, ...] = ()
     online: tuple[str, ...] = ()
     mine: tuple[str, ...] = ()
+    to_move: tuple[str, ...] = ()  # the games among `mine` where it is this player's move
 
     def table(self, table_id: str) -> TableSummary | None:
         return next((t for t in self.tables if t.id == table_id), None)
@@ -98,9 +117,20 @@ class LobbyList:
 
 
 @dataclass(frozen=True, slots=True)
+class RematchOffer:
+    """A rematch offered at the end of a game: the new table and its seats (a seat still
+    `invited` has not accepted)."""
+
+    table: str
+    seats: tuple[SeatSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TableUpdate:
     """A table from one seat (`seat` None: a spectator): its seats and the view. `log`,
-    on the first update a session gets for a table, holds the game's turns so far."""
+    on the first update a session gets for a table (and after moves were taken back),
+    holds the game's turns so far, which replace the session's move log. `seed` is the
+    deal's seed once the game is over, and only then: before, it would reveal the decks."""
 
     TAG: ClassVar[str] = "table"
     table: str
@@ -108,6 +138,13 @@ class TableUpdate:
     seat: int | None
     view: PlayerView
     log: tuple[LoggedTurn, ...] | None = None
+    # Once a rated game is over: each seat's rating after it and how much it moved, for
+    # the seats that are rated (players with a key, bots), else None.
+    ratings: tuple[RatingChange | None, ...] = ()
+    seed: int | None = None
+    clock: ClockView | None = None  # a timed game's clocks (`shared.clock`)
+    absent: tuple[Absent, ...] = ()  # a casual game's players away (a vote may follow)
+    rematch: RematchOffer | None = None  # once the game is over, a rematch offered
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +154,16 @@ class Notice:
     TAG: ClassVar[str] = "notice"
     text: str
     level: str = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The answer to `Hint`: the move the medium bot would play from the player's seat,
+    and why, in a sentence."""
+
+    TAG: ClassVar[str] = "advice"
+    move: Move
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +187,9 @@ class Create:
     seats: int
     bots: tuple[str | None, ...]
     seed: int | None = None
+    rated: bool = False  # the game will change the players' ratings
+    clock: TimeControl = CASUAL  # its time control (`shared.clock`)
+    patience: int = 10  # minutes a player may be away before the others may vote
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +200,8 @@ class Quick:
     players: int = 2
     level: str = "medium"
     seed: int | None = None
+    rated: bool = False
+    clock: TimeControl = CASUAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +232,139 @@ class PlayMove:
     move: Move
 
 
-HostMessage = Welcome | LobbyList | TableUpdate | Notice | Bye
-ClientMessage = Create | Quick | Join | Watch | Leave | Start | PlayMove
+# -- the club: ratings, profiles, game records ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A rated player (a name, or bot:LEVEL) on the leaderboard."""
+
+    rank: int
+    player: str
+    rating: int  # as shown (server.ratings.display)
+    games: int
+    wins: int
+    last: float  # when it last finished a rated game (seconds since the epoch)
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """A finished game as a profile lists it: the profile's player sat at `seat`."""
+
+    game: str
+    players: int
+    status: str  # "finished" or "abandoned"
+    finished: float
+    seat: int
+    names: tuple[str, ...]
+    scores: tuple[int, ...]  # () when abandoned
+    ranks: tuple[int, ...]
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AskLeaderboard:
+    TAG: ClassVar[str] = "ask-leaderboard"
+    offset: int = 0  # the first row wanted (0: the top)
+
+
+@dataclass(frozen=True, slots=True)
+class AskProfile:
+    TAG: ClassVar[str] = "ask-profile"
+    player: str  # a name, or bot:LEVEL
+
+
+@dataclass(frozen=True, slots=True)
+class AskRecord:
+    """A finished game's record (docs/records.md), to replay it."""
+
+    TAG: ClassVar[str] = "ask-record"
+    game: str
+
+
+LEADERBOARD_PAGE = 20  # rows a leaderboard page holds
+MAX_RATING = 100_000  # a rating as shown is from 0 to this (server.ratings.display)
+PROFILE_HISTORY = 51  # ratings a profile's course holds: the start and 50 games
+PROFILE_GAMES = 20  # games a profile lists, at most
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A page of the leaderboard from `offset`, and the asking player's own row (None for
+    a guest or a player not rated yet), wherever it is."""
+
+    TAG: ClassVar[str] = "leaderboard"
+    rows: tuple[Ranked, ...]
+    offset: int = 0
+    me: Ranked | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerProfile:
+    """A player's page: where they stand, their rating's course (where it began, then
+    after each rated game: the latest 50, oldest first), rated games and wins by player
+    count (players, games, wins), and their latest games. A guest asking about themselves
+    gets their session's games."""
+
+    TAG: ClassVar[str] = "profile"
+    player: str
+    standing: Ranked | None
+    history: tuple[int, ...] = ()
+    by_players: tuple[tuple[int, int, int], ...] = ()
+    recent: tuple[GameLine, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecordText:
+    TAG: ClassVar[str] = "record"
+    game: str
+    text: str  # the record, as docs/records.md writes it
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back this player's last move, and the bots' moves after it: the player is back
+    at their previous decision. Only a host that allows it (offline play) does it."""
+
+    TAG: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Ask what the medium bot would play from this player's seat now, and why (`Advice`).
+    Only a host that allows it (offline play) answers."""
+
+    TAG: ClassVar[str] = "hint"
+
+
+HostMessage = (
+    Welcome
+    | LobbyList
+    | TableUpdate
+    | Notice
+    | Advice
+    | Bye
+    | Leaderboard
+    | PlayerProfile
+    | GameRecordText
+    | ChatLines
+)
+ClientMessage = (
+    Create
+    | Quick
+    | Join
+    | Watch
+    | Leave
+    | Start
+    | PlayMove
+    | Undo
+    | Hint
+    | AskLeaderboard
+    | AskProfile
+    | AskRecord
+    | Say
+    | Vote
+    | Rematch
+    | NextGame
+)
 Message = HostMessage | ClientMessage

@@ -10,9 +10,13 @@ Bytes that are not a message of the expected side raise `ProtocolError` (a
 
 Host → client: `Welcome` (first, with the protocol version), `LobbyList`,
 `TableUpdate` (after every move and on coming to a table; the first one a
-session gets for a table also carries the turns so far), `Notice`, `Bye`.
+session gets for a table also carries the turns so far; once the game is over,
+the seed; in a timed game, the clocks), `Notice`, `Advice` (the answer to a
+hint), `ChatLines`, `Bye`.
 
-Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`.
+Client → host: `Create`, `Quick`, `Join`, `Watch`, `Leave`, `Start`, `PlayMove`,
+`Say`, `Vote`, `Rematch`, `NextGame`, and for offline play `Undo` and `Hint`. The
+readers of clocks, chat, votes and rematches are `shared.social_protocol`'s.
 
 On the wire a message is a map: ``{"t": TAG, field: value, ...}``; nested summaries
 are maps too, a move is its notation, a view is the codec's view, and a turn is
@@ -26,69 +30,105 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any
 
+from . import social_protocol as social
+from .clock import ClockView, TimeControl
 from .codec import CodecError, dumps, loads, turn_payload
 from .decode import turn_from
 from .errors import SplendorError
 from .messages import (
     BOT_LEVELS,
+    LEADERBOARD_PAGE,
     MAX_ID,
     MAX_NAME,
+    MAX_RATING,
+    MAX_RECORD,
     MAX_SEED,
     MAX_TEXT,
+    PROFILE_GAMES,
+    PROFILE_HISTORY,
     PROTOCOL_VERSION,
+    Advice,
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Bye,
     ClientMessage,
     Create,
+    GameLine,
+    GameRecordText,
+    Hint,
     HostMessage,
     Join,
+    Leaderboard,
     Leave,
     LobbyList,
     LoggedTurn,
     Message,
     Notice,
+    PlayerProfile,
     PlayMove,
     Quick,
+    Ranked,
+    RatingChange,
+    RematchOffer,
     SeatSummary,
     Start,
     TableStatus,
     TableSummary,
     TableUpdate,
+    Undo,
     Watch,
     Welcome,
 )
 from .moves import Move, Return, parse_move
+from .reading import MISSING, ProtocolError, Reader, T, as_map, text_item
+from .social import Absent, ChatLine, ChatLines, NextGame, Rematch, Say, Vote
 from .view import PlayerView
 
-
-class ProtocolError(CodecError):
-    """Bytes that decode but are not a valid message of the expected kind."""
-
-
 # -- encoding --------------------------------------------------------------------
+
+
+# Fields left off the wire while they hold their default (a reader takes the default):
+# what clocks, chat, votes and rematches added costs nothing where they are not used.
+_QUIET = frozenset(
+    ("log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch", "to_move")
+)
+_PARTS = (
+    SeatSummary, TableSummary, Ranked, GameLine, ClockView, Absent, ChatLine, RematchOffer
+)  # fmt: skip
+
+
+def _fields(x: Any) -> dict[str, Any]:
+    out = {}
+    for f in dataclasses.fields(x):
+        value = getattr(x, f.name)
+        if f.name in _QUIET and value == f.default:
+            continue
+        out[f.name] = _wire(value)
+    return out
 
 
 def _wire(x: Any) -> Any:
     if isinstance(x, Enum):
         return x.value
-    if isinstance(x, Move):
+    if isinstance(x, Move | TimeControl):
         return str(x)
     if isinstance(x, LoggedTurn):
         return (x.seat, turn_payload(x.turn))
-    if isinstance(x, SeatSummary | TableSummary):
-        return {f.name: _wire(getattr(x, f.name)) for f in dataclasses.fields(x)}
+    if isinstance(x, RatingChange):
+        return (x.shown, x.change)
+    if isinstance(x, _PARTS):
+        return _fields(x)
     if isinstance(x, tuple):
         return tuple(_wire(v) for v in x)
-    return x  # str, int, bool, None, and a PlayerView (the codec's own)
+    return x  # str, int, float, bool, None, and a PlayerView (the codec's own)
 
 
 def encode(msg: Message) -> bytes:
     """One message as bytes: ``encode(PlayMove(parse_move("take W U G")))``."""
-    fields = {f.name: _wire(getattr(msg, f.name)) for f in dataclasses.fields(msg)}
-    if isinstance(msg, TableUpdate) and msg.log is None:
-        del fields["log"]
-    return dumps({"t": msg.TAG, **fields})
+    return dumps({"t": msg.TAG, **_fields(msg)})
 
 
 def notice(text: str, level: str = "error") -> bytes:
@@ -100,79 +140,17 @@ def notice(text: str, level: str = "error") -> bytes:
 
 # -- decoding --------------------------------------------------------------------
 
-T = TypeVar("T")
-_MISSING: Any = object()
-
-
-class _Reader:
-    """The fields of one message map, each checked as it is read."""
-
-    def __init__(self, d: dict[str, Any], kind: str) -> None:
-        self.d, self.kind = d, kind
-
-    def bad(self, key: str, should: str) -> ProtocolError:
-        return ProtocolError(f"a `{self.kind}` message: {key} should be {should}")
-
-    def get(self, key: str, default: Any) -> Any:
-        value = self.d.get(key, default)
-        if value is _MISSING:
-            raise ProtocolError(f"a `{self.kind}` message needs {key}")
-        return value
-
-    def integer(self, key: str, lo: int, hi: int, default: Any = _MISSING) -> int:
-        value = self.get(key, default)
-        if type(value) is not int or not lo <= value <= hi:
-            raise self.bad(key, f"a whole number from {lo} to {hi}")
-        return value
-
-    def opt_integer(self, key: str, lo: int, hi: int) -> int | None:
-        return None if self.d.get(key) is None else self.integer(key, lo, hi)
-
-    def flag(self, key: str, default: Any = _MISSING) -> bool:
-        value = self.get(key, default)
-        if not isinstance(value, bool):
-            raise self.bad(key, "true or false")
-        return value
-
-    def text(self, key: str, limit: int, default: Any = _MISSING) -> str:
-        value = self.get(key, default)
-        if not isinstance(value, str) or not 0 < len(value) <= limit:
-            raise self.bad(key, f"text of 1 to {limit} characters")
-        return value
-
-    def opt_text(self, key: str, limit: int) -> str | None:
-        return None if self.d.get(key) is None else self.text(key, limit)
-
-    def level(self, key: str, default: Any = _MISSING) -> str:
-        value = self.get(key, default)
-        if value not in BOT_LEVELS:
-            raise self.bad(key, f"a bot level: {', '.join(BOT_LEVELS)}")
-        return str(value)
-
-    def seq(
-        self, key: str, item: Callable[[Any, str], T], default: Any = _MISSING
-    ) -> tuple[T, ...]:
-        value = self.get(key, default)
-        if not isinstance(value, tuple):
-            raise self.bad(key, "a list")
-        return tuple(item(v, f"{key}[{i}]") for i, v in enumerate(value))
-
-
-def _map(x: object, what: str) -> dict[str, Any]:
-    if not isinstance(x, dict):
-        raise ProtocolError(f"{what} should be a map")
-    return x
-
 
 def _seat(x: object, what: str) -> SeatSummary:
-    r = _Reader(_map(x, what), what)
+    r = Reader(as_map(x, what), what)
     bot = None if r.d.get("bot") is None else r.level("bot")
-    return SeatSummary(r.opt_text("name", MAX_NAME), bot, r.flag("connected", True))
+    name, connected = r.opt_text("name", MAX_NAME), r.flag("connected", True)
+    return SeatSummary(name, bot, connected, **social.seat_extras(r))
 
 
 def _table(x: object, what: str) -> TableSummary:
-    r = _Reader(_map(x, what), what)
-    status = r.get("status", _MISSING)
+    r = Reader(as_map(x, what), what)
+    status = r.get("status", MISSING)
     try:
         table_status = TableStatus(status)
     except ValueError:
@@ -183,16 +161,9 @@ def _table(x: object, what: str) -> TableSummary:
         table_status,
         r.seq("seats", _seat),
         r.integer("turn", 0, 1 << 31, 0),
+        r.flag("rated", False),
+        social.time_control(r, "clock"),
     )
-
-
-def _text(limit: int) -> Callable[[object, str], str]:
-    def item(x: object, what: str) -> str:
-        if not isinstance(x, str) or not 0 < len(x) <= limit:
-            raise ProtocolError(f"{what} should be text of 1 to {limit} characters")
-        return x
-
-    return item
 
 
 def _logged(x: object, what: str) -> LoggedTurn:
@@ -217,23 +188,24 @@ def _bot_or_open(x: object, what: str) -> str | None:
     return None if x is None else str(x)
 
 
-def _welcome(r: _Reader) -> Welcome:
+def _welcome(r: Reader) -> Welcome:
     # A host from before versions were sent speaks version 1.
     return Welcome(
         r.text("name", MAX_NAME), r.flag("guest", False), r.integer("protocol", 0, 1 << 16, 1)
     )
 
 
-def _lobby(r: _Reader) -> LobbyList:
+def _lobby(r: Reader) -> LobbyList:
     return LobbyList(
         r.seq("tables", _table, ()),
-        r.seq("online", _text(MAX_NAME), ()),
-        r.seq("mine", _text(MAX_ID), ()),
+        r.seq("online", text_item(MAX_NAME), ()),
+        r.seq("mine", text_item(MAX_ID), ()),
+        r.seq("to_move", text_item(MAX_ID), ()),
     )
 
 
-def _table_update(r: _Reader) -> TableUpdate:
-    view = r.get("view", _MISSING)
+def _table_update(r: Reader) -> TableUpdate:
+    view = r.get("view", MISSING)
     if not isinstance(view, PlayerView):
         raise r.bad("view", "a player's view")
     seat = r.opt_integer("seat", 0, view.num_players - 1)
@@ -245,33 +217,72 @@ def _table_update(r: _Reader) -> TableUpdate:
     log = None if r.d.get("log") is None else r.seq("log", _logged)
     if log is not None and any(t.seat >= view.num_players for t in log):
         raise r.bad("log", "turns of the table's seats")
-    return TableUpdate(r.text("table", MAX_ID), seats, seat, view, log)
+    ratings = r.seq("ratings", _rating_change, ())
+    if ratings and len(ratings) != view.num_players:
+        raise r.bad("ratings", f"one change or none for each of the {view.num_players} seats")
+    seed = r.opt_integer("seed", 0, MAX_SEED - 1)
+    if seed is not None and not view.is_over:  # it would reveal the decks
+        raise r.bad("seed", "absent until the game is over")
+    clock = social.clock_view(r, view.num_players)
+    absent = r.seq("absent", social.absent, ())
+    if any(a.seat >= view.num_players for a in absent):
+        raise r.bad("absent", "seats of the table")
+    rematch = None
+    if r.d.get("rematch") is not None:
+        o = Reader(as_map(r.d["rematch"], "rematch"), "rematch")
+        offered = social.seats_of(o.get("seats", MISSING), "rematch seats", _seat)
+        rematch = RematchOffer(o.text("table", MAX_ID), offered)
+    table = r.text("table", MAX_ID)
+    return TableUpdate(table, seats, seat, view, log, ratings, seed, clock, absent, rematch)
 
 
-def _notice(r: _Reader) -> Notice:
+def _rating_change(x: object, what: str) -> RatingChange | None:
+    if x is None:
+        return None
+    ok = isinstance(x, tuple) and len(x) == 2 and all(type(v) is int for v in x)
+    if not ok or not 0 <= x[0] < MAX_RATING or abs(x[1]) >= MAX_RATING:  # type: ignore[index]
+        raise ProtocolError(f"{what} should be [rating, change]")
+    return RatingChange(x[0], x[1])  # type: ignore[index]
+
+
+def _notice(r: Reader) -> Notice:
     level = r.get("level", "error")
     if level not in ("error", "info"):
         raise r.bad("level", "error or info")
     return Notice(r.text("text", MAX_TEXT), level)
 
 
-def _create(r: _Reader) -> Create:
+def _create(r: Reader) -> Create:
     n = r.integer("seats", 2, 4)
     bots = r.seq("bots", _bot_or_open, (None,) * n)
     if len(bots) != n:
         raise r.bad("bots", f"one level or none for each of the {n} seats")
     if bots[0] is not None:
         raise ProtocolError("seat 0 is yours; it cannot be a bot")
-    return Create(n, bots, r.opt_integer("seed", 0, MAX_SEED - 1))
+    seed, rated = r.opt_integer("seed", 0, MAX_SEED - 1), r.flag("rated", False)
+    clock = social.time_control(r, "clock")
+    return Create(n, bots, seed, rated, clock, r.integer("patience", 1, 24 * 60, 10))
 
 
-def _quick(r: _Reader) -> Quick:
+def _quick(r: Reader) -> Quick:
     seed = r.opt_integer("seed", 0, MAX_SEED - 1)
-    return Quick(r.integer("players", 2, 4, 2), r.level("level", "medium"), seed)
+    players, level = r.integer("players", 2, 4, 2), r.level("level", "medium")
+    return Quick(players, level, seed, r.flag("rated", False), social.time_control(r, "clock"))
 
 
-def _move(r: _Reader) -> PlayMove:
-    text = r.get("move", _MISSING)
+def _advice(r: Reader) -> Advice:
+    text = r.get("move", MISSING)
+    if not isinstance(text, str):
+        raise r.bad("move", "notation text, like `take W U G`")
+    try:
+        move = parse_move(text)
+    except SplendorError as e:
+        raise ProtocolError(str(e)) from None
+    return Advice(move, r.text("reason", MAX_TEXT))
+
+
+def _move(r: Reader) -> PlayMove:
+    text = r.get("move", MISSING)
     if not isinstance(text, str):
         raise r.bad("move", "notation text, like `take W U G`")
     try:
@@ -280,14 +291,82 @@ def _move(r: _Reader) -> PlayMove:
         raise ProtocolError(str(e)) from None
 
 
-_HOST: dict[str, Callable[[_Reader], HostMessage]] = {
+def _ranked(x: object, what: str) -> Ranked:
+    r = Reader(as_map(x, what), what)
+    return Ranked(
+        r.integer("rank", 1, 1 << 31),
+        r.text("player", MAX_NAME),
+        r.integer("rating", 0, MAX_RATING - 1),
+        r.integer("games", 0, 1 << 31),
+        r.integer("wins", 0, 1 << 31),
+        r.real("last"),
+    )
+
+
+def _opt_ranked(r: Reader, key: str) -> Ranked | None:
+    return None if r.d.get(key) is None else _ranked(r.d[key], key)
+
+
+def _game_line(x: object, what: str) -> GameLine:
+    r = Reader(as_map(x, what), what)
+    players = r.integer("players", 2, 4)
+    line = GameLine(
+        r.text("game", MAX_ID),
+        players,
+        r.text("status", 20),
+        r.real("finished"),
+        r.integer("seat", 0, players - 1),
+        r.seq("names", text_item(MAX_NAME), most=players),
+        r.ints("scores", most=players),
+        r.ints("ranks", most=players),
+        r.flag("rated"),
+    )
+    if len(line.names) != players:
+        raise r.bad("names", f"one for each of the {players} seats")
+    for key in ("scores", "ranks"):
+        if len(getattr(line, key)) not in (0, players):
+            raise r.bad(key, f"none, or one for each of the {players} seats")
+    if not all(1 <= rank <= players for rank in line.ranks):
+        raise r.bad("ranks", f"ranks from 1 to {players}")
+    return line
+
+
+def _by_players(x: object, what: str) -> tuple[int, int, int]:
+    ok = isinstance(x, tuple) and len(x) == 3 and all(type(v) is int for v in x)
+    if not ok or not 2 <= x[0] <= 4 or not 0 <= x[2] <= x[1]:  # type: ignore[index]
+        raise ProtocolError(f"{what} should be [players 2-4, games, wins up to games]")
+    return x  # type: ignore[return-value]
+
+
+def _profile(r: Reader) -> PlayerProfile:
+    return PlayerProfile(
+        r.text("player", MAX_NAME),
+        _opt_ranked(r, "standing"),
+        r.ints("history", (), most=PROFILE_HISTORY),
+        r.seq("by_players", _by_players, (), most=3),
+        r.seq("recent", _game_line, (), most=PROFILE_GAMES),
+    )
+
+
+_HOST: dict[str, Callable[[Reader], HostMessage]] = {
     Welcome.TAG: _welcome,
     LobbyList.TAG: _lobby,
     TableUpdate.TAG: _table_update,
     Notice.TAG: _notice,
+    Advice.TAG: _advice,
     Bye.TAG: lambda r: Bye(r.text("text", MAX_TEXT)),
+    Leaderboard.TAG: lambda r: Leaderboard(
+        r.seq("rows", _ranked, most=LEADERBOARD_PAGE),
+        r.integer("offset", 0, 1 << 31, 0),
+        _opt_ranked(r, "me"),
+    ),
+    PlayerProfile.TAG: _profile,
+    GameRecordText.TAG: lambda r: GameRecordText(
+        r.text("game", MAX_ID), r.text("text", MAX_RECORD)
+    ),
+    ChatLines.TAG: social.chat_lines,
 }
-_CLIENT: dict[str, Callable[[_Reader], ClientMessage]] = {
+_CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Create.TAG: _create,
     Quick.TAG: _quick,
     Join.TAG: lambda r: Join(r.text("table", MAX_ID)),
@@ -295,10 +374,19 @@ _CLIENT: dict[str, Callable[[_Reader], ClientMessage]] = {
     Leave.TAG: lambda r: Leave(),
     Start.TAG: lambda r: Start(),
     PlayMove.TAG: _move,
+    Undo.TAG: lambda r: Undo(),
+    Hint.TAG: lambda r: Hint(),
+    AskLeaderboard.TAG: lambda r: AskLeaderboard(r.integer("offset", 0, 1 << 31, 0)),
+    AskProfile.TAG: lambda r: AskProfile(r.text("player", MAX_NAME)),
+    AskRecord.TAG: lambda r: AskRecord(r.text("game", MAX_ID)),
+    Say.TAG: social.say,
+    Vote.TAG: social.vote,
+    Rematch.TAG: lambda r: Rematch(),
+    NextGame.TAG: lambda r: NextGame(),
 }
 
 
-def _decode(data: bytes, readers: dict[str, Callable[[_Reader], T]], side: str) -> T:
+def _decode(data: bytes, readers: dict[str, Callable[[Reader], T]], side: str) -> T:
     msg = loads(data)
     if not isinstance(msg, dict):
         raise ProtocolError(f"expected a message, got {type(msg).__name__}")
@@ -306,7 +394,7 @@ def _decode(data: bytes, readers: dict[str, Callable[[_Reader], T]], side: str) 
     reader = readers.get(kind) if isinstance(kind, str) else None
     if reader is None or not isinstance(kind, str):
         raise ProtocolError(f"{kind!r} is not a message a {side} sends")
-    return reader(_Reader(msg, kind))
+    return reader(Reader(msg, kind))
 
 
 def decode_host(data: bytes) -> HostMessage:
@@ -321,26 +409,52 @@ def decode_client(data: bytes) -> ClientMessage:
 
 __all__ = [
     "BOT_LEVELS",
+    "AskLeaderboard",
+    "AskProfile",
+    "AskRecord",
+    "GameLine",
+    "GameRecordText",
+    "Leaderboard",
+    "PlayerProfile",
+    "Ranked",
+    "LEADERBOARD_PAGE",
+    "MAX_RATING",
+    "PROFILE_GAMES",
+    "PROFILE_HISTORY",
     "MAX_SEED",
     "PROTOCOL_VERSION",
+    "Absent",
+    "Advice",
     "Bye",
+    "ChatLine",
+    "ChatLines",
+    "ClockView",
     "ClientMessage",
     "Create",
+    "Hint",
     "HostMessage",
     "Join",
     "Leave",
     "LobbyList",
+    "NextGame",
     "LoggedTurn",
     "Message",
     "Notice",
     "PlayMove",
     "ProtocolError",
     "Quick",
+    "RatingChange",
+    "Rematch",
+    "RematchOffer",
+    "Say",
     "SeatSummary",
     "Start",
     "TableStatus",
     "TableSummary",
     "TableUpdate",
+    "TimeControl",
+    "Undo",
+    "Vote",
     "Watch",
     "Welcome",
     "decode_client",

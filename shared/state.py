@@ -152,19 +152,23 @@ class GameState:
             return (PASS_MOVE,)
         return tuple(moves)
 
-    def outcome(self) -> Outcome | None:
-        """None until the game is over; then scores (R16) and ranks (R17)."""
-        if not self.is_over:
-            return None
+    def standing(self) -> Outcome:
+        """Scores (R16) and ranks (R17) as the game stands now, over or not (an abandoned
+        game is rated by them)."""
         scores = tuple(self.prestige(s) for s in range(self.num_players))
         keys = [(-scores[s], len(self.bought[s])) for s in range(self.num_players)]
         ranks = tuple(1 + sum(1 for k in keys if k < keys[s]) for s in range(self.num_players))
         return Outcome(scores=scores, ranks=ranks)
 
-    def view(self, seat: int | None) -> PlayerView:
+    def outcome(self) -> Outcome | None:
+        """None until the game is over; then scores (R16) and ranks (R17)."""
+        return self.standing() if self.is_over else None
+
+    def view(self, seat: int | None, *, reveal: bool = False) -> PlayerView:
         """What `seat` may know (None: a spectator): the one function that decides hidden
         information (docs/design.md). Decks are sizes; another seat's blind reserve is its
-        level alone (R9); legal moves only for the seat whose decision it is."""
+        level alone (R9), unless `reveal` (the replay of a game that is over, whose record
+        names every card); legal moves only for the seat whose decision it is."""
         if seat is not None and not 0 <= seat < self.num_players:
             raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
         players = []
@@ -172,7 +176,7 @@ class GameState:
             reserved = tuple(
                 ReservedCard(
                     level=CARDS[idx].level,
-                    card=None if blind and s != seat else CARDS[idx].id,
+                    card=None if blind and s != seat and not reveal else CARDS[idx].id,
                     blind=blind,
                 )
                 for idx, blind in self.reserved[s]

@@ -1,5 +1,6 @@
-"""The help screen: the rules in short (docs/rules.md, R1–R18) and the keys of the screens
-the app shows (the app hands them over, so this module imports no screen)."""
+"""The help screen: the keys of the moment and how to read the table (the screen that
+opens it hands that page over), the rules in short (docs/rules.md, R1–R18) and every key
+of the screens the app shows (handed over too, so this module imports no screen)."""
 
 from __future__ import annotations
 
@@ -39,12 +40,6 @@ one per turn, the first in table order (R14).
 bought ranks higher; still tied, the rank is shared (R17). If every player passes in a \
 row, the game ends as it stands (R18).
 
-[b]The table[/b]  A card shows its bonus colour, id and prestige (★), its cost, and on \
-its last line what you still need ([b]✓ buy[/b] when you can buy it; [b]✓ buy 2*[/b] \
-with 2 gold). A yellow bar marks a card new since the last move and the player who \
-moved last. Opponents' blind reserves show as [b]L2?[/b] (level 2); your own blind \
-reserves carry a small ᵇ. [b]gem[/b] is a player's tokens, [b]crd[/b] their bonuses \
-(= cards bought), ♛ a noble.
 """
 
 
@@ -80,27 +75,52 @@ def _key_name(key: str) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Rules summary and keys; Esc, q or ? closes it."""
+    """Help in pages: what the keys do now (and how to read the table), the rules in short,
+    every key. Tab or ← → turns the page; Esc, q or ? closes it. Each page fits 80×24."""
 
     BINDINGS = [
         Binding("escape,q,question_mark", "close", "Close"),
+        Binding("tab,right,l", "turn(1)", show=False),
+        Binding("shift+tab,left,h", "turn(-1)", show=False),
         Binding("j,down", "scroll(1)", show=False),
         Binding("k,up", "scroll(-1)", show=False),
         Binding("pagedown,space", "scroll(10)", show=False),
         Binding("pageup", "scroll(-10)", show=False),
     ]
 
-    def __init__(self, groups: KeyGroups) -> None:
+    def __init__(self, groups: KeyGroups, now: str = "", legend: str = "") -> None:
         super().__init__()
         self.groups = groups  # (title, bindings) of each screen the keys of which it lists
+        self.pages = [("Now", now)] if now else []  # the keys of the moment
+        self.pages += [("The table", legend)] if legend else []  # how to read it
+        self.pages += [("Rules", RULES), ("Every key", "[b]Keys[/b]" + keys_text(groups))]
+        self.at = 0
 
     def compose(self) -> ComposeResult:
-        keys = keys_text(self.groups)
         with VerticalScroll(id="help-body", classes="dialog wide-dialog"):
-            yield Static("Splendor — rules in short and keys", classes="dialog-title")
-            yield Static(RULES, classes="dialog-text")
-            yield Static("[b]Keys[/b]" + keys, classes="dialog-text")
-            yield Static("Esc, q or ?: close   ↑↓ j k: scroll", classes="dialog-keys")
+            yield Static(id="help-tabs", classes="dialog-title")
+            for i, (_, text) in enumerate(self.pages):
+                yield Static(text, classes="dialog-text help-page", id=f"help-page-{i}")
+            yield Static(
+                "Tab ← →: next page   ↑↓ j k: scroll   Esc, q or ?: close", classes="dialog-keys"
+            )
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        tabs = "  ".join(
+            f"[reverse] {title} [/reverse]" if i == self.at else f" {title} "
+            for i, (title, _) in enumerate(self.pages)
+        )
+        self.query_one("#help-tabs", Static).update(f"Splendor help   {tabs}")
+        for i in range(len(self.pages)):
+            self.query_one(f"#help-page-{i}").display = i == self.at
+        self.query_one("#help-body", VerticalScroll).scroll_home(animate=False)
+
+    def action_turn(self, step: int) -> None:
+        self.at = (self.at + step) % len(self.pages)
+        self._show()
 
     def action_close(self) -> None:
         self.dismiss(None)

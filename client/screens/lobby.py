@@ -1,7 +1,8 @@
-"""The lobby: tables waiting and in progress, who is online, and the table you sit at.
+"""The lobby: tables waiting and in progress, who is online, the table you sit at, the
+games where it is your move, and the lobby's chat.
 
-It renders the host's "lobby" messages and sends the lobby commands
-(`shared.protocol`: create, join, leave, start, watch, quick).
+It renders the host's "lobby" and "chat" messages and sends the lobby commands
+(`shared.protocol`: create, join, leave, start, watch, quick, say, next game).
 """
 
 from __future__ import annotations
@@ -9,32 +10,95 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from shared.chat import MAX_CHAT
+from shared.players import bot_label, bot_player
 from shared.protocol import (
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Create,
     Join,
     Leave,
     LobbyList,
+    NextGame,
     Quick,
+    Say,
     SeatSummary,
     Start,
     TableStatus,
     TableSummary,
     Watch,
 )
+from shared.social import LOBBY
 
+from ..editing import edited, pasted
+from ..widgets.chatbox import ChatBox
+from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import NameList, TableList
+from .club import GameIdDialog, PlayerPicker, candidates
 from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
-COLUMNS = (("Table", 7), ("Host", 12), ("Status", 9), ("Seats", 34), ("Turn", 5))
+COLUMNS = (  # 0: the rest
+    ("Table", 7),
+    ("Host", 12),
+    ("Status", 9),
+    ("Game", 6),
+    ("Seats", 0),
+    ("Clock", 5),
+    ("Turn", 5),
+)
+CLUB: Keys = (("r", "r", "Ranks"), ("p", "p", "Profile"), ("v", "v", "Replay"))
+END: Keys = (("question_mark", "?", "Help"), ("q", "q", "Quit"))
+KEYS: Keys = (  # the key line; j and w (join, watch) are Enter's, and in the help
+    ("enter", "⏎", "Open"),
+    ("g", "g", "Quick"),
+    ("c", "c", "Create"),
+    ("t", "t", "Chat"),
+    *CLUB,
+    *END,
+)
+KEYS_AT_TABLE: Keys = (  # waiting at a table
+    ("enter", "⏎", "Open"),
+    ("s", "s", "Start"),
+    ("l", "l", "Leave"),
+    ("t", "t", "Chat"),
+    *CLUB,
+    *END,
+)
+TYPING: Keys = (("enter", "⏎", "Say"), ("escape", "esc", "Close"))
+LOBBY_HELP = """\
+[b]In the lobby[/b]
+ [b]↑ ↓ PgUp PgDn[/b]  select a table
+ [b]Enter[/b]          join the selected table (waiting) or watch it (playing); your own
+                 game in progress: back to your seat
+ [b]g[/b]              a quick game against bots, at once
+ [b]c[/b]              create a table: 2 to 4 seats, each open or a bot
+ [b]j[/b] / [b]w[/b]          join / watch the selected table
+ [b]s[/b]              start the table you host, once every seat is filled
+ [b]l[/b]              leave the table you wait at
+ [b]m[/b]              your next game where it is your move
+ [b]t[/b]              chat to the lobby: Enter says it, Esc closes; /mute NAME hides a
+                  name's lines (this session), /unmute NAME, /bell turns the bell off or on
+ [b]r[/b]              the leaderboard (Enter on a row: that player's profile)
+ [b]p[/b]              a player's profile: yours, the selected table's players, anyone's
+ [b]v[/b]              replay a finished game: type its id (profiles list them)
+ [b]q[/b]              quit (a seat in a game is kept: connect again to play on)
+
+The lobby lists every table waiting for players or playing, with its seats, rated or
+casual, its clock (5+10: minutes each and seconds a move; 3d: days a move) and the
+game's turn; "your game" marks a game you hold a seat in, "your move" one that waits
+for your move. A rated game changes the ratings of its players with a key, and of its
+bots."""
 
 
 def seat_label(seat: SeatSummary) -> str:
@@ -42,7 +106,7 @@ def seat_label(seat: SeatSummary) -> str:
     if seat.name:
         return seat.name + ("" if seat.connected else " (away)")
     if seat.bot:
-        return f"{seat.bot} bot"
+        return bot_label(seat.bot)
     return "open"
 
 
@@ -63,6 +127,11 @@ class LobbyScreen(Screen[None]):
         Binding("g", "quick", "Quick game"),
         Binding("s", "start", "Start"),
         Binding("l", "leave", "Leave table"),
+        Binding("r", "leaderboard", "Leaderboard"),
+        Binding("p", "profile", "Profile"),
+        Binding("v", "replay", "Replay a game"),
+        Binding("t", "talk", "Chat"),
+        Binding("m", "next_game", "Your move"),
     ]
 
     def __init__(self, lobby: LobbyList) -> None:
@@ -70,6 +139,7 @@ class LobbyScreen(Screen[None]):
         self.lobby = lobby
         self._shown: tuple[str, str, LobbyList] | None = None  # what show() drew
         self._statics: dict[str, str | Text] = {}  # each Static's content as shown
+        self.typing: tuple[str, int] | None = None  # a chat line being typed
 
     @property
     def splendor(self) -> SplendorApp:
@@ -81,16 +151,31 @@ class LobbyScreen(Screen[None]):
             with Vertical(id="lobby-tables"):
                 yield Static("Tables", classes="section-title")
                 yield TableList(COLUMNS, id="tables")
+                yield Static("Chat", classes="section-title", id="lobby-chat-title")
+                yield ChatBox(id="lobby-chat")
             with Vertical(id="lobby-online"):
                 yield Static("Online", classes="section-title")
                 yield NameList(id="online")
         yield Static(id="my-table")
-        yield Footer()
+        yield KeyBar(id="lobby-keys")
 
     def on_mount(self) -> None:
         self.tables = self.query_one(TableList)
         self.online = self.query_one(NameList)
+        self.chat = self.query_one(ChatBox)
+        self.on_resize()
         self.show(self.lobby)
+        self.show_chat(LOBBY)
+
+    def on_resize(self) -> None:
+        """Below 100 columns the names online get a narrower column, the tables the rest;
+        a short terminal has no room for the chat."""
+        online = self.query_one("#lobby-online")
+        online.styles.width = 22 if self.app.size.width >= 100 else 16
+        lines = self.app.size.height  # the chat gets room the tables can spare
+        for part in self.query("#lobby-chat-title, #lobby-chat"):
+            part.display = lines >= 20
+        self.query_one(ChatBox).styles.height = 8 if lines >= 36 else 5
 
     def show(self, lobby: LobbyList) -> None:
         """Render a "lobby" message; only what changed is redrawn (a turn: one line)."""
@@ -111,11 +196,18 @@ class LobbyScreen(Screen[None]):
             playing = t.status is TableStatus.PLAYING
             turn = str(t.turn or "") if playing else ""
             if playing and t.id in lobby.mine:
-                status = "your game"
-            rows.append((t.id, (t.id, t.host, status, seats, turn)))
+                status = "your move" if t.id in lobby.to_move else "your game"
+            kind = "rated" if t.rated else "casual"
+            clock = str(t.clock) if t.clock.timed else ""
+            rows.append((t.id, (t.id, t.host, status, kind, seats, clock, turn)))
         self.tables.show(rows)
         self.online.show(lobby.online)
-        self._show_mine(lobby.waiting_at())
+        if self.typing is None:
+            self.query_one(KeyBar).show(self._keys())
+        self._show_mine(lobby.waiting_at(), lobby.to_move)
+
+    def _keys(self) -> Keys:
+        return KEYS if self.lobby.waiting_at() is None else KEYS_AT_TABLE
 
     def _update_static(self, selector: str, content: str | Text) -> None:
         """`Static.update` only when the content differs from what the widget shows."""
@@ -124,12 +216,19 @@ class LobbyScreen(Screen[None]):
         self._statics[selector] = content
         self.query_one(selector, Static).update(content, layout=False)  # fixed heights
 
-    def _show_mine(self, table: TableSummary | None) -> None:
+    def _show_mine(self, table: TableSummary | None, to_move: tuple[str, ...] = ()) -> None:
+        moves = ""
+        if to_move:
+            s = "" if len(to_move) == 1 else "s"
+            moves = (
+                f"\n[b #5fdc7f]Your move at {len(to_move)} table{s}[/]: {', '.join(to_move)}"
+                " · [b]m[/b] goes to each"
+            )
         if table is None:
             self._update_static(
                 "#my-table",
                 "[#8a8f98]You are not at a table. [b]c[/b] creates one, [b]j[/b] joins the "
-                "selected one, [b]g[/b] plays at once against bots.[/]",
+                "selected one, [b]g[/b] plays at once against bots.[/]" + moves,
             )
             return
         me = self.splendor.player_name
@@ -139,9 +238,12 @@ class LobbyScreen(Screen[None]):
         )
         host = table.host
         action = "[b]s[/b] starts the game" if host == me else f"waiting for {host} to start"
+        invited = any(s.invited and s.name == me for s in table.seats)
+        if invited:
+            action = "a rematch: [b]j[/b] accepts"
         self._update_static(
             "#my-table",
-            f"[b]Your table {table.id}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves",
+            f"[b]Your table {table.id}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves{moves}",
         )
 
     def selected_id(self) -> str | None:
@@ -203,6 +305,27 @@ class LobbyScreen(Screen[None]):
     def action_quick(self) -> None:
         self.app.push_screen(QuickGameDialog(), self._requested)
 
+    def action_leaderboard(self) -> None:
+        self.splendor.send(AskLeaderboard())
+
+    def action_profile(self) -> None:
+        table = self._selected()
+        seated = [] if table is None else [s for s in table.seats if not s.open]
+        seats = [s.name or bot_player(str(s.bot)) for s in seated]
+        picker = PlayerPicker(candidates(self.splendor.player_name, seats, self.lobby.online))
+        self.app.push_screen(picker, self._profile_of)
+
+    def _profile_of(self, player: str | None) -> None:
+        if player:
+            self.splendor.send(AskProfile(player))
+
+    def action_replay(self) -> None:
+        self.app.push_screen(GameIdDialog(), self._replay_of)
+
+    def _replay_of(self, game: str | None) -> None:
+        if game:
+            self.splendor.send(AskRecord(game))
+
     def _requested(self, request: Create | Quick | None) -> None:
         if request is not None:
             self.splendor.send(request)
@@ -215,6 +338,56 @@ class LobbyScreen(Screen[None]):
             self.notify(f"Only {mine.host}, who made the table, can start it.")
         else:
             self.splendor.send(Start())
+
+    # -- chat and your moves ------------------------------------------------------
+
+    def show_chat(self, where: str) -> None:
+        """The app has the lobby's chat (a table's: nothing to show here)."""
+        if where == LOBBY and self.is_mounted:
+            self.chat.show(self.splendor.talk.lines(LOBBY))
+
+    def action_talk(self) -> None:
+        self._type(("", 0))
+
+    def action_next_game(self) -> None:
+        if not self.lobby.to_move:
+            self.notify("No game waits for your move.")
+        else:
+            self.splendor.send(NextGame())
+
+    def _type(self, line: tuple[str, int] | None) -> None:
+        self.typing = line
+        self.chat.edit(line)
+        self.query_one(KeyBar).show(self._keys() if line is None else TYPING)
+
+    def on_key(self, event: events.Key) -> None:
+        """While a chat line is typed every key edits it; Enter says it, Esc closes it."""
+        if self.typing is None:
+            if event.key == "t":  # here, not only by the binding: the next keys are typed
+                event.stop()
+                event.prevent_default()
+                self.action_talk()
+            return
+        event.stop()
+        event.prevent_default()
+        if event.key == "enter":
+            text = self.typing[0].strip()
+            self._type(None)
+            if text.startswith("/"):
+                self.notify(self.splendor.talk.command(text))
+                self.show_chat(LOBBY)
+            elif text:
+                self.splendor.send(Say(text))
+        elif event.key == "escape":
+            self._type(None)
+        else:
+            character = event.character if event.is_printable else None
+            self._type(edited(self.typing, event.key, character, MAX_CHAT))
+
+    def on_paste(self, event: events.Paste) -> None:
+        if self.typing is not None:
+            event.stop()
+            self._type(pasted(self.typing, event.text, MAX_CHAT))
 
     def action_leave(self) -> None:
         if self.lobby.waiting_at() is None:

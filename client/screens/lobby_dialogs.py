@@ -9,14 +9,22 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from shared.clock import PRESETS, parse_time_control
 from shared.protocol import BOT_LEVELS, Create, Quick
 
 from ..widgets.choice import Choice, show_seats
 
 OPEN = "open"
+PATIENCE = ("2 min", "5 min", "10 min", "30 min", "60 min")  # before absent players' vote
+
+
+RATED, CASUAL = "rated", "casual"
 
 
 class _Dialog(ModalScreen[Create | Quick | None]):
+    """A lobby dialog; its last choice is rated or casual (a guest's default: casual,
+    since guests are never rated)."""
+
     BINDINGS = [
         Binding("enter", "submit", "OK"),
         Binding("escape", "cancel", "Cancel"),
@@ -26,6 +34,14 @@ class _Dialog(ModalScreen[Create | Quick | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def rated_choice(self) -> Choice:
+        guest = getattr(self.app, "guest", False)
+        return Choice("Game", (RATED, CASUAL), CASUAL if guest else RATED, id="rated")
+
+    @property
+    def rated(self) -> bool:
+        return self.query_one("#rated", Choice).value == RATED
 
 
 class CreateTableDialog(_Dialog):
@@ -38,6 +54,15 @@ class CreateTableDialog(_Dialog):
             yield Choice("Seat 1", ("you",), id="seat1")
             for seat in range(2, 5):
                 yield Choice(f"Seat {seat}", (OPEN, *BOT_LEVELS), OPEN, id=f"seat{seat}")
+            yield Choice("Clock", PRESETS, "none", id="clock")
+            yield Choice("Patience", PATIENCE, "10 min", id="patience")
+            yield self.rated_choice()
+            yield Static(
+                "Clock: 5+10 is 5 minutes each and 10 s more a move; 3d is 3 days a move. "
+                "Patience: how long a player may be away before the others may vote a bot "
+                "into their seat (no clock).",
+                classes="dialog-text",
+            )
             yield Static(
                 "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: create   [b]Esc[/b]: cancel",
                 classes="dialog-keys",
@@ -51,6 +76,9 @@ class CreateTableDialog(_Dialog):
     def on_choice_changed(self, event: Choice.Changed) -> None:
         if event.choice.id == "seats":
             self._show_seats()
+        if event.choice.id == "clock":  # a clock sees to absent players itself
+            timed = event.choice.value != "none"
+            self.query_one("#patience", Choice).set_class(timed, "-hidden")
 
     def _show_seats(self) -> None:
         show_seats(self, "seats", "seat")
@@ -61,7 +89,9 @@ class CreateTableDialog(_Dialog):
         for seat in range(2, seats + 1):
             value = self.query_one(f"#seat{seat}", Choice).value
             bots.append(None if value == OPEN else value)
-        self.dismiss(Create(seats, tuple(bots)))
+        clock = parse_time_control(self.query_one("#clock", Choice).value)
+        patience = int(self.query_one("#patience", Choice).value.split()[0])
+        self.dismiss(Create(seats, tuple(bots), clock=clock, patience=patience, rated=self.rated))
 
 
 class QuickGameDialog(_Dialog):
@@ -72,6 +102,8 @@ class QuickGameDialog(_Dialog):
             yield Static("Quick game against bots", classes="dialog-title")
             yield Choice("Players", ("2", "3", "4"), "2", id="players")
             yield Choice("Bots", BOT_LEVELS, "medium", id="level")
+            yield Choice("Clock", PRESETS, "none", id="clock")
+            yield self.rated_choice()
             yield Static(
                 "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: play   [b]Esc[/b]: cancel",
                 classes="dialog-keys",
@@ -82,4 +114,7 @@ class QuickGameDialog(_Dialog):
 
     def action_submit(self) -> None:
         players = int(self.query_one("#players", Choice).value)
-        self.dismiss(Quick(players, self.query_one("#level", Choice).value))
+        clock = parse_time_control(self.query_one("#clock", Choice).value)
+        self.dismiss(
+            Quick(players, self.query_one("#level", Choice).value, clock=clock, rated=self.rated)
+        )

@@ -1,28 +1,20 @@
-"""The results: ranks, prestige, cards bought, and how ties were broken (R16, R17)."""
+"""The results in words: how the game ended (R15, R18) and how ties were broken (R17).
+
+The table shows them at the end of the game above its move log, next to each
+player's rank and points (`client.faces.breakdown`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
-
-from rich.table import Table
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from shared.explain import plural
+from shared.protocol import RatingChange
 from shared.state import WINNING_PRESTIGE
 from shared.view import PlayerView
 
-
-class AfterGame(Enum):
-    """What the player chose on the results screen."""
-
-    AGAIN = "again"  # a new game (local) or back to the lobby (online)
-    TABLE = "table"  # look at the final table
-    QUIT = "quit"
+from ..faces import winners_text
+from ..model import Seat
 
 
 def tie_notes(view: PlayerView, names: Sequence[str]) -> list[str]:
@@ -68,56 +60,28 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-class ResultsScreen(ModalScreen[AfterGame]):
-    """Shown when the game is over; returns what to do next."""
-
-    BINDINGS = [
-        Binding("enter,n", "choose('again')", "New game"),
-        Binding("escape,t", "choose('table')", "See the table"),
-        Binding("q", "choose('quit')", "Quit"),
+def ratings_note(seats: Sequence[Seat], ratings: Sequence[RatingChange | None]) -> str:
+    """ "Ratings: Ann 1512 (+14) · Hard bot 2 1620 (−3)": the rated seats after the game."""
+    parts = [
+        f"{seat.name} {r.shown} ({'+' if r.change >= 0 else '−'}{abs(r.change)})"
+        for seat, r in zip(seats, ratings, strict=False)
+        if r is not None
     ]
+    return "Ratings: " + " · ".join(parts) if parts else ""
 
-    def __init__(self, view: PlayerView, names: Sequence[str], again: str = "New game") -> None:
-        super().__init__()
-        self.view = view
-        self.names = tuple(names)
-        self.again = again
 
-    def compose(self) -> ComposeResult:
-        view = self.view
-        assert view.outcome is not None
-        outcome = view.outcome
-        table = Table(box=None, padding=(0, 1), header_style="bold")
-        for title, justify in (("Rank", "right"), ("Player", "left"), ("Prestige", "right"),
-                               ("Cards", "right"), ("Nobles", "left")):  # fmt: skip
-            table.add_column(title, justify=justify)  # type: ignore[arg-type]
-        order = sorted(range(view.num_players), key=lambda s: (outcome.ranks[s], s))
-        for s in order:
-            p = view.players[s]
-            name = self.names[s] + (" (you)" if s == view.seat else "")
-            style = "bold #ffd23f" if outcome.ranks[s] == 1 else ""
-            table.add_row(
-                f"{outcome.ranks[s]}.",
-                name,
-                str(outcome.scores[s]),
-                str(p.cards_bought),
-                " ".join(p.nobles) or "—",
-                style=style,
-            )
-        winners = [self.names[s] for s in outcome.winners]
-        if view.seat is not None and view.seat in outcome.winners:
-            title = "You win!" if len(winners) == 1 else "You share the win!"
-        else:
-            title = f"{_join(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
-        with Vertical(classes="dialog", id="results"):
-            yield Static(f"Game over — {title}", classes="dialog-title")
-            yield Static(table, id="results-table")
-            notes = [end_note(view, self.names), *tie_notes(view, self.names)]
-            yield Static("\n".join(notes), classes="dialog-text")
-            yield Static(
-                f"[b]Enter[/b]: {self.again}   [b]Esc[/b]: see the table   [b]q[/b]: quit",
-                classes="dialog-keys",
-            )
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(AfterGame(choice))
+def results_notes(
+    view: PlayerView,
+    seats: Sequence[Seat],
+    seed: int | None,
+    ratings: Sequence[RatingChange | None] = (),
+) -> tuple[tuple[str, str], ...]:
+    """The lines above the move log at the end of a game: who won, the seed (a replay is
+    seed and moves), the ratings after a rated game, how it ended (R15, R18), how ties
+    were broken (R17)."""
+    names = [s.name for s in seats]
+    shown = f" · seed {seed}" if seed is not None else ""
+    title = f"Game over — {winners_text(view, seats)}{shown}"
+    rated = ratings_note(seats, ratings)
+    notes = [*([rated] if rated else []), end_note(view, names), *tie_notes(view, names)]
+    return ((title, "bold #ffd23f"), *((n, "") for n in notes))

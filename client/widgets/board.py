@@ -1,8 +1,8 @@
-"""The board, one widget: the nobles, three rows of cards with their decks, the bank and
-the viewer's reserved cards, with the cursor on one square.
+"""The board, one widget: the nobles (with what you still lack for each), three rows of
+cards with their decks, the bank and your reserved cards (with a card looked up beside
+them), the cursor on one square.
 
-Its layout follows the terminal's size: wider cards from 100 columns, a blank
-line between the rows from 30 lines, boxed cards from 38.
+Its sizes come from `client.layout.geometry` (the screen sets the widget's own size).
 """
 
 from __future__ import annotations
@@ -15,109 +15,146 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
-from shared.cards import NOBLE_BY_ID
+from shared.cards import LETTERS
 
+from ..layout import Geometry, geometry
 from .lines import LineWidget, blank, strip
-from .palette import DIM, LABEL, cost_text, fit
-from .tiles import CardFace, PileFace, card_strips, pile_strip
+from .palette import DIM, GOOD, INK, LABEL, cost_text, fit
+from .tiles import FLAT_CURSOR, CardFace, PileFace, card_strips, pile_strip
 
-WIDE_AT, MEDIUM_AT, TALL_AT = 100, 30, 38  # terminal columns and lines
+NOBLE_ROW, BANK_ROW, MINE_ROW = 0, 4, 5  # cursor rows; the card rows are 1 to 3
+CROWN = "bold #ffd23f"
 
 
 @dataclass(frozen=True, slots=True)
-class Geometry:
-    """Where things go on the board, for one terminal size."""
+class NobleFace:
+    """A noble on the table: its id, what it asks, and what the viewer still lacks (None
+    for a spectator)."""
 
-    card: int  # a card slot
-    deck: int  # a deck
-    gap: int  # between two slots
-    pile: int  # a bank pile (one cell to the next pile)
-    label: int  # "Bank", "Your hand"
-    height: int  # a row of cards: 3 lines flat, 5 boxed
-    boxed: bool
-    row_gap: bool  # a blank line after the level 3 and level 2 rows
-
-
-def geometry(columns: int, lines: int) -> Geometry:
-    wide, tall = columns >= WIDE_AT, lines >= TALL_AT
-    if tall:
-        card, deck, gap = (16, 10, 0) if wide else (13, 8, 0)
-    else:
-        card, deck, gap = (15, 9, 1) if wide else (11, 6, 1)
-    return Geometry(  # the board's own width is CSS (#board in splendor.tcss)
-        card=card,
-        deck=deck,
-        gap=gap,
-        pile=10 if wide else 7,
-        label=10 if wide else 7,
-        height=5 if tall else 3,
-        boxed=tall,
-        row_gap=lines >= MEDIUM_AT,
-    )
+    id: str
+    requires: tuple[int, ...]
+    lacks: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class BoardFace:
     """What the board shows: card rows (deck first) top to bottom, the bank's piles, the
-    viewer's three reserve slots (None for a spectator), the nobles."""
+    viewer's three reserve slots (None for a spectator), the nobles, a card looked up."""
 
     rows: tuple[tuple[CardFace, ...], ...] = ()
     piles: tuple[PileFace, ...] = ()
     mine: tuple[CardFace, ...] | None = None
-    nobles: tuple[str, ...] = field(default=())
+    nobles: tuple[NobleFace, ...] = field(default=())
+    look: CardFace | None = None
+
+
+def pieces(counts: Sequence[int], spaced: bool, ink: bool = True) -> Text:
+    """Counts per colour as ``2U 1K`` (or ``2U1K``), each piece in its colour."""
+    out = Text()
+    for c, n in enumerate(counts):
+        if n:
+            if out and spaced:
+                out.append(" ")
+            out.append(f"{n}{LETTERS[c]}", style=INK[c] if ink else "")
+    return out
 
 
 @lru_cache(maxsize=1024)
-def noble_strip(nobles: tuple[str, ...], width: int, base: Style) -> Strip:
-    """The nobles on the table, in table order (R14), each with what it asks."""
+def noble_strips(
+    nobles: tuple[NobleFace, ...], cursor: int | None, width: int, base: Style
+) -> tuple[Strip, Strip]:
+    """The nobles in table order (R14), each above what the viewer still lacks for it."""
     if not nobles:
-        return strip(Text("no nobles left", style=DIM), width, base)
-    out = Text()
-    prefix = "Nobles " if width >= 7 + 11 * len(nobles) else ""
-    out.append(prefix, style="bold")
-    for i, nid in enumerate(nobles):
-        noble = NOBLE_BY_ID[nid]
-        if i:
-            out.append("  " if width >= 60 else " ")
-        out.append(f"{nid}♛", style="bold #ffd23f")
-        out.append_text(cost_text(noble.requires, 8, chips=True))
-    return strip(fit(out, width), width, base)
+        line = strip(Text(" no nobles left (R14)", style=DIM), width, base)
+        return line, blank(width, base)
+    slot = width // len(nobles)
+    tops, bottoms = [], []
+    for i, noble in enumerate(nobles):
+        here = cursor == i
+        style = base + Style(bgcolor=FLAT_CURSOR) if here else base
+        crown = "♛" if slot >= 14 else ""
+        top = Text("▶" if here else " ", style="bold")
+        top.append(f"{crown}{noble.id} ", style=CROWN)
+        wants = cost_text(noble.requires, slot - top.cell_len - 1)
+        top.append_text(wants)
+        bottom = Text(" ")
+        if noble.lacks is not None:
+            if any(noble.lacks):
+                bottom.append("you ", style=DIM)
+                spaced = len(bottom) + 3 * sum(1 for n in noble.lacks if n) <= slot - 1
+                bottom.append_text(pieces(noble.lacks, spaced))
+            else:
+                bottom.append("you ✓", style=GOOD)
+        tops.append(strip(fit(top, slot - 1), slot - 1, style))
+        bottoms.append(strip(fit(bottom, slot - 1), slot - 1, style))
+        tops.append(blank(1, base))
+        bottoms.append(blank(1, base))
+    return (
+        Strip.join(tops).adjust_cell_length(width, base),
+        Strip.join(bottoms).adjust_cell_length(width, base),
+    )
 
 
 class Board(LineWidget):
     """The board, drawn from a `BoardFace` and the cursor; `show` repaints what changed."""
 
     DEFAULT_CSS = """
-    Board { height: 100%; }
+    Board { height: auto; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.face = BoardFace()
-        self.cursor = (0, 0)
+        self.cursor: tuple[int, int] | None = (0, 0)  # None: the cursor is elsewhere
 
-    def show(self, face: BoardFace, cursor: tuple[int, int]) -> None:
+    def show(self, face: BoardFace, cursor: tuple[int, int] | None) -> None:
         if face != self.face or cursor != self.cursor:
             self.face, self.cursor = face, cursor
             self.redraw()
 
-    def draw(self, width: int, height: int) -> list[Strip]:
+    @property
+    def geometry(self) -> Geometry:
         size = self.screen.size
-        g = geometry(size.width, size.height)
+        return geometry(size.width, size.height)
+
+    def draw(self, width: int, height: int) -> list[Strip]:
+        g = self.geometry
         base = self.rich_style
         face = self.face
         empty = blank(width, base)
-        lines = [noble_strip(face.nobles, width, base), empty]
+        cursor = self.cursor
+        at = cursor[1] if cursor is not None and cursor[0] == NOBLE_ROW else None
+        lines = list(noble_strips(face.nobles, at, min(width, g.width), base))
+        lines = [line.adjust_cell_length(width, base) for line in lines]
         gap = [blank(g.gap, base)] if g.gap else []
         for r, row in enumerate(face.rows):
-            lines += self._row(row, r, g, width, base, gap)
-            if g.row_gap and r < len(face.rows) - 1:
+            if g.row_gap:
                 lines.append(empty)
-        lines.append(empty)
+            lines += self._row(row, r + 1, g, width, base, gap)
+        if g.row_gap:
+            lines.append(empty)
         lines.append(self._bank(face.piles, g, width, base))
-        if face.mine is not None:
-            lines += self._row(face.mine, len(face.rows) + 1, g, width, base, gap, "Your\nhand")
+        lines += self._hand(face, g, width, base, gap)
         return lines[:height]
+
+    def _here(self, r: int, c: int) -> bool:
+        return self.cursor == (r, c)
+
+    def _tiles(
+        self, row: Sequence[CardFace], r: int, g: Geometry, base: Style, first: int
+    ) -> list[tuple[Strip, ...]]:
+        """A row's tiles; the first `first` cells wide (the deck), the others card-wide."""
+        return [
+            card_strips(
+                face,
+                first if c == 0 and first else g.card,
+                g.height,
+                self._here(r, c),
+                g.boxed,
+                base,
+            )
+            for c, face in enumerate(row)
+        ]
 
     def _row(
         self,
@@ -127,37 +164,48 @@ class Board(LineWidget):
         width: int,
         base: Style,
         gap: list[Strip],
-        label: str | None = None,
     ) -> list[Strip]:
-        tiles = [
-            card_strips(
-                face,
-                g.card if c or label else g.deck,
-                g.height,
-                self.cursor == (r, c),
-                g.boxed,
-                base,
-            )
-            for c, face in enumerate(row)
-        ]
-        names = label.split("\n") if label else []
+        tiles = self._tiles(row, r, g, base, g.deck)
         out = []
         for y in range(g.height):
-            parts = []
-            if label is not None:
-                name = names[y] if y < len(names) else ""
-                parts.append(strip(Text(name, style=LABEL), g.label, base))
-            for tile in tiles:
-                parts.append(tile[y])
+            parts = [tiles[0][y]]
+            for tile in tiles[1:]:
                 parts += gap
+                parts.append(tile[y])
+            out.append(Strip.join(parts).adjust_cell_length(width, base))
+        return out
+
+    def _hand(
+        self, face: BoardFace, g: Geometry, width: int, base: Style, gap: list[Strip]
+    ) -> list[Strip]:
+        """Your reserved cards under the card columns, then a card looked up (if any) in
+        the fourth column, set apart by a bar."""
+        tiles = self._tiles(face.mine or (), MINE_ROW, g, base, 0)
+        look = (
+            card_strips(face.look, g.card, g.height, False, g.boxed, base)
+            if face.look is not None
+            else None
+        )
+        label = "Hand" if face.mine is not None else ""
+        out = []
+        for y in range(g.height):
+            name = Text(label if y == 0 else "", style=LABEL)
+            parts = [strip(name, g.deck, base)]
+            for tile in tiles:
+                parts += gap
+                parts.append(tile[y])
+            if look is not None:
+                missing = 3 - len(tiles)
+                parts.append(blank(missing * (g.card + g.gap), base))
+                parts.append(strip(Text("▕", style=DIM), g.gap or 1, base))
+                parts.append(look[y])
             out.append(Strip.join(parts).adjust_cell_length(width, base))
         return out
 
     def _bank(self, piles: Sequence[PileFace], g: Geometry, width: int, base: Style) -> Strip:
-        bank_row = len(self.face.rows)
-        parts = [strip(Text("Bank", style=LABEL), g.label, base)]
-        spacer = blank(1, base)
+        parts = [strip(Text("Bank", style=LABEL), g.deck, base)]
+        room = g.width - g.deck
+        each = max(7, room // 6)
         for c, pile in enumerate(piles):
-            parts.append(pile_strip(pile, g.pile, self.cursor == (bank_row, c), base))
-            parts.append(spacer)
+            parts.append(pile_strip(pile, each, self._here(BANK_ROW, c), base))
         return Strip.join(parts).adjust_cell_length(width, base)

@@ -21,19 +21,29 @@ from .palette import DIM, LABEL, fit
 
 Row = tuple[str, tuple[str, ...]]  # a table's id, and its cells
 HEADER_BG, STRIPE_BG, CURSOR_BG = "#1e2a3e", "#161a21", "#3b4d70"
+MARKED = Style(color="#ffd23f", bold=True)  # the viewer's own row
 
 
 class TableList(LineWidget):
-    """The tables, a header line first; up and down move the selection, which stays on
-    the same table when the list changes."""
+    """Rows under a header line (the lobby's tables, the leaderboard, a player's games);
+    up and down move the selection, which stays on the same row when the list changes.
+    The `marked` row (the viewer's own) stands out; `empty` is said when there are none."""
 
     DEFAULT_CSS = """
     TableList { height: 1fr; }
     """
 
-    def __init__(self, columns: Sequence[tuple[str, int]], *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        columns: Sequence[tuple[str, int]],
+        *,
+        empty: str = " No tables yet: c creates one, g plays at once against bots.",
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.columns = tuple(columns)
+        self.empty = empty
+        self.marked: str | None = None
         self.rows: tuple[Row, ...] = ()
         self.cursor = 0  # index of the selected row
         self.top = 0  # index of the first row shown
@@ -43,13 +53,13 @@ class TableList(LineWidget):
         """The selected table's id (None when there are no tables)."""
         return self.rows[self.cursor][0] if self.rows else None
 
-    def show(self, rows: Sequence[Row]) -> None:
-        """List `rows`, keeping the selection on the same table when it is still listed."""
+    def show(self, rows: Sequence[Row], marked: str | None = None) -> None:
+        """List `rows`, keeping the selection on the same row when it is still listed."""
         rows = tuple(rows)
-        if rows == self.rows:
+        if rows == self.rows and marked == self.marked:
             return
         keep = self.selected
-        self.rows = rows
+        self.rows, self.marked = rows, marked
         ids = [key for key, _ in rows]
         self.cursor = ids.index(keep) if keep in ids else min(self.cursor, max(0, len(rows) - 1))
         self.redraw()
@@ -87,20 +97,28 @@ class TableList(LineWidget):
             self.top = self.cursor - room + 1
         self.top = max(0, min(self.top, max(0, len(self.rows) - room)))
         if not self.rows:
-            none = Text(" No tables yet: c creates one, g plays at once against bots.", DIM)
+            none = Text(self.empty, DIM)
             return [*lines, strip(none, width, base)]
         for i in range(self.top, min(len(self.rows), self.top + room)):
             if i == self.cursor:
                 style = base + Style(bgcolor=CURSOR_BG, bold=True)
             else:
                 style = base + Style(bgcolor=STRIPE_BG) if i % 2 else base
+            if self.rows[i][0] == self.marked:
+                style += MARKED
             lines.append(self._line(self.rows[i][1], width, style))
         return lines
 
     def _line(
         self, cells: tuple[str, ...], width: int, style: Style, header: bool = False
     ) -> Strip:
-        return row_strip(self.columns, cells, width, style, header)
+        return row_strip(sized(self.columns, width), cells, width, style, header)
+
+
+def sized(columns: tuple[tuple[str, int], ...], width: int) -> tuple[tuple[str, int], ...]:
+    """The columns with the one of size 0 given the width the others leave (at least 8)."""
+    fixed = sum(size for _, size in columns) + len(columns) + 1
+    return tuple((name, size or max(8, width - fixed)) for name, size in columns)
 
 
 @lru_cache(maxsize=4096)

@@ -1,7 +1,17 @@
-"""The table's tiles: a card (face up, reserved, a deck or an empty slot) and a bank pile.
+"""The table's tiles: a card (face up, reserved, looked up, a deck or an empty slot) and a
+bank pile.
 
 A tile is a small frozen value (`CardFace`, `PileFace`) drawn into lines by a
-cached function; the board (`client.widgets.board`) lays the lines out.
+cached function; the board (`client.widgets.board`) lays the lines out. A card
+reads the same everywhere, with or without colour:
+
+     K 1-25   2★      its bonus colour (a chip), its id, its prestige
+     3W 5K            its cost, pieces one space apart
+     need 1W 3K       what you still need ("✓ buy" when you can buy it, "✓ buy 2*"
+                      with 2 gold); a fourth line on tall cards: what buying it takes
+
+Each tile keeps a blank cell on its left, so two cards' costs are always at least
+three cells apart, and a cost never runs into its neighbour's.
 """
 
 from __future__ import annotations
@@ -25,29 +35,34 @@ CARD, DECK, EMPTY = "card", "deck", "empty"
 class CardFace:
     """What a card tile shows.
 
-    ``kind`` is "card", "deck" or "empty"; ``needs`` is the card's last line
-    (what the player still needs, or "✓ buy"); ``affordable`` makes it stand
-    out; ``fresh`` marks a card new since the last move; ``hidden`` is a blind
-    reserve of another player (level only).
+    ``kind`` is "card", "deck" or "empty". ``need`` is what the viewer still lacks per
+    colour (W U G R K; empty for a spectator), ``gold`` the gold that buying would take
+    and ``affordable`` whether they can buy it; ``pay`` what buying would cost them
+    (the tall card's last line); ``fresh`` marks a card new since the last move;
+    ``look`` a card looked up (not on the board).
     """
 
     kind: str = EMPTY
     card: str | None = None
     level: int = 0
     count: int = 0
-    needs: str = ""
+    need: tuple[int, ...] = ()
+    gold: int = 0
     affordable: bool = False
     fresh: bool = False
     blind: bool = False
     label: str = ""
+    pay: str = ""
+    look: bool = False
 
 
-# Tile backgrounds and (tall, boxed cards) borders, as the table's CSS used to give them.
+# Tile backgrounds and (tall, boxed cards) borders.
 FLAT = {"card": "#262b36", DECK: "#1d2230", EMPTY: "#181b22", "affordable": GREEN_BG}
-FLAT_CURSOR, FLAT_CURSOR_AFFORDABLE = "#3b4d70", "#2f6a45"
+FLAT_CURSOR, FLAT_CURSOR_AFFORDABLE, FLAT_LOOK = "#3b4d70", "#2f6a45", "#1f2c45"
 BOXED, BOXED_AFFORDABLE, BOXED_CURSOR = "#1a1f29", "#17301f", "#2c3b58"
 BORDER = {"card": "#3a4256", DECK: "#2b3242", EMPTY: "#20252f"}
 BORDER_AFFORDABLE, BORDER_FRESH, BORDER_CURSOR = "#4fd27a", "#e8b500", "#4ea1ff"
+BORDER_LOOK = "#8a6cff"
 ROUND, HEAVY = "╭─╮│╰╯", "┏━┓┃┗┛"
 CURSOR_GLYPH = Style.parse("bold #ffffff")
 
@@ -56,24 +71,26 @@ CURSOR_GLYPH = Style.parse("bold #ffffff")
 def card_strips(
     face: CardFace, width: int, height: int, cursor: bool, boxed: bool, base: Style
 ) -> tuple[Strip, ...]:
-    """A card slot (or deck, or reserve slot) `width` cells wide: 3 lines flat, 5 boxed.
-
-    `base` is the text colour the rest of the table uses. Cached by value, so every
-    session showing the same card in the same state shares its lines.
-    """
+    """A card slot (or deck, or reserve slot) `width` cells wide: 3 lines flat, 5 or 6
+    boxed. `base` is the text colour the rest of the table uses. Cached by value, so every
+    session showing the same card in the same state shares its lines."""
     if not boxed:
         if cursor:
             colour = FLAT_CURSOR_AFFORDABLE if face.affordable else FLAT_CURSOR
+        elif face.look:
+            colour = FLAT_LOOK
         else:
             colour = FLAT["affordable"] if face.affordable else FLAT[_kind(face)]
         style = base + Style(bgcolor=colour)
-        lines = card_text(face, width, cursor).split("\n")
+        lines = card_text(face, width, cursor, height).split("\n")
         return tuple(
             strip(lines[y] if y < len(lines) else Text(""), width, style) for y in range(height)
         )
     colour = BOXED_CURSOR if cursor else BOXED_AFFORDABLE if face.affordable else BOXED
     if cursor:
         edge, corners = BORDER_CURSOR, HEAVY
+    elif face.look:
+        edge, corners = BORDER_LOOK, HEAVY
     elif face.fresh:
         edge, corners = BORDER_FRESH, ROUND
     elif face.affordable:
@@ -84,7 +101,7 @@ def card_strips(
     line_style = style + Style(color=edge)
     top_left, across, top_right, side, bottom_left, bottom_right = tuple(corners)
     inner = width - 2
-    lines = card_text(face, inner, cursor).split("\n")
+    lines = card_text(face, inner, cursor, height - 2).split("\n")
     out = [strip(Text(top_left + across * inner + top_right), width, line_style)]
     for y in range(height - 2):
         content = strip(lines[y] if y < len(lines) else Text(""), inner, style)
@@ -98,95 +115,90 @@ def _kind(face: CardFace) -> str:
     return face.kind if face.kind in (DECK, EMPTY) else "card"
 
 
-def card_text(face: CardFace, width: int, cursor: bool) -> Text:
-    """What a card slot says, `width` cells wide (three lines)."""
+def card_text(face: CardFace, width: int, cursor: bool, lines: int = 3) -> Text:
+    """What a card slot says, `width` cells wide (`lines` lines: 3, or 4 on tall cards)."""
     width = max(1, width)
     if face.kind == DECK:
         text = _deck(face, width)
     elif face.kind == EMPTY or face.card is None:
-        text = Text(face.label, style=DIM) if not face.blind else _blind(face, width)
+        text = Text(" " + face.label, style=DIM) if not face.blind else _blind(face, width)
     else:
-        text = _card(face, width)
+        text = _card(face, width, lines)
     if cursor:  # a glyph too, so the cursor shows without colour (NO_COLOR)
-        text = (
-            Text("▶", style=CURSOR_GLYPH) + text[1:]
-            if text.plain[:1] == " "
-            else (Text("▶", style=CURSOR_GLYPH) + text)
-        )
-        lines = text.split("\n")
-        lines[0].truncate(width)
-        text = Text("\n").join(lines)
+        text = Text("▶", style=CURSOR_GLYPH) + text[1:]
+        parts = text.split("\n")
+        parts[0].truncate(width)
+        text = Text("\n").join(parts)
     return text
 
 
 def _deck(face: CardFace, width: int) -> Text:
     roman = "I" * face.level
-    top = Text(f" {roman:<{width - 1}}", style="bold")
-    middle = Text(f" {'deck' if width < 8 else 'level ' + str(face.level)}", style=DIM)
+    pad = " " if width > 4 else ""
+    top = Text(f"{pad}{roman}", style="bold")
+    middle = Text(f"{pad}deck" if width < 9 else f" level {face.level}", style=DIM)
     n = face.count
-    count = f"{n}" if width < 8 else f"{n} left"
-    bottom = Text(f" {count if n else 'empty'}", style="bold" if n else DIM)
-    return Text("\n").join([top, middle, bottom])
+    count = f"{pad}{n}" if width < 9 else f" {n} left"
+    bottom = Text(count if n else f"{pad}none", style="bold" if n else DIM)
+    return Text("\n").join([fit(top, width), fit(middle, width), fit(bottom, width)])
 
 
 def _blind(face: CardFace, width: int) -> Text:
-    top = fit(Text(f"level {face.level}" if width >= 7 else f"L{face.level}", style="bold"), width)
-    return Text("\n").join([top, fit(Text("blind", style=DIM), width), Text("")])
+    top = fit(Text(f" level {face.level}" if width >= 8 else f" L{face.level}", "bold"), width)
+    return Text("\n").join([top, fit(Text(" blind", style=DIM), width), Text("")])
 
 
-def _card(face: CardFace, width: int) -> Text:
+def _card(face: CardFace, width: int, lines: int) -> Text:
     assert face.card is not None
     c = card(face.card)
-    top = Text()
-    top.append_text(chip(c.colour, f" {'WUGRK'[c.colour]} "))
+    top = Text(" ")
+    top.append_text(chip(c.colour, f" {LETTERS[c.colour]} "))
     top.append(" ")
     top.append(c.id, style="bold underline #ffd23f" if face.fresh else "bold")
     if c.prestige:
-        points = f"{c.prestige}★" if width >= 11 else str(c.prestige)
-        gap = width - top.cell_len - len(points)
+        points = f"{c.prestige}★"
+        gap = width - top.cell_len - len(points) - (1 if width >= 15 else 0)
         if gap >= 1:
             top.append(" " * gap)
             top.append(points, style="bold #ffd23f")
-    cost = cost_text(c.cost, width)
-    if face.affordable:
-        needs = Text(face.needs, style=GOOD)
-    elif face.needs:
-        pieces = _pieces(face.needs)
-        spaced = len(" ".join(pieces))
-        if spaced + 5 <= width:
-            needs, sep = Text("need ", style=BAD), " "
-        elif spaced + 1 <= width:
-            needs, sep = Text("-", style=BAD), " "
+    cost = Text(" ") + cost_text(c.cost, width - 1)
+    rows = [fit(top, width), fit(cost, width), fit(need_text(face, width), width)]
+    if lines >= 4:
+        if face.pay:
+            rows.append(fit(Text(f" pays {face.pay}", style=DIM), width))
         else:
-            needs, sep = Text("-", style=BAD), ""
-        for i, piece in enumerate(pieces):
-            colour = LETTERS.find(piece[-1])
-            needs.append(sep if i else "")
-            needs.append(piece, style=INK[colour] if colour >= 0 else BAD)
-    else:
-        needs = Text(COLOUR_NAMES[c.colour], style=DIM)
-    return Text("\n").join([fit(top, width), fit(cost, width), fit(needs, width)])
+            rows.append(fit(Text(f" {COLOUR_NAMES[c.colour]} bonus", style=DIM), width))
+    return Text("\n").join(rows)
 
 
-def _pieces(text: str) -> list[str]:
-    """``2U1K`` → ``["2U", "1K"]``."""
-    pieces, current = [], ""
-    for ch in text:
-        current += ch
-        if not ch.isdigit():
-            pieces.append(current)
-            current = ""
-    return pieces
+def need_text(face: CardFace, width: int) -> Text:
+    """The card's third line: "✓ buy", "✓ buy 2*", or "need 1W 3K" (its one form, the
+    pieces run together only when the card is too narrow for spaces)."""
+    if face.affordable:
+        return Text(" ✓ buy" + (f" {face.gold}*" if face.gold else ""), style=GOOD)
+    pieces = [(c, f"{n}{LETTERS[c]}") for c, n in enumerate(face.need) if n]
+    if not pieces:
+        if face.card is None:
+            return Text("")
+        return Text(f" {COLOUR_NAMES[card(face.card).colour]}", style=DIM)
+    joined = sum(len(p) for _, p in pieces)
+    spaced = len(" need ") + joined + len(pieces) - 1 <= width
+    out = Text(" need " if spaced or len(" need ") + joined <= width else "need ", style=BAD)
+    for i, (c, piece) in enumerate(pieces):
+        if i and spaced:
+            out.append(" ")
+        out.append(piece, style=INK[c])
+    return out
 
 
 @dataclass(frozen=True, slots=True)
 class PileFace:
-    """A bank pile: the colour, how many tokens it holds, how many the player has picked."""
+    """A bank pile: the colour, how many tokens it holds, and the change the player is
+    choosing (+n taken, or -n given back, R13)."""
 
     colour: int
     count: int
     picked: int = 0
-    held: int | None = None
 
 
 PICKED = GOLD_BG
@@ -194,14 +206,15 @@ PICKED = GOLD_BG
 
 @lru_cache(maxsize=1024)
 def pile_strip(face: PileFace, width: int, cursor: bool, base: Style) -> Strip:
-    """One bank pile, `width` cells: cursor glyph, the gem chip, how many, how many picked."""
+    """One bank pile, `width` cells: cursor glyph, the gem chip, how many, the change."""
     out = Text("▶" if cursor else " ", style=CURSOR_GLYPH)
-    out.append_text(chip(face.colour, f" {'WUGRK*'[face.colour]} "))
-    count, picked = str(face.count), f"+{face.picked}" if face.picked else ""
-    if out.cell_len + 2 + len(picked) <= width:
+    out.append_text(chip(face.colour, f" {LETTERS[face.colour]} "))
+    change = f"{face.picked:+d}" if face.picked else ""
+    count = str(face.count)
+    if out.cell_len + 2 + len(change) <= width:
         count = f"{count:>2}"  # counts line up when there is room
     out.append(count, style="bold" if face.count else DIM)
-    out.append(picked, style=CHIP[5])
+    out.append(change, style=CHIP[5])
     if cursor:
         base = base + Style(bgcolor=FLAT_CURSOR)
     elif face.picked:

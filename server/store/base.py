@@ -22,17 +22,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .records import GameRecord, SeatRecord
+from ..ratings import Rated
+from .queries import Standing
+from .records import DEFAULT_SETTINGS, ChatRecord, GameRecord, SeatRecord, Settings, Timing
 
 
 @dataclass(frozen=True, slots=True)
 class MovePlayed:
-    """Move `seq` (0-based) of `game` is stored; after it the game is at `turn`."""
+    """Move `seq` (0-based) of `game` is stored; after it the game is at `turn`, its
+    clocks at `timing` (None: a game without a clock)."""
 
     game: str
     seq: int
     turn: int
     notation: str
+    timing: Timing | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +56,22 @@ class Reconnected:
     """The store's listening connection was lost and is back: events may be missing."""
 
 
-Event = MovePlayed | TableChanged | PresenceChanged | Reconnected
+@dataclass(frozen=True, slots=True)
+class ChatPosted:
+    """A line of chat was stored (by any process, this one's own included)."""
+
+    line: ChatRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRemoved:
+    """An admin removed line `id` (said in `game`, or None: the lobby)."""
+
+    id: int
+    game: str | None
+
+
+Event = MovePlayed | TableChanged | PresenceChanged | Reconnected | ChatPosted | ChatRemoved
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +89,38 @@ class SessionRow:
 
 @dataclass(frozen=True, slots=True)
 class Dump:
-    """Everything a database keeps that a copy needs (`splendor-server copy-db`): names,
-    tables and games (every column, in `records.GAME_COLUMNS` order) and moves.
-    Snapshots are left out: they are a cache."""
+    """Everything a database keeps that a copy needs (`splendor-server copy-db`): the rows
+    of each table of `queries.COPIED`, in its columns' order. Snapshots are left out:
+    they are a cache."""
 
-    names: list[tuple[str, str, float]]
-    games: list[tuple[Any, ...]]
-    moves: list[tuple[str, int, str, float]]
+    rows: dict[str, list[tuple[Any, ...]]]
+
+
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """A finished game as a profile lists it."""
+
+    game: str
+    players: int
+    status: str  # finished or abandoned
+    finished: float
+    seat: int  # the profile's player's
+    names: tuple[str, ...]  # every seat's player, as the table showed them
+    scores: tuple[int, ...]  # () when abandoned
+    ranks: tuple[int, ...]
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A rated player's page: where they stand, how their rating went (newest first:
+    game, when, rank, rating after, change), games and wins by player count, and their
+    latest games."""
+
+    standing: Standing | None
+    history: list[tuple[str, float, int, int, int]]
+    by_players: list[tuple[int, int, int]]
+    recent: list[PastGame]
 
 
 class Store(ABC):
@@ -114,8 +158,17 @@ class Store(ABC):
     # -- tables and games ------------------------------------------------
 
     @abstractmethod
-    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
-        """A new waiting table at version 0; False if the id is taken."""
+    async def create_table(
+        self,
+        table: str,
+        seats: Sequence[SeatRecord],
+        host: str,
+        rated: bool = False,
+        settings: Settings = DEFAULT_SETTINGS,
+    ) -> bool:
+        """A new waiting table at version 0 (`rated`: its game will be; `settings`: its
+        clock, patience, the game it is a rematch of); False if the id is taken, or if
+        that game has a rematch already."""
 
     @abstractmethod
     async def update_table(
@@ -126,19 +179,37 @@ class Store(ABC):
         host: str,
         status: str | None = None,
         seed: int | None = None,
+        timing: Timing | None = None,
     ) -> bool:
-        """Replace a table's seats and host (and status, and seed when its game starts) if
-        it is still at `version`; it is then at version + 1. False if it was not."""
+        """Replace a table's seats and host (and status, seed and clocks when its game
+        starts) if it is still at `version`; it is then at version + 1. False if it was
+        not."""
 
     @abstractmethod
-    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
-        """Store move `seq` and commit (everyone hears of it at commit, never before);
-        `MoveTaken` if that place is taken."""
+    async def append_move(
+        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+    ) -> None:
+        """Store move `seq`, and the clocks after it (`timing`), and commit (everyone hears
+        of it at commit, never before); `MoveTaken` if that place is taken."""
 
     @abstractmethod
-    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+    async def take_back(self, game: str, seq: int) -> None:
+        """Drop moves `seq` onwards of a game in progress, and the snapshots after them, in
+        one transaction (offline play's undo: the game is then its seed and the moves
+        left). A server never calls it: there, a move anyone has seen stays."""
+
+    @abstractmethod
+    async def finish_game(
+        self,
+        game: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        rated: Sequence[Rated] = (),
+    ) -> bool:
         """A game in progress ends (finished, abandoned) or a waiting table closes; its
-        moves stay. False if it had ended already (another process came first)."""
+        moves stay. The ratings of `rated` are updated in the same transaction, so no
+        game is rated twice or lost. False if it had ended already (another process came
+        first): then nothing is rated."""
 
     @abstractmethod
     async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
@@ -157,6 +228,68 @@ class Store(ABC):
     async def open_tables(self) -> list[GameRecord]:
         """Every waiting table and game in progress, oldest first, with moves."""
 
+    @abstractmethod
+    async def rematch_for(self, game: str) -> str | None:
+        """The table that is `game`'s rematch, if one was made."""
+
+    # -- chat ------------------------------------------------------------------
+
+    @abstractmethod
+    async def add_chat(
+        self, game: str | None, seq: int, turn: int, name: str, text: str, spectator: bool
+    ) -> ChatRecord:
+        """Keep a line said in `game` (None: the lobby) after `seq` moves, at `turn`; every
+        process hears of it (`ChatPosted`, this one's too)."""
+
+    @abstractmethod
+    async def chat(
+        self, game: str | None, limit: int = 50, everywhere: bool = False
+    ) -> list[ChatRecord]:
+        """The latest `limit` lines of `game` (None: the lobby; `everywhere`: all places),
+        oldest first; removed lines are left out."""
+
+    @abstractmethod
+    async def remove_chat(self, line: int) -> ChatRecord | None:
+        """An admin removes a line (it stays in the database, marked): every process
+        hears of it (`ChatRemoved`). The line, or None if there was none to remove."""
+
+    # -- ratings, the leaderboard, profiles, bans -----------------------------
+
+    @abstractmethod
+    async def rating_changes(self, game: str) -> dict[str, tuple[int, int]]:
+        """For a rated game that finished: each rated player's rating after it, and by how
+        much it moved (`server.ratings.display` points)."""
+
+    @abstractmethod
+    async def leaderboard(self, limit: int, offset: int = 0) -> list[Standing]:
+        """The rated players, best first (by the shown rating, then games played)."""
+
+    @abstractmethod
+    async def standing(self, player: str) -> Standing | None:
+        """Where a rated player stands (rank as the leaderboard numbers it), or None."""
+
+    @abstractmethod
+    async def profile(self, player: str, recent: int = 10) -> Profile:
+        """A player's (a name, or bot:LEVEL) rating, its history, and latest games."""
+
+    @abstractmethod
+    async def ban(self, name: str, reason: str = "") -> None:
+        """Refuse `name` at login from now on."""
+
+    @abstractmethod
+    async def unban(self, name: str) -> bool:
+        """Admit `name` again; False if it was not banned."""
+
+    @abstractmethod
+    async def banned(self, name: str, key: str | None = None) -> str | None:
+        """Why `name` is banned, or the key `key` is (it owns a banned name): the reason
+        (maybe ""), or None when neither is."""
+
+    @abstractmethod
+    async def rename(self, old: str, new: str) -> None:
+        """Give player `old` the name `new`, with its key, rating, history and seats in
+        every game; `StoreError` if `new` is someone's or `old` is no one's."""
+
     # -- copies --------------------------------------------------------------
 
     @abstractmethod
@@ -164,10 +297,9 @@ class Store(ABC):
         """Every name, table, game and move (for a copy to another database)."""
 
     @abstractmethod
-    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
-        """Add what `dump` holds and this database does not (a name, table or move that
-        is here already is kept as it is): a copy can be run again. How many names,
-        games and moves were added."""
+    async def load_dump(self, dump: Dump) -> dict[str, int]:
+        """Add what `dump` holds and this database does not (a row that is here already is
+        kept as it is): a copy can be run again. How many rows each table got."""
 
     # -- the cluster ---------------------------------------------------------
 

@@ -34,12 +34,16 @@ import time
 import zlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 import asyncpg
 
+from ..ratings import NEW, Rated
 from .base import (
+    ChatPosted,
+    ChatRemoved,
     Dump,
     MovePlayed,
     PresenceChanged,
@@ -48,17 +52,43 @@ from .base import (
     Store,
     TableChanged,
 )
+from .club import ClubQueries, Statement
+from .queries import (
+    ADD_HISTORY,
+    COPIED,
+    RATINGS_OF,
+    UPSERT_RATING,
+    insert_missing,
+    marks,
+    pg,
+    rating_rows,
+)
 from .records import (
+    ADD_CHAT,
+    ADD_GAME_PLAYER,
+    CHAT_COLUMNS,
     CLOSED,
-    GAME_COLUMNS,
+    CREATE_TABLE,
+    DEFAULT_SETTINGS,
+    FINISH,
     GAME_SELECT,
+    MOVE_DONE,
     OPEN_STATUSES,
     PLAYING,
+    SET_TIMING,
+    TAKE_BACK,
+    UPDATE_TABLE,
+    ChatRecord,
     GameRecord,
     MoveTaken,
     SeatRecord,
+    Settings,
+    StoreError,
     StoreUnavailable,
+    Timing,
+    chat_record,
     check_seed,
+    game_players,
     game_record,
     seats_json,
 )
@@ -89,12 +119,18 @@ _DOWN: tuple[type[BaseException], ...] = (
 )
 
 
+# ...and what a new connection may meet besides: a database starting up, shutting down,
+# refusing connections, full.
+_REFUSED: tuple[type[BaseException], ...] = (*_DOWN, asyncpg.PostgresError)
+_LOCK_LOST: tuple[type[BaseException], ...] = (*_DOWN, StoreUnavailable)
+
+
 def _game_key(game: str) -> int:
     """A game's advisory lock key: a signed 32-bit hash of its id."""
     return zlib.crc32(game.encode()) - (1 << 31)
 
 
-class PostgresStore(Store):
+class PostgresStore(ClubQueries, Store):
     """The store in a PostgreSQL database; see the module docstring."""
 
     shared = True
@@ -124,19 +160,26 @@ class PostgresStore(Store):
 
     @asynccontextmanager
     async def _conn(self) -> AsyncIterator[Conn]:
-        """A connection of the pool; an unreachable database is `StoreUnavailable`."""
-        if self._pool is None:
+        """A connection of the pool; a database that cannot be reached or that refuses a
+        new connection (starting up, shutting down, full) is `StoreUnavailable`."""
+        pool = self._pool
+        if pool is None:
             raise StoreUnavailable("the store is closed")
         try:
-            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
-                yield conn
-        except _DOWN as e:
+            conn = await pool.acquire(timeout=CONNECT_TIMEOUT)
+        except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
+        try:
+            yield conn
+        except _DOWN as e:
+            raise StoreUnavailable(f"the database connection was lost: {e}") from e
+        finally:
+            await pool.release(conn)
 
     async def _connect(self) -> asyncpg.Connection:
         try:
             return await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
-        except _DOWN as e:
+        except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
 
     # -- opening and closing ----------------------------------------------
@@ -196,12 +239,21 @@ class PostgresStore(Store):
     def _heard(self, conn: object, pid: int, channel: str, payload: object) -> None:
         kind, _, rest = str(payload).partition("|")
         if kind == "m":
-            game, seq, turn, notation = rest.split("|", 3)
-            self._publish(MovePlayed(game, int(seq), int(turn), notation))
+            game, seq, turn, deadline, banks, notation = rest.split("|", 5)
+            timing = _timing(deadline, banks)
+            self._publish(MovePlayed(game, int(seq), int(turn), notation, timing))
         elif kind == "t":
             self._publish(TableChanged(rest))
         elif kind == "p":
             self._publish(PresenceChanged())
+        elif kind == "c":  # the text last: it may hold anything but a line break
+            line, game, seq, turn, at, spectator, name, text = rest.split("|", 7)
+            where = game or None
+            said = ChatRecord(int(line), where, int(seq), int(turn), float(at), name, text)
+            self._publish(ChatPosted(replace(said, spectator=spectator == "1")))
+        elif kind == "x":
+            line, _, game = rest.partition("|")
+            self._publish(ChatRemoved(int(line), game or None))
 
     def _lost(self, conn: object) -> None:
         """The listening connection closed: listen again as soon as the database lets us."""
@@ -244,17 +296,18 @@ class PostgresStore(Store):
 
     # -- tables and games ------------------------------------------------
 
-    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
+    async def create_table(
+        self,
+        table: str,
+        seats: Sequence[SeatRecord],
+        host: str,
+        rated: bool = False,
+        settings: Settings = DEFAULT_SETTINGS,
+    ) -> bool:
+        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated),
+                settings.clock, settings.patience, settings.rematch_of)  # fmt: skip
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "INSERT INTO games (id, players, seats, host, status, created)"
-                " VALUES ($1, $2, $3, $4, 'waiting', $5) ON CONFLICT (id) DO NOTHING",
-                table,
-                len(seats),
-                seats_json(seats),
-                host,
-                time.time(),
-            )
+            done = await conn.execute(pg(CREATE_TABLE) + " ON CONFLICT DO NOTHING", *args)
             if done != "INSERT 0 1":
                 return False
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
@@ -268,26 +321,24 @@ class PostgresStore(Store):
         host: str,
         status: str | None = None,
         seed: int | None = None,
+        timing: Timing | None = None,
     ) -> bool:
         check_seed(seed)
+        args = (seats_json(seats), host, status, seed, table, version)
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "UPDATE games SET seats = $1, host = $2, status = COALESCE($3, status),"
-                " seed = COALESCE($4, seed), version = version + 1"
-                " WHERE id = $5 AND version = $6",
-                seats_json(seats),
-                host,
-                status,
-                seed,
-                table,
-                version,
-            )
-            if done != "UPDATE 1":
+            if await conn.execute(pg(UPDATE_TABLE), *args) != "UPDATE 1":
                 return False
+            if status == PLAYING:
+                await conn.executemany(pg(ADD_GAME_PLAYER), game_players(table, seats))
+            if timing is not None:
+                await conn.execute(pg(SET_TIMING), timing.deadline, timing.banks_json(), table)
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
         return True
 
-    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
+    async def append_move(
+        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+    ) -> None:
+        timing = timing or Timing()
         try:
             async with self._conn() as conn, conn.transaction():
                 await conn.execute(
@@ -297,11 +348,21 @@ class PostgresStore(Store):
                     notation,
                     time.time(),
                 )
-                await conn.execute("UPDATE games SET turn = $1 WHERE id = $2", turn, game)
-                event = f"m|{game}|{seq}|{turn}|{notation}"
+                await conn.execute(pg(MOVE_DONE), turn, timing.deadline, timing.banks_json(), game)
+                deadline = "" if timing.deadline is None else repr(timing.deadline)
+                banks = ",".join(repr(b) for b in timing.banks)
+                event = f"m|{game}|{seq}|{turn}|{deadline}|{banks}|{notation}"
                 await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
         except asyncpg.UniqueViolationError as e:
             raise MoveTaken(f"game {game} move {seq} `{notation}`: taken") from e
+
+    async def take_back(self, game: str, seq: int) -> None:
+        async with self._conn() as conn, conn.transaction():
+            status = await conn.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", game)
+            if status != PLAYING:
+                raise StoreError(f"game {game} is not in progress")
+            for statement in TAKE_BACK:
+                await conn.execute(pg(statement), game, seq)
 
     async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
         async with self._conn() as conn:
@@ -313,22 +374,36 @@ class PostgresStore(Store):
                 state,
             )
 
-    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+    async def finish_game(
+        self,
+        game: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        rated: Sequence[Rated] = (),
+    ) -> bool:
         was = PLAYING if status != CLOSED else "waiting"
         data = None if outcome is None else json.dumps(outcome)
         async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(
-                "UPDATE games SET status = $1, finished = $2, outcome = $3,"
-                " version = version + 1 WHERE id = $4 AND status = $5",
-                status,
-                time.time(),
-                data,
-                game,
-                was,
-            )
+            done = await conn.execute(pg(FINISH), status, time.time(), data, game, was)
             await conn.execute("DELETE FROM snapshots WHERE game = $1", game)
             if done != "UPDATE 1":
                 return False
+            if rated:
+                players = sorted(r.player for r in rated)
+                # A newcomer has no row to lock: make one first (a concurrent insert waits
+                # here), then lock every row in one order.
+                await conn.executemany(
+                    "INSERT INTO ratings (player, mu, sigma, games, wins, updated)"
+                    " VALUES ($1, $2, $3, 0, 0, 0) ON CONFLICT (player) DO NOTHING",
+                    [(p, NEW.mu, NEW.sigma) for p in players],
+                )
+                rows = await conn.fetch(  # locked until the end: each game's update counts
+                    pg(RATINGS_OF.format(marks(len(players)))) + " ORDER BY player FOR UPDATE",
+                    *players,
+                )
+                ratings, history = rating_rows(game, rated, {r[0]: tuple(r[1:]) for r in rows})
+                await conn.executemany(pg(UPSERT_RATING), ratings)
+                await conn.executemany(pg(ADD_HISTORY), history)
             await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{game}")
         return True
 
@@ -349,42 +424,74 @@ class PostgresStore(Store):
             )
             return [await _record(conn, r, True) for r in rows]
 
-    # -- copies --------------------------------------------------------------
+    # -- chat ------------------------------------------------------------------
+
+    async def add_chat(
+        self, game: str | None, seq: int, turn: int, name: str, text: str, spectator: bool
+    ) -> ChatRecord:
+        at = time.time()
+        row = (game, seq, turn, at, name, text, int(spectator))
+        async with self._conn() as conn, conn.transaction():
+            line = await conn.fetchval(pg(ADD_CHAT) + " RETURNING id", *row)
+            event = f"c|{line}|{game or ''}|{seq}|{turn}|{at!r}|{int(spectator)}|{name}|{text}"
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
+        return chat_record((line, *row))
+
+    async def remove_chat(self, line: int) -> ChatRecord | None:
+        async with self._conn() as conn, conn.transaction():
+            row = await conn.fetchrow(
+                f"UPDATE chat SET removed = $1 WHERE id = $2 AND removed IS NULL"
+                f" RETURNING {CHAT_COLUMNS}",
+                time.time(),
+                line,
+            )
+            if row is None:
+                return None
+            event = f"x|{line}|{row['game'] or ''}"
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
+        return chat_record(tuple(row))
+
+    # -- the primitives of the club's queries, and copies --------------------
+
+    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        async with self._conn() as conn:
+            return [tuple(r) for r in await conn.fetch(pg(sql), *args)]
+
+    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
+        async with self._conn() as conn, conn.transaction():
+            done = [await conn.execute(pg(sql), *args) for sql, args in statements]
+        return [int(d.rsplit(" ", 1)[-1]) if d[-1].isdigit() else 0 for d in done]
 
     async def dump(self) -> Dump:
         async with self._conn() as conn:
             return Dump(
-                names=[tuple(r) for r in await conn.fetch("SELECT name, key, claimed FROM names")],
-                games=[
-                    tuple(r)
-                    for r in await conn.fetch(f"SELECT {', '.join(GAME_COLUMNS)} FROM games")
-                ],
-                moves=[
-                    tuple(r) for r in await conn.fetch("SELECT game, seq, notation, at FROM moves")
-                ],
+                {
+                    table: [
+                        tuple(r) for r in await conn.fetch(f"SELECT {', '.join(c)} FROM {table}")
+                    ]
+                    for table, c in COPIED.items()
+                }
             )
 
-    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
-        marks = ", ".join(f"${i + 1}" for i in range(len(GAME_COLUMNS)))
+    async def load_dump(self, dump: Dump) -> dict[str, int]:
+        added = {}
         async with self._conn() as conn, conn.transaction():
-            before = [await conn.fetchval(f"SELECT count(*) FROM {t}") for t in _COPIED]
-            await conn.executemany(
-                "INSERT INTO names VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                [(n.lower(), k, c) for n, k, c in dump.names],
+            for table in COPIED:
+                count = f"SELECT count(*) FROM {table}"
+                before = await conn.fetchval(count)
+                await conn.executemany(
+                    insert_missing(table, sqlite=False), dump.rows.get(table, [])
+                )
+                added[table] = int(await conn.fetchval(count)) - int(before)
+            await conn.execute(  # lines copied with their ids: new ones come after them
+                "SELECT setval(pg_get_serial_sequence('chat', 'id'),"
+                " COALESCE((SELECT max(id) FROM chat), 0) + 1, false)"
             )
-            await conn.executemany(
-                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})"
-                " ON CONFLICT DO NOTHING",
-                dump.games,
-            )
-            await conn.executemany(
-                "INSERT INTO moves VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", dump.moves
-            )
-            after = [await conn.fetchval(f"SELECT count(*) FROM {t}") for t in _COPIED]
-            for (table,) in await conn.fetch("SELECT id FROM games WHERE status = ANY($1)",
-                                             list(OPEN_STATUSES)):  # fmt: skip
+            for (table,) in await conn.fetch(
+                "SELECT id FROM games WHERE status = ANY($1)", list(OPEN_STATUSES)
+            ):
                 await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
-        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
+        return added
 
     # -- bots: one process per game ----------------------------------------
 
@@ -399,7 +506,7 @@ class PostgresStore(Store):
                 got = await self._locker.fetchval(
                     "SELECT pg_try_advisory_lock($1, $2)", LOCK_CLASS, _game_key(game)
                 )
-            except _DOWN:
+            except _LOCK_LOST:
                 self._locker = None
                 return False
             if got:
@@ -503,7 +610,16 @@ class PostgresStore(Store):
                 log.warning("store: a heartbeat failed", exc_info=True)
 
 
-_COPIED = ("names", "games", "moves")
+def _timing(deadline: str, banks: str) -> Timing | None:
+    """A move's clocks as its event carries them (empty: a game without a clock)."""
+    if not deadline and not banks:
+        return None
+    return Timing(
+        float(deadline) if deadline else None,
+        tuple(float(b) for b in banks.split(",")) if banks else (),
+    )
+
+
 async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
     rows = await conn.fetch(
         "SELECT notation FROM moves WHERE game = $1 AND seq >= $2 ORDER BY seq", game, start

@@ -18,6 +18,7 @@ from shared.codec import CodecError, loads
 from shared.deal import new_game, turns
 from shared.errors import SplendorError
 from shared.moves import parse_move
+from shared.players import bot_player
 from shared.protocol import LoggedTurn
 from shared.state import GameState
 
@@ -48,29 +49,101 @@ class StoreUnavailable(StoreError):
 
 @dataclass(frozen=True)
 class SeatRecord:
-    """One seat as stored: a human (name, guest, key; `left` once they went back to the
-    lobby during the game), a bot (its level), or neither (open, while waiting)."""
+    """One seat as stored: a human (name, guest, key; `left`: when they went back to the
+    lobby during the game, 0 if they have not), a bot (its level), or neither (open,
+    while waiting).
+
+    A human's seat also keeps what the clock and the other players did to it: how many
+    times their time ran out (`timeouts`, the latest at turn `late`), the bot level that
+    plays it for the rest of the game (`standin`) and why, in words (`why`), who voted
+    for that while they were away (`votes`); and at a rematch, whether its player has
+    yet to accept (`invited`)."""
 
     name: str | None = None
     guest: bool = False
     key: str | None = None
     bot: str | None = None
-    left: bool = False
+    left: float = 0.0
+    invited: bool = False
+    timeouts: int = 0
+    late: int = 0
+    standin: str | None = None
+    why: str = ""
+    votes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "guest": self.guest,
             "key": self.key,
             "bot": self.bot,
             "left": self.left,
         }
+        for extra in _EXTRAS:  # kept only when set: most seats never need them
+            value = getattr(self, extra)
+            if value:
+                out[extra] = list(value) if isinstance(value, tuple) else value
+        return out
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatRecord:
         return cls(
-            d.get("name"), bool(d.get("guest")), d.get("key"), d.get("bot"), bool(d.get("left"))
+            d.get("name"),
+            bool(d.get("guest")),
+            d.get("key"),
+            d.get("bot"),
+            float(d.get("left") or 0.0),  # `true` in rows of schema 3 and before
+            bool(d.get("invited")),
+            int(d.get("timeouts", 0)),
+            int(d.get("late", 0)),
+            d.get("standin"),
+            str(d.get("why", "")),
+            tuple(d.get("votes", ())),
         )
+
+
+_EXTRAS = ("invited", "timeouts", "late", "standin", "why", "votes")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a table's creator chose besides its seats: its time control (`shared.clock`
+    notation), its patience with absent players (seconds, for a game without a clock),
+    and the game it is a rematch of."""
+
+    clock: str = "none"
+    patience: float = 600.0
+    rematch_of: str | None = None
+
+
+DEFAULT_SETTINGS = Settings()
+
+
+@dataclass(frozen=True)
+class Timing:
+    """A game's clocks as stored: when the running one runs out (an absolute time, None
+    when no clock runs) and, in real time, each seat's bank as of its latest turn."""
+
+    deadline: float | None = None
+    banks: tuple[float, ...] = ()
+
+    def banks_json(self) -> str:
+        return json.dumps(list(self.banks))
+
+
+@dataclass(frozen=True)
+class ChatRecord:
+    """A stored line of chat: where (a game, or None for the lobby), when (the moves
+    played and the turn then), who and what."""
+
+    id: int
+    game: str | None
+    seq: int
+    turn: int
+    at: float
+    name: str
+    text: str
+    spectator: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,13 +165,49 @@ class GameRecord:
     snapshot: tuple[int, bytes] | None = None  # (moves applied, state bytes), the latest
     version: int = 0
     turn: int = 0
+    rated: bool = False  # its game updates the players' ratings (server.ratings)
+    settings: Settings = DEFAULT_SETTINGS
+    timing: Timing = Timing()
 
 
 GAME_COLUMNS = (
     "id", "seed", "players", "seats", "host", "status", "created", "finished", "outcome",
-    "version", "turn",
+    "version", "turn", "rated", "clock", "patience", "deadline", "banks", "rematch_of",
 )  # fmt: skip
 GAME_SELECT = f"SELECT {', '.join(GAME_COLUMNS)} FROM games"
+
+
+CREATE_TABLE = (
+    "INSERT INTO games (id, players, seats, host, status, created, rated, clock, patience,"
+    " rematch_of) VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?, ?, ?)"
+)
+SET_TIMING = "UPDATE games SET deadline = ?, banks = ? WHERE id = ?"
+MOVE_DONE = "UPDATE games SET turn = ?, deadline = ?, banks = ? WHERE id = ?"
+CHAT_COLUMNS = "id, game, seq, turn, at, name, text, spectator"
+ADD_CHAT = (
+    "INSERT INTO chat (game, seq, turn, at, name, text, spectator) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+UPDATE_TABLE = (
+    "UPDATE games SET seats = ?, host = ?, status = COALESCE(?, status),"
+    " seed = COALESCE(?, seed), version = version + 1 WHERE id = ? AND version = ?"
+)
+FINISH = (
+    "UPDATE games SET status = ?, finished = ?, outcome = ?, version = version + 1"
+    " WHERE id = ? AND status = ?"
+)
+ADD_GAME_PLAYER = "INSERT INTO game_players (game, seat, player) VALUES (?, ?, ?)"
+
+
+def game_players(game: str, seats: Sequence[SeatRecord]) -> list[tuple[str, int, str]]:
+    """Who plays a game that starts, for profiles: players with a key (by name) and bots
+    (by level, as `shared.players.bot_player` names them); never guests."""
+    out = []
+    for i, s in enumerate(seats):
+        if s.bot is not None:
+            out.append((game, i, bot_player(s.bot)))
+        elif s.name is not None and not s.guest:
+            out.append((game, i, s.name.lower()))
+    return out
 
 
 def seats_json(seats: Sequence[SeatRecord]) -> str:
@@ -115,7 +224,8 @@ def game_record(
     row: Sequence[Any], moves: tuple[str, ...], snapshot: tuple[int, bytes] | None
 ) -> GameRecord:
     """A `GameRecord` from a games row (`GAME_COLUMNS` in order), its moves and snapshot."""
-    game, seed, _, seats, host, status, created, finished, outcome, version, turn = row
+    game, seed, _, seats, host, status, created, finished, outcome, version, turn, rated = row[:12]
+    clock, patience, deadline, banks, rematch_of = row[12:]
     return GameRecord(
         id=str(game),
         seed=None if seed is None else int(seed),
@@ -129,7 +239,33 @@ def game_record(
         snapshot=snapshot,
         version=int(version),
         turn=int(turn),
+        rated=bool(rated),
+        settings=Settings(str(clock), float(patience), rematch_of),
+        timing=Timing(
+            None if deadline is None else float(deadline),
+            tuple(float(b) for b in json.loads(banks or "[]")),
+        ),
     )
+
+
+def chat_record(row: Sequence[Any]) -> ChatRecord:
+    """A `ChatRecord` from a chat row (`CHAT_COLUMNS` in order)."""
+    id_, game, seq, turn, at, name, text, spectator = row
+    return ChatRecord(
+        int(id_), game, int(seq), int(turn), float(at), str(name), str(text), bool(spectator)
+    )
+
+
+def chat_query(game: str | None, limit: int, everywhere: bool = False) -> tuple[str, list[Any]]:
+    """The newest `limit` lines not removed of a game (None: the lobby; `everywhere`:
+    of every place), newest first (`?` placeholders)."""
+    where = "removed IS NULL"
+    args: list[Any] = []
+    if not everywhere:
+        where += " AND game IS NULL" if game is None else " AND game = ?"
+        args += [] if game is None else [game]
+    sql = f"SELECT {CHAT_COLUMNS} FROM chat WHERE {where} ORDER BY id DESC LIMIT ?"
+    return sql, [*args, limit]
 
 
 def replay_record(record: GameRecord) -> GameState:
@@ -163,3 +299,10 @@ def turn_log(record: GameRecord) -> list[LoggedTurn]:
         log.exception("game %s: no move log for returning players", record.id)
         return []
     return [LoggedTurn(*t) for t in played]
+
+
+# Offline undo: the game must still be in progress (`take_back`).
+TAKE_BACK = (
+    "DELETE FROM moves WHERE game = ? AND seq >= ?",
+    "DELETE FROM snapshots WHERE game = ? AND seq > ?",
+)

@@ -9,11 +9,18 @@ Version 1: names, games (started games only), moves, snapshots.
 Version 2: tables are stored from creation (status "waiting", no seed yet; also
 "closed"), with a `version` for compare-and-set changes and the game's current
 `turn`; PostgreSQL also keeps the cluster's processes and their sessions.
+Version 3: ratings (`server.ratings`): a table is rated or not; who played which
+game (`game_players`, for profiles); each player's rating and its history; banned
+names.
+Version 4: time and company (issue 12): a table's time control, its patience with
+absent players, the deadline of its running clock and the real-time banks (absolute
+times, so a clock survives a restart), the game a table is a rematch of (one rematch
+a game); chat lines, the lobby's and each table's, kept with the game.
 """
 
 from __future__ import annotations
 
-LATEST = 2
+LATEST = 4
 
 
 class SchemaTooNew(Exception):
@@ -84,6 +91,69 @@ DROP TABLE games;
 ALTER TABLE games_new RENAME TO games;
 CREATE INDEX games_status ON games (status);
 """,
+    3: """
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE game_players (
+    game   TEXT NOT NULL REFERENCES games (id),
+    seat   INTEGER NOT NULL,
+    player TEXT NOT NULL,                   -- a player's name, or bot:LEVEL (never a guest)
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX game_players_player ON game_players (player);
+CREATE TABLE ratings (
+    player  TEXT PRIMARY KEY,               -- a player's name, or bot:LEVEL
+    mu      REAL NOT NULL,
+    sigma   REAL NOT NULL,
+    games   INTEGER NOT NULL DEFAULT 0,     -- rated games finished
+    wins    INTEGER NOT NULL DEFAULT 0,     -- ...ranked first in (shared or not)
+    updated REAL NOT NULL
+);
+CREATE TABLE rating_history (
+    player TEXT NOT NULL,
+    game   TEXT NOT NULL REFERENCES games (id),
+    at     REAL NOT NULL,
+    rank   INTEGER NOT NULL,                -- as rated (an abandon ranks last)
+    mu     REAL NOT NULL,
+    sigma  REAL NOT NULL,
+    shown  INTEGER NOT NULL,                -- server.ratings.display after the game
+    change INTEGER NOT NULL,                -- ...and how much it moved
+    PRIMARY KEY (player, game)
+);
+CREATE TABLE bans (
+    name   TEXT PRIMARY KEY COLLATE NOCASE,
+    at     REAL NOT NULL,
+    reason TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO game_players (game, seat, player)
+    SELECT g.id, CAST(s.key AS INTEGER),
+           COALESCE('bot:' || json_extract(s.value, '$.bot'),
+                    lower(json_extract(s.value, '$.name')))
+    FROM games g, json_each(g.seats) s
+    WHERE g.status NOT IN ('waiting', 'closed')
+      AND NOT COALESCE(json_extract(s.value, '$.guest'), 0)
+      AND COALESCE(json_extract(s.value, '$.bot'), json_extract(s.value, '$.name')) IS NOT NULL;
+""",
+    4: """
+ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT 'none';  -- shared.clock notation
+ALTER TABLE games ADD COLUMN patience REAL NOT NULL DEFAULT 600;  -- seconds before a vote
+ALTER TABLE games ADD COLUMN deadline REAL;      -- when the running clock runs out (epoch)
+ALTER TABLE games ADD COLUMN banks TEXT NOT NULL DEFAULT '[]';   -- real time: seconds left
+ALTER TABLE games ADD COLUMN rematch_of TEXT;    -- the game this table is a rematch of
+CREATE UNIQUE INDEX games_rematch ON games (rematch_of);
+CREATE TABLE chat (
+    id        INTEGER PRIMARY KEY,
+    game      TEXT,                         -- NULL: the lobby
+    seq       INTEGER NOT NULL DEFAULT 0,   -- moves played when it was said
+    turn      INTEGER NOT NULL DEFAULT 0,   -- ...and the game's turn then
+    at        REAL NOT NULL,
+    name      TEXT NOT NULL,                -- who said it, as the server knew them
+    text      TEXT NOT NULL,                -- one clean line (shared.chat)
+    spectator INTEGER NOT NULL DEFAULT 0,   -- said by a spectator of the game
+    removed   REAL                          -- when an admin removed it
+);
+CREATE INDEX chat_game ON chat (game, id);
+CREATE INDEX chat_removed ON chat (removed);
+""",
 }
 
 POSTGRES: dict[int, str] = {
@@ -140,5 +210,66 @@ CREATE TABLE sessions (
     tbl     TEXT,                        -- the table it shows; NULL in the lobby
     seat    INTEGER                      -- its seat there; NULL when watching
 );
+""",
+    3: """
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE game_players (
+    game   TEXT NOT NULL REFERENCES games (id),
+    seat   INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX game_players_player ON game_players (player);
+CREATE TABLE ratings (
+    player  TEXT PRIMARY KEY,
+    mu      DOUBLE PRECISION NOT NULL,
+    sigma   DOUBLE PRECISION NOT NULL,
+    games   INTEGER NOT NULL DEFAULT 0,
+    wins    INTEGER NOT NULL DEFAULT 0,
+    updated DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE rating_history (
+    player TEXT NOT NULL,
+    game   TEXT NOT NULL REFERENCES games (id),
+    at     DOUBLE PRECISION NOT NULL,
+    rank   INTEGER NOT NULL,
+    mu     DOUBLE PRECISION NOT NULL,
+    sigma  DOUBLE PRECISION NOT NULL,
+    shown  INTEGER NOT NULL,
+    change INTEGER NOT NULL,
+    PRIMARY KEY (player, game)
+);
+CREATE TABLE bans (
+    name   TEXT PRIMARY KEY,
+    at     DOUBLE PRECISION NOT NULL,
+    reason TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO game_players (game, seat, player)
+    SELECT g.id, s.ord - 1, COALESCE('bot:' || (s.v ->> 'bot'), lower(s.v ->> 'name'))
+    FROM games g, jsonb_array_elements(g.seats::jsonb) WITH ORDINALITY AS s (v, ord)
+    WHERE g.status NOT IN ('waiting', 'closed')
+      AND NOT COALESCE((s.v ->> 'guest')::boolean, false)
+      AND COALESCE(s.v ->> 'bot', s.v ->> 'name') IS NOT NULL;
+""",
+    4: """
+ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT 'none';
+ALTER TABLE games ADD COLUMN patience DOUBLE PRECISION NOT NULL DEFAULT 600;
+ALTER TABLE games ADD COLUMN deadline DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN banks TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE games ADD COLUMN rematch_of TEXT;
+CREATE UNIQUE INDEX games_rematch ON games (rematch_of);
+CREATE TABLE chat (
+    id        BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+    game      TEXT,
+    seq       INTEGER NOT NULL DEFAULT 0,
+    turn      INTEGER NOT NULL DEFAULT 0,
+    at        DOUBLE PRECISION NOT NULL,
+    name      TEXT NOT NULL,
+    text      TEXT NOT NULL,
+    spectator INTEGER NOT NULL DEFAULT 0,
+    removed   DOUBLE PRECISION
+);
+CREATE INDEX chat_game ON chat (game, id);
+CREATE INDEX chat_removed ON chat (removed);
 """,
 }

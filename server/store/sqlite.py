@@ -27,29 +27,55 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .base import Dump, Store
+from ..ratings import Rated
+from .base import ChatPosted, ChatRemoved, Dump, Event, Store
+from .club import ClubQueries, Statement
+from .queries import (
+    ADD_HISTORY,
+    COPIED,
+    RATINGS_OF,
+    UPSERT_RATING,
+    insert_missing,
+    marks,
+    rating_rows,
+)
 from .records import (
+    ADD_CHAT,
+    ADD_GAME_PLAYER,
+    CHAT_COLUMNS,
     CLOSED,
-    GAME_COLUMNS,
+    CREATE_TABLE,
+    DEFAULT_SETTINGS,
+    FINISH,
     GAME_SELECT,
+    MOVE_DONE,
     OPEN_STATUSES,
     PLAYING,
+    SET_TIMING,
+    TAKE_BACK,
+    UPDATE_TABLE,
+    ChatRecord,
     GameRecord,
     MoveTaken,
     SeatRecord,
+    Settings,
     StoreError,
+    Timing,
+    chat_record,
     check_seed,
+    game_players,
     game_record,
     seats_json,
 )
 from .schema import LATEST, SQLITE, too_new
 
 DB_NAME = "splendor.db"
+REMOVALS_EVERY = 2.0  # seconds between looks for chat lines an admin removed (another process)
 
 T = TypeVar("T")
 
 
-class SqliteStore(Store):
+class SqliteStore(ClubQueries, Store):
     """The store in one SQLite file (created if missing); see the module docstring."""
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
@@ -64,6 +90,8 @@ class SqliteStore(Store):
         self._read_lock = threading.Lock()  # the read connection
         self._writes = ThreadPoolExecutor(1, thread_name_prefix="splendor-store")
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="splendor-store-read")
+        self._removals: asyncio.Task[None] | None = None  # the watch for removed chat
+        self.removals_every = REMOVALS_EVERY
 
     @property
     def url(self) -> str:
@@ -136,6 +164,9 @@ class SqliteStore(Store):
 
     async def close(self) -> None:
         """Wait for queued writes, checkpoint the WAL and close."""
+        if self._removals is not None:
+            self._removals.cancel()
+            await asyncio.gather(self._removals, return_exceptions=True)
         await asyncio.get_running_loop().run_in_executor(None, self._close)
 
     def _close(self) -> None:
@@ -183,17 +214,22 @@ class SqliteStore(Store):
 
     # -- tables and games ------------------------------------------------
 
-    async def create_table(self, table: str, seats: Sequence[SeatRecord], host: str) -> bool:
-        return await self._write(self._create, table, seats_json(seats), len(seats), host)
+    async def create_table(
+        self,
+        table: str,
+        seats: Sequence[SeatRecord],
+        host: str,
+        rated: bool = False,
+        settings: Settings = DEFAULT_SETTINGS,
+    ) -> bool:
+        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated),
+                settings.clock, settings.patience, settings.rematch_of)  # fmt: skip
+        return await self._write(self._create, args)
 
-    def _create(self, table: str, seats: str, players: int, host: str) -> bool:
+    def _create(self, args: tuple[Any, ...]) -> bool:
         try:
             with self._transaction() as db:
-                db.execute(
-                    "INSERT INTO games (id, players, seats, host, status, created)"
-                    " VALUES (?, ?, ?, ?, 'waiting', ?)",
-                    (table, players, seats, host, time.time()),
-                )
+                db.execute(CREATE_TABLE, args)
         except sqlite3.IntegrityError:
             return False
         return True
@@ -206,35 +242,52 @@ class SqliteStore(Store):
         host: str,
         status: str | None = None,
         seed: int | None = None,
+        timing: Timing | None = None,
     ) -> bool:
         check_seed(seed)
         args = (seats_json(seats), host, status, seed, table, version)
-        return await self._write(self._update, args)
+        players = game_players(table, seats) if status == PLAYING else []
+        return await self._write(self._update, args, players, timing)
 
-    def _update(self, args: tuple[Any, ...]) -> bool:
+    def _update(
+        self, args: tuple[Any, ...], players: list[tuple[str, int, str]], timing: Timing | None
+    ) -> bool:
         with self._transaction() as db:
-            done = db.execute(
-                "UPDATE games SET seats = ?, host = ?, status = COALESCE(?, status),"
-                " seed = COALESCE(?, seed), version = version + 1 WHERE id = ? AND version = ?",
-                args,
-            )
-            return done.rowcount == 1
+            if db.execute(UPDATE_TABLE, args).rowcount != 1:
+                return False
+            db.executemany(ADD_GAME_PLAYER, players)
+            if timing is not None:
+                db.execute(SET_TIMING, (timing.deadline, timing.banks_json(), args[4]))
+            return True
 
-    async def append_move(self, game: str, seq: int, notation: str, turn: int) -> None:
-        await self._write(self._append, game, seq, notation, turn)
+    async def append_move(
+        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+    ) -> None:
+        await self._write(self._append, game, seq, notation, turn, timing or Timing())
 
-    def _append(self, game: str, seq: int, notation: str, turn: int) -> None:
+    def _append(self, game: str, seq: int, notation: str, turn: int, timing: Timing) -> None:
         try:
             with self._transaction() as db:
                 db.execute(
                     "INSERT INTO moves (game, seq, notation, at) VALUES (?, ?, ?, ?)",
                     (game, seq, notation, time.time()),
                 )
-                db.execute("UPDATE games SET turn = ? WHERE id = ?", (turn, game))
+                db.execute(MOVE_DONE, (turn, timing.deadline, timing.banks_json(), game))
         except sqlite3.IntegrityError as e:
             taken = "UNIQUE" in str(e) or "PRIMARY" in str(e)
             error = MoveTaken if taken else StoreError
             raise error(f"game {game} move {seq} `{notation}`: {e}") from e
+
+    async def take_back(self, game: str, seq: int) -> None:
+        await self._write(self._take_back, game, seq)
+
+    def _take_back(self, game: str, seq: int) -> None:
+        with self._transaction() as db:
+            status = db.execute("SELECT status FROM games WHERE id = ?", (game,)).fetchone()
+            if status is None or status[0] != PLAYING:
+                raise StoreError(f"game {game} is not in progress")
+            for statement in TAKE_BACK:
+                db.execute(statement, (game, seq))
 
     async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
         await self._write(self._snapshot, game, seq, state)
@@ -246,21 +299,31 @@ class SqliteStore(Store):
                 (game, seq, state),
             )
 
-    async def finish_game(self, game: str, status: str, outcome: dict[str, Any] | None) -> bool:
+    async def finish_game(
+        self,
+        game: str,
+        status: str,
+        outcome: dict[str, Any] | None,
+        rated: Sequence[Rated] = (),
+    ) -> bool:
         data = None if outcome is None else json.dumps(outcome)
-        return await self._write(self._finish, game, status, data)
+        return await self._write(self._finish, game, status, data, rated)
 
-    def _finish(self, game: str, status: str, outcome: str | None) -> bool:
+    def _finish(self, game: str, status: str, outcome: str | None, rated: Sequence[Rated]) -> bool:
         was = PLAYING if status != CLOSED else "waiting"
         with self._transaction() as db:
-            done = db.execute(
-                "UPDATE games SET status = ?, finished = ?, outcome = ?, version = version + 1"
-                " WHERE id = ? AND status = ?",
-                (status, time.time(), outcome, game, was),
-            )
+            done = db.execute(FINISH, (status, time.time(), outcome, game, was))
             # Snapshots only speed up loading a game in progress.
             db.execute("DELETE FROM snapshots WHERE game = ?", (game,))
-            return done.rowcount == 1
+            if done.rowcount != 1:
+                return False
+            if rated:
+                players = [r.player for r in rated]
+                rows = db.execute(RATINGS_OF.format(marks(len(players))), players).fetchall()
+                ratings, history = rating_rows(game, rated, {r[0]: r[1:] for r in rows})
+                db.executemany(UPSERT_RATING, ratings)
+                db.executemany(ADD_HISTORY, history)
+            return True
 
     async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
         return await self._read(self._load, game, moves)
@@ -286,38 +349,97 @@ class SqliteStore(Store):
             query = GAME_SELECT + f" WHERE status IN ({marks}) ORDER BY created, id"
             return [_record(db, r) for r in db.execute(query, OPEN_STATUSES).fetchall()]
 
+    # -- chat ------------------------------------------------------------------
+
+    async def add_chat(
+        self, game: str | None, seq: int, turn: int, name: str, text: str, spectator: bool
+    ) -> ChatRecord:
+        row = (game, seq, turn, time.time(), name, text, int(spectator))
+        line = await self._write(self._add_chat, row)
+        self._publish(ChatPosted(line))  # one process: it hears only its own
+        return line
+
+    def _add_chat(self, row: tuple[Any, ...]) -> ChatRecord:
+        with self._transaction() as db:
+            line = db.execute(ADD_CHAT, row).lastrowid
+        assert line is not None
+        return chat_record((line, *row))
+
+    async def remove_chat(self, line: int) -> ChatRecord | None:
+        removed = await self._write(self._remove_chat, line)
+        if removed is not None:
+            self._publish(ChatRemoved(removed.id, removed.game))
+        return removed
+
+    def _remove_chat(self, line: int) -> ChatRecord | None:
+        with self._transaction() as db:
+            rows = db.execute(
+                f"SELECT {CHAT_COLUMNS} FROM chat WHERE id = ? AND removed IS NULL", (line,)
+            ).fetchall()
+            db.execute("UPDATE chat SET removed = ? WHERE id = ?", (time.time(), line))
+        return chat_record(rows[0]) if rows else None
+
+    def subscribe(self, handler: Callable[[Event], None]) -> None:
+        """As `Store.subscribe`; a server also hears of lines that an admin removed with
+        `splendor-server chat-remove` (another process on the same file): it looks every
+        `removals_every` seconds."""
+        super().subscribe(handler)
+        if self._removals is None:
+            self._removals = asyncio.get_running_loop().create_task(self._watch_removals())
+
+    async def _watch_removals(self) -> None:
+        since = time.time()
+        while True:
+            await asyncio.sleep(self.removals_every)
+            try:
+                rows = await self._rows(
+                    "SELECT id, game, removed FROM chat WHERE removed > ? ORDER BY removed", since
+                )
+            except (sqlite3.Error, StoreError):
+                continue
+            for line, game, at in rows:
+                since = max(since, float(at))
+                self._publish(ChatRemoved(int(line), game))
+
+    # -- the primitives of the club's queries, and copies --------------------
+
+    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        return await self._read(self._fetch, sql, args)
+
+    def _fetch(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        with self._reading() as db:
+            return [tuple(r) for r in db.execute(sql, args).fetchall()]
+
+    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
+        return await self._write(self._run, statements)
+
+    def _run(self, statements: Sequence[Statement]) -> list[int]:
+        with self._transaction() as db:
+            return [db.execute(sql, args).rowcount for sql, args in statements]
+
     async def dump(self) -> Dump:
         return await self._read(self._dump)
 
     def _dump(self) -> Dump:
         with self._reading() as db:
             return Dump(
-                names=[tuple(r) for r in db.execute("SELECT name, key, claimed FROM names")],
-                games=[
-                    tuple(r) for r in db.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM games")
-                ],
-                moves=[tuple(r) for r in db.execute("SELECT game, seq, notation, at FROM moves")],
+                {
+                    table: [tuple(r) for r in db.execute(f"SELECT {', '.join(c)} FROM {table}")]
+                    for table, c in COPIED.items()
+                }
             )
 
-    async def load_dump(self, dump: Dump) -> tuple[int, int, int]:
+    async def load_dump(self, dump: Dump) -> dict[str, int]:
         return await self._write(self._load_dump, dump)
 
-    def _load_dump(self, dump: Dump) -> tuple[int, int, int]:
-        marks = ", ".join("?" for _ in GAME_COLUMNS)
+    def _load_dump(self, dump: Dump) -> dict[str, int]:
+        added = {}
         with self._transaction() as db:
-            before = [_count(db, t) for t in ("names", "games", "moves")]
-            db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?)", dump.names)
-            db.executemany(
-                f"INSERT OR IGNORE INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({marks})",
-                dump.games,
-            )
-            db.executemany("INSERT OR IGNORE INTO moves VALUES (?, ?, ?, ?)", dump.moves)
-            after = [_count(db, t) for t in ("names", "games", "moves")]
-        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
-
-
-def _count(db: sqlite3.Connection, table: str) -> int:
-    return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+            for table in COPIED:
+                before = db.total_changes
+                db.executemany(insert_missing(table, sqlite=True), dump.rows.get(table, []))
+                added[table] = db.total_changes - before
+        return added
 
 
 def _moves(db: sqlite3.Connection, game: str, start: int) -> tuple[str, ...]:

@@ -3,6 +3,7 @@
     from shared.bots import choose_move, choose_move_bytes, encode_request
     move = choose_move(state.view(seat), "medium", seed=7)
     text = choose_move_bytes(encode_request(view, "hard", seed=7, budget=2000))
+    move, why = explain(state.view(seat), "medium", seed=7)   # a hint: the move and why
 
 A bot receives a `PlayerView`, a seeded random source and a `Budget`, never a
 `GameState`; it samples what it cannot see (`determinize`). Levels: ``easy``
@@ -17,6 +18,8 @@ from .api import (
     choose_move,
     choose_move_bytes,
     encode_request,
+    explain,
+    explain_bytes,
     make_bot,
     to_budget,
 )
@@ -35,6 +38,8 @@ __all__ = [
     "choose_move_bytes",
     "determinize",
     "encode_request",
+    "explain",
+    "explain_bytes",
     "make_bot",
     "passes_in_a_row",
     "to_budget",

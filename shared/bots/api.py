@@ -22,6 +22,7 @@ from .base import Bot, Budget
 from .easy import EasyBot
 from .hard import HardBot
 from .medium import MediumBot
+from .reasons import reason
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
@@ -93,6 +94,14 @@ def choose_move(view: PlayerView, level: str, seed: int, budget: BudgetLike = No
     return move
 
 
+def explain(view: PlayerView, level: str, seed: int, budget: BudgetLike = None) -> tuple[Move, str]:
+    """The move a bot of `level` plays from `view` (as `choose_move`), and why, in a
+    sentence for the player in that seat (a hint). The reason is a stand-in every level
+    shares (`shared.bots.reasons`); a level may give its own later, with this signature."""
+    move = choose_move(view, level, seed, budget)
+    return move, reason(view, move)
+
+
 def encode_request(view: PlayerView, level: str, seed: int, budget: BudgetLike = None) -> bytes:
     """The bytes `choose_move_bytes` takes."""
     return dumps({"view": view, "level": level, "seed": seed, "budget": budget_to_wire(budget)})
@@ -101,6 +110,19 @@ def encode_request(view: PlayerView, level: str, seed: int, budget: BudgetLike =
 def choose_move_bytes(data: bytes) -> str:
     """Bytes of a codec-encoded request in, the chosen move's notation out. Pure: the
     answer depends on the bytes alone (and on the clock, if the budget caps time)."""
+    view, level, seed, budget = _request(data)
+    return str(choose_move(view, level, seed, budget))
+
+
+def explain_bytes(data: bytes) -> tuple[str, str]:
+    """`explain` for another process: the bytes of `encode_request` in, the move's
+    notation and the reason out."""
+    move, why = explain(*_request(data))
+    return str(move), why
+
+
+def _request(data: bytes) -> tuple[PlayerView, str, int, Budget]:
+    """A bot request's fields, checked: the view, the level, the seed, the budget."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise BotRequestError(f"a bot request is bytes, not {type(data).__name__}")
     msg = loads(bytes(data))
@@ -115,4 +137,4 @@ def choose_move_bytes(data: bytes) -> str:
     seed = msg.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BotRequestError("a bot request needs an integer seed")
-    return str(choose_move(view, level, seed, to_budget(msg.get("budget"))))
+    return view, level, seed, to_budget(msg.get("budget"))

@@ -16,8 +16,8 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from client.app import SplendorApp
-from client.faces import BANK_ROW, LEVEL_ROWS, MINE_ROW
-from client.screens.returns import ReturnTokens
+from client.connection import Connection
+from client.faces import BANK_ROW, MINE_ROW, level_row
 from client.screens.setup import GameSetup
 from client.screens.table import TableScreen
 from server.bots import BotRunner, fallback_choose_move_bytes, fallback_move
@@ -29,10 +29,25 @@ from server.store import PLAYING, SeatRecord
 from server.table import Table
 from shared.deal import new_game
 from shared.moves import Move, Take, parse_move
-from shared.protocol import Join, TableUpdate, decode_host
+from shared.protocol import ClientMessage, Join, TableUpdate, decode_client, decode_host
 from shared.state import GameState
 
 HUMAN = 0
+
+
+class FakeConnection(Connection):
+    """Records what the app sends; the test delivers host messages."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[ClientMessage] = []
+        self.closed = False
+
+    def send(self, data: bytes) -> None:
+        self.sent.append(decode_client(data))
+
+    def close(self) -> None:
+        self.closed = True
 
 
 @dataclass(frozen=True)
@@ -242,13 +257,13 @@ def square_of(screen: TableScreen, what: str, value: object) -> tuple[int, int]:
     view = screen.view
     assert view is not None
     if what == "deck":
-        return LEVEL_ROWS.index(int(value)), 0  # type: ignore[call-overload]
+        return level_row(int(value)), 0  # type: ignore[call-overload]
     if what == "gem":
         return BANK_ROW, int(value)  # type: ignore[call-overload]
-    for r, level in enumerate(LEVEL_ROWS):
+    for level in (3, 2, 1):
         for c, cid in enumerate(view.board[level - 1]):
             if cid == value:
-                return r, c + 1
+                return level_row(level), c + 1
     me = view.me
     assert me is not None
     for i, res in enumerate(me.reserved):
@@ -310,9 +325,21 @@ def will_return(state: GameState) -> bool:
     )
 
 
-async def take_into_returns(pilot: Pilot[None], kit: Offline) -> ReturnTokens:
+def returning(app: SplendorApp) -> bool:
+    """The table asks the player to give tokens back (R13)."""
+    main = app.main_screen
+    return (
+        isinstance(main, TableScreen)
+        and main.view is not None
+        and main.view.my_turn
+        and main.view.phase == "return"
+        and not main.waiting
+    )
+
+
+async def take_into_returns(pilot: Pilot[None], kit: Offline) -> TableScreen:
     """Seat the player where a take of three goes over 10 tokens, take it by keys, and
-    return the R13 dialog that opens."""
+    return the table once it asks which tokens to give back (R13)."""
     pos = find_position(2, will_return)
     await load(pilot, kit, pos)
     app = kit.app
@@ -320,10 +347,8 @@ async def take_into_returns(pilot: Pilot[None], kit: Offline) -> ReturnTokens:
         m for m in pos.state.legal_moves() if isinstance(m, Take) and len(set(m.colours)) == 3
     )
     await pilot.press("t", *["wugrk"[c] for c in take.colours], "enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, ReturnTokens))
-    dialog = app.screen
-    assert isinstance(dialog, ReturnTokens)
-    return dialog
+    await wait_for(pilot, lambda: returning(app))
+    return table(app)
 
 
 def check_snapshot(app: SplendorApp, name: str) -> None:

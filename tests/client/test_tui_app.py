@@ -11,14 +11,15 @@ from clientkit import (
     finish,
     load,
     play_to_end,
+    prompt,
     screen_text,
     table,
     wait_for,
 )
 
-from client.screens.confirm import Confirm
+from client.app import SplendorApp
 from client.screens.help import HelpScreen
-from client.screens.results import ResultsScreen, tie_notes
+from client.screens.results import tie_notes
 from client.screens.setup import GameSetup, SetupScreen
 from client.screens.table import TableScreen
 from server.play import parse_args, player_name, setup_from
@@ -66,33 +67,53 @@ async def test_help_lists_the_rules_and_every_table_key(offline: MakeOffline) ->
 
 
 async def test_q_in_a_game_asks_first(offline: MakeOffline) -> None:
+    """The question is asked on the prompt line: the table stays in view (issue 13)."""
     kit = await offline()
     app = kit.app
     async with app.run_test(size=(80, 24)) as pilot:
         await load(pilot, kit, find_position(2, lambda s: s.turn <= 2))
         await pilot.press("q")
-        assert isinstance(app.screen, Confirm)
-        assert "local game ends" in screen_text(app)
+        assert table(app).quitting and "Leave this game and quit?" in prompt(app)
+        assert "local game ends" in screen_text(app) and "Bank" in screen_text(app)
+        assert "y Yes, leave" in screen_text(app)  # the key line says how to answer
         await pilot.press("n")
         assert isinstance(app.screen, TableScreen) and app.return_code is None
+        assert not table(app).quitting and "Buy" in screen_text(app)
         await pilot.press("ctrl+c")
-        assert isinstance(app.screen, Confirm)
+        assert table(app).quitting
         await pilot.press("y")
         await wait_for(pilot, lambda: app.return_code is not None)
 
 
+def over(app: SplendorApp) -> bool:
+    main = app.main_screen
+    return isinstance(main, TableScreen) and main.view is not None and main.view.is_over
+
+
 async def test_results_then_a_new_game_goes_back_to_setup(offline: MakeOffline) -> None:
+    """The results show on the table itself (issue 13): the final board, each player's
+    rank and points from cards and nobles, the winning move, the seed; the cursor can
+    still look at everything; Enter starts a new game."""
     kit = await offline()
     app = kit.app
     async with app.run_test(size=(80, 24)) as pilot:
         await finish(pilot, kit, 2, 0)
-        await wait_for(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        await wait_for(pilot, lambda: over(app))
+        screen = table(app)
+        view = screen.view
+        assert view is not None and view.outcome is not None
         text = screen_text(app)
-        assert "Game over" in text and "Rank" in text and "Prestige" in text and "Cards" in text
-        await pilot.press("escape")  # look at the final table
-        assert isinstance(app.screen, TableScreen)
-        await pilot.press("enter")  # the results again
-        assert isinstance(app.screen, ResultsScreen)
+        assert "Game over" in text and f"seed {kit.state.seed}" in text  # type: ignore[union-attr]
+        assert "Winning move:" in prompt(app) and "Bank" in text  # the final table, in view
+        for p in view.players:  # each player's rank, and points from cards and nobles (R16)
+            nobles = 3 * len(p.nobles)
+            assert f"{view.outcome.ranks[p.seat]}." in text
+            assert f"cards {p.prestige - nobles}★" in text and f"{nobles}★" in text
+        assert "⏎ New game" in text and "Buy" not in text  # the keys of the moment
+        await pilot.press("tab", "down")  # the cursor still looks at the players
+        assert screen.area == "players"
+        await pilot.press("escape")  # back to the board, still at the table
+        assert isinstance(app.screen, TableScreen) and screen.area == "board"
         await pilot.press("enter")  # a new game
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         assert kit.table is None  # the host was told to leave the table
@@ -142,10 +163,9 @@ def test_nothing_in_the_app_is_unsafe_on_a_server() -> None:
 
     from client.app import SplendorApp
     from client.screens.lobby import LobbyScreen
-    from client.screens.returns import ReturnTokens
 
     assert SplendorApp.ENABLE_COMMAND_PALETTE is False
-    for owner in (SplendorApp, TableScreen, LobbyScreen, ReturnTokens, HelpScreen, SetupScreen):
+    for owner in (SplendorApp, TableScreen, LobbyScreen, HelpScreen, SetupScreen):
         for binding in owner.BINDINGS:
             keys = binding.key.split(",")  # type: ignore[union-attr]
             assert "ctrl+z" not in keys and "suspend" not in binding.action  # type: ignore[union-attr]

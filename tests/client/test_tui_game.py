@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import random
 
-from clientkit import MakeOffline, go_to, screen_text, square_of, table, wait_for
+from clientkit import MakeOffline, go_to, returning, screen_text, square_of, table, wait_for
 from textual import events
 
+from client.app import SplendorApp
 from client.model import shortfall
-from client.screens.confirm import Confirm
 from client.screens.help import HelpScreen
-from client.screens.results import ResultsScreen
-from client.screens.returns import ReturnTokens
 from client.screens.setup import GameSetup
+from client.screens.table import TableScreen
 from server.bots import run_bot
 from shared.cards import card
 from shared.deal import replay
@@ -20,6 +19,11 @@ from shared.moves import Buy, Reserve, ReserveDeck, Return, Take
 from shared.view import PlayerView
 
 KEYS = "wugrk"
+
+
+def over(app: SplendorApp) -> bool:
+    main = app.main_screen
+    return isinstance(main, TableScreen) and main.view is not None and main.view.is_over
 
 
 def plan(view: PlayerView) -> tuple[str, object]:
@@ -55,7 +59,7 @@ async def test_a_whole_game_against_easy_bots_by_keys_only(offline: MakeOffline)
     async with app.run_test(size=(100, 30)) as pilot:
 
         def ready() -> bool:
-            if isinstance(app.screen, ResultsScreen | ReturnTokens):
+            if over(app) or returning(app):
                 return True
             main = app.main_screen
             return (
@@ -66,17 +70,18 @@ async def test_a_whole_game_against_easy_bots_by_keys_only(offline: MakeOffline)
                 and not table(app).waiting
             )
 
-        while not isinstance(app.screen, ResultsScreen):
+        while not over(app):
             await wait_for(pilot, ready, steps=2000)
-            if isinstance(app.screen, ResultsScreen):
+            if over(app):
                 break
-            if isinstance(app.screen, ReturnTokens):
-                dialog = app.screen
-                move = dialog.legal[0]
+            if returning(app):
+                move = table(app).view.legal_moves[0]  # type: ignore[union-attr]
                 assert isinstance(move, Return)
+                before = len(kit.moves)
                 await pilot.press(
                     *["wugrk*"[c] if c < 5 else "asterisk" for c in move.tokens], "enter"
                 )
+                await wait_for(pilot, lambda before=before: len(kit.moves) > before)
                 continue
             screen = table(app)
             view = screen.view
@@ -128,14 +133,17 @@ async def test_random_keys_never_break_the_table(offline: MakeOffline) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.main_screen is not None and table(app).view is not None)
         for step in range(300):
-            if isinstance(app.screen, ResultsScreen):
+            if over(app):
                 break
             if step % 97 == 0:
                 await pilot.resize_terminal(rng.choice((80, 100, 120)), rng.choice((24, 30, 40)))
             if step % 61 == 0 and app.main_screen is app.screen:
                 table(app).post_message(events.Paste(rng.choice(("take W U G", "buy 1-0", "x\ny"))))
-            if isinstance(app.screen, HelpScreen | Confirm):
+            if isinstance(app.screen, HelpScreen):
                 await pilot.press("escape")
+                continue
+            if table(app).quitting:
+                await pilot.press("n")
                 continue
             await pilot.press(rng.choice(keys))
             assert app.is_running, f"the app stopped at step {step}"

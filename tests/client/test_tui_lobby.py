@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clientkit import prompt, screen_text, wait_for
+from clientkit import FakeConnection, prompt, screen_text, wait_for
 
 from client.app import SplendorApp
-from client.connection import Connection
 from client.screens.lobby import LobbyScreen
 from client.screens.lobby_dialogs import CreateTableDialog, QuickGameDialog
 from client.screens.table import TableScreen
@@ -15,7 +14,6 @@ from shared.codec import dumps, loads
 from shared.deal import new_game, replay, turns
 from shared.protocol import (
     PROTOCOL_VERSION,
-    ClientMessage,
     Create,
     Join,
     Leave,
@@ -29,24 +27,8 @@ from shared.protocol import (
     TableUpdate,
     Watch,
     Welcome,
-    decode_client,
     encode,
 )
-
-
-class FakeConnection(Connection):
-    """Records what the app sends; the test delivers host messages."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.sent: list[ClientMessage] = []
-        self.closed = False
-
-    def send(self, data: bytes) -> None:
-        self.sent.append(decode_client(data))
-
-    def close(self) -> None:
-        self.closed = True
 
 
 def lobby(
@@ -245,3 +227,22 @@ async def test_a_host_of_another_protocol_version_is_left_with_a_message() -> No
         await wait_for(pilot, lambda: app.return_code is not None)
     assert app.bye_text is not None and f"version {PROTOCOL_VERSION + 1}" in app.bye_text
     assert "update the older one" in app.bye_text
+
+
+async def test_the_lobby_fits_80x24_with_its_keys_and_help() -> None:
+    """Issue 13: at 80x24 the lobby keeps its Turn column and its ? key in view, and ?
+    opens help at the lobby's own page."""
+    from client.screens.help import HelpScreen
+
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(80, 24)) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        conn.deliver(lobby(WAITING, PLAYING))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Turn" in text and "12" in text and "? Help" in text and "q Quit" in text
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert "In the lobby" in screen_text(app)

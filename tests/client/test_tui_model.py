@@ -25,7 +25,7 @@ def test_needs_text_shows_shortfall_after_bonuses_and_tokens() -> None:
     cid = view.board[0][0]
     assert cid is not None
     assert model.shortfall(cid, me) == model.card(cid).cost  # nothing held yet
-    assert model.needs_text(cid, me) == model.letters(model.card(cid).cost, "")
+    assert model.needs_text(cid, me) == "need " + model.letters(model.card(cid).cost)
 
 
 def test_r7_r8_picks_follow_the_legal_takes() -> None:

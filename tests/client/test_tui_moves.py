@@ -22,7 +22,6 @@ from clientkit import (
 from textual import events
 
 from client.faces import MINE_ROW
-from client.screens.returns import ReturnTokens
 from server.bots import fallback_choose_move_bytes
 from shared.moves import Buy, Take
 from shared.protocol import notice
@@ -163,26 +162,33 @@ async def test_r10_buy_a_reserved_card_pressing_b_twice(offline: MakeOffline) ->
         assert kit.moves[0] == f"buy {cid}"
 
 
-async def test_r13_return_tokens_in_the_dialog(offline: MakeOffline) -> None:
+async def test_r13_return_tokens_with_the_table_in_view(offline: MakeOffline) -> None:
+    """The R13 choice happens on the table (issue 13: no dialog over the board, the bank
+    and your needs): the bank shows what goes back, the cards what you would need."""
     kit = await offline()
     app = kit.app
     async with app.run_test(size=SIZE) as pilot:
-        dialog = await take_into_returns(pilot, kit)
+        screen = await take_into_returns(pilot, kit)
         after = kit.state
         assert after is not None and after.phase == "return"
         held = after.tokens[0]
+        excess = sum(held) - 10
         order = sorted(range(6), key=lambda c: -held[c])
         picks = []
         for c in order:
             picks += [c] * held[c]
-        picks = picks[: dialog.excess]
-        await pilot.press("enter")  # too few chosen: refused, the dialog stays
-        assert isinstance(app.screen, ReturnTokens)
+        picks = picks[:excess]
+        assert "(R13)" in screen_text(app) and "Bank" in screen_text(app)
+        await pilot.press("enter")  # too few chosen: refused, still choosing
+        assert screen.mode == "return"
         assert "exactly" in screen_text(app)
-        await pilot.press(*["wugrk*"[c] if c < 5 else "asterisk" for c in picks], "enter")
+        first = picks[0]
+        await pilot.press("wugrk*"[first] if first < 5 else "asterisk")
+        assert f"{screen.view.bank[first]}-1" in screen_text(app)  # type: ignore[union-attr]
+        await pilot.press(*["wugrk*"[c] if c < 5 else "asterisk" for c in picks[1:]], "enter")
         await wait_for(pilot, lambda: len(kit.moves) >= 2)
         assert kit.moves[1] == "return " + " ".join("WUGRK*"[c] for c in sorted(picks))
-        assert not isinstance(app.screen, ReturnTokens)
+        assert screen.mode != "return"
 
 
 async def test_colon_types_a_move_in_notation(offline: MakeOffline) -> None:

@@ -15,8 +15,9 @@ from textual.widget import Widget
 
 from shared.state import GameState
 
-SIZE = (100, 30)  # wide cards, a blank line between the rows (board.geometry)
-ROW_TOP = {0: 2, 1: 6, 2: 10}  # first line of each card row at this size: nobles, blank, rows
+SIZE = (100, 30)  # wide cards, a blank line between the rows (client.layout)
+ROW_TOP = {1: 3, 2: 7, 3: 11}  # first line of each card row (cursor rows 1-3): 2 lines of
+# nobles, then a blank line before each row
 
 
 def mid_game(state: GameState) -> bool:
@@ -48,8 +49,8 @@ async def test_a_cursor_move_repaints_only_the_card_rows_it_leaves_and_enters(
     async with app.run_test(size=SIZE) as pilot:
         await load(pilot, kit, find_position(2, mid_game))
         screen = table(app)
-        await go_to(pilot, screen, (1, 2))  # level 2, the second card
-        r = 1
+        await go_to(pilot, screen, (2, 2))  # level 2, the second card
+        r = 2
         board, players, log = watch(screen.board), watch(screen.players), watch(screen.move_log)
         await pilot.press("l")  # along the row: only that row's three lines change
         await pilot.pause()
@@ -57,8 +58,8 @@ async def test_a_cursor_move_repaints_only_the_card_rows_it_leaves_and_enters(
         board.clear()
         await pilot.press("down")  # to level 1: both rows change, nothing else
         await pilot.pause()
-        assert lines(board) == set(range(ROW_TOP[1], ROW_TOP[1] + 3)) | set(
-            range(ROW_TOP[2], ROW_TOP[2] + 3)
+        assert lines(board) == set(range(ROW_TOP[2], ROW_TOP[2] + 3)) | set(
+            range(ROW_TOP[3], ROW_TOP[3] + 3)
         )
         assert players == [] and log == []  # the players and the log stay as they are
 
@@ -71,7 +72,7 @@ async def test_picking_a_gem_repaints_the_bank_line_only(offline: MakeOffline) -
         board = watch(table(app).board)
         await pilot.press("t", "w")
         await pilot.pause()
-        assert lines(board) == {ROW_TOP[2] + 3 + 1}  # after level 1: a blank line, the bank
+        assert lines(board) == {ROW_TOP[3] + 3 + 1}  # after level 1: a blank line, the bank
         assert "+1" in screen_text(app)
 
 

@@ -4,36 +4,61 @@ bytes, and anything else decodes to a clear `CodecError`, never another exceptio
 
 from __future__ import annotations
 
+import random
+import re
+
 import msgpack
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from shared import protocol
+from shared.clock import ClockView, parse_time_control
 from shared.codec import FORMAT_VERSION, CodecError, dumps, loads
 from shared.deal import new_game, turns
-from shared.moves import parse_move
+from shared.moves import Buy, parse_move
 from shared.protocol import (
+    Absent,
+    Advice,
+    AskLeaderboard,
+    AskProfile,
+    AskRecord,
     Bye,
+    ChatLine,
+    ChatLines,
     Create,
+    GameLine,
+    GameRecordText,
+    Hint,
     Join,
+    Leaderboard,
     Leave,
     LobbyList,
     LoggedTurn,
+    NextGame,
     Notice,
+    PlayerProfile,
     PlayMove,
     Quick,
+    Ranked,
+    RatingChange,
+    Rematch,
+    RematchOffer,
+    Say,
     SeatSummary,
     Start,
     TableStatus,
     TableSummary,
     TableUpdate,
+    Undo,
+    Vote,
     Watch,
     Welcome,
     decode_client,
     decode_host,
     encode,
 )
+from shared.state import GameState
 
 from .helpers import play
 from .test_fuzz import fuzz, msgpack_values
@@ -42,6 +67,19 @@ MOVES = ["take W U G", "reserve deck 1", "take R R", "reserve deck 2"]
 STATE = play(new_game(3, seed=8), *MOVES)
 SEATS = (SeatSummary("ann"), SeatSummary(None, bot="hard"), SeatSummary("bob", connected=False))
 LOG = tuple(LoggedTurn(seat, turn) for seat, turn in turns(3, 8, MOVES))
+
+
+def finished_game(players: int, seed: int) -> GameState:
+    """A seeded game played to its end, buying whenever it can."""
+    rng, state = random.Random(seed), new_game(players, seed)
+    while not state.is_over:
+        legal = state.legal_moves()
+        buys = [m for m in legal if isinstance(m, Buy)]
+        state = state.apply(rng.choice(buys or legal))
+    return state
+
+
+OVER = finished_game(3, 8)
 
 HOST_MESSAGES = [
     Welcome("ann"),
@@ -57,9 +95,32 @@ HOST_MESSAGES = [
     ),
     TableUpdate("t2", SEATS, 1, STATE.view(1)),
     TableUpdate("t2", SEATS, None, STATE.view(None), LOG),
+    TableUpdate("t2", SEATS, 0, OVER.view(0), seed=OVER.seed),
+    Advice(parse_move("take W U G"), "the gems go toward 1-07"),
     Notice("`take R R`: only 3 red left; taking two needs 4 (R8)"),
     Notice("the game at table t2 was abandoned", "info"),
     Bye("the server is shutting down"),
+    TableUpdate(
+        "t2", SEATS, 0, OVER.view(0), ratings=(RatingChange(1512, 14), None, RatingChange(990, -3))
+    ),
+    Leaderboard(()),
+    Leaderboard(
+        (Ranked(1, "ann", 1512, 4, 3, 1.8e9), Ranked(2, "bot:hard", 1400, 9, 2, 1.7e9)),
+        20,
+        Ranked(57, "bob", 900, 1, 0, 1.6e9),
+    ),
+    PlayerProfile("guest-bo", None),
+    PlayerProfile(
+        "ann",
+        Ranked(1, "ann", 1512, 4, 3, 1.8e9),
+        (1000, 1020, 1512),
+        ((2, 3, 2), (4, 1, 1)),
+        (
+            GameLine("t7", 2, "finished", 1.8e9, 0, ("ann", "hard bot"), (15, 9), (1, 2), True),
+            GameLine("t6", 3, "abandoned", 1.7e9, 2, ("bob", "cy", "ann"), (), (), False),
+        ),
+    ),
+    GameRecordText("t7", '[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. take W U G\n*\n'),
 ]
 CLIENT_MESSAGES = [
     Create(2, (None, None)),
@@ -71,6 +132,42 @@ CLIENT_MESSAGES = [
     Leave(),
     Start(),
     PlayMove(parse_move("buy 1-07")),
+    Undo(),
+    Hint(),
+    Create(3, (None, "easy", None), rated=True),
+    Quick(2, "hard", rated=True),
+    AskLeaderboard(),
+    AskLeaderboard(40),
+    AskProfile("bot:hard"),
+    AskRecord("t7"),
+]
+
+# Clocks, chat, votes and rematches (issue 12; their own checks: test_protocol_social.py).
+FIVE = parse_time_control("5+10")
+CLOCK = ClockView(FIVE, (12.5, None, 300.0), 0)
+OFFER = RematchOffer("t9", (SeatSummary("bob", invited=True), SeatSummary(None, "hard"),
+                             SeatSummary("ann")))  # fmt: skip
+STOOD = (SeatSummary("ann", standin="medium", timeouts=3), *SEATS[1:])
+HOST_MESSAGES += [
+    LobbyList(
+        (TableSummary("t1", "ann", TableStatus.PLAYING, SEATS, 3, clock=FIVE),),
+        ("ann",),
+        ("t1",),
+        ("t1",),
+    ),
+    TableUpdate("t2", SEATS, 1, STATE.view(1), clock=CLOCK),
+    TableUpdate("t2", STOOD, 1, STATE.view(1), absent=(Absent(2, 700.5, 600.0, ("ann",)),)),
+    TableUpdate("t2", SEATS, 0, OVER.view(0), seed=OVER.seed, rematch=OFFER),
+    ChatLines("", (ChatLine(1, "ann", "hello"), ChatLine(2, "guest-bo", "hi ♛", 7, True))),
+    ChatLines("t2", (), whole=True),
+]
+CLIENT_MESSAGES += [
+    Create(3, (None, None, "easy"), clock=parse_time_control("3d"), patience=30),
+    Quick(2, "easy", clock=FIVE),
+    Say("good game"),
+    Vote(2),
+    Rematch(),
+    NextGame(),
 ]
 
 
@@ -106,8 +203,19 @@ def test_each_side_refuses_the_others_messages() -> None:
         ({"t": "join"}, "needs table"),
         ({"t": "move", "move": "take W W W"}, "`take W W W` is not a move"),
         ({"t": "move", "move": ("take",)}, "notation text"),
+        ({"t": "ask-profile"}, "needs player"),
+        ({"t": "ask-leaderboard", "offset": -1}, "offset should be"),
+        ({"t": "ask-record", "game": "x" * 500}, "game should be"),
         ({"t": 3}, "3 is not a message"),
         ({"move": "pass"}, "None is not a message"),
+        ({"t": "create", "seats": 2, "clock": "5 minutes"}, "clock should be a time control"),
+        ({"t": "create", "seats": 2, "clock": "99d"}, "clock should be a time control"),
+        ({"t": "create", "seats": 2, "patience": 0}, "patience should be"),
+        ({"t": "quick", "clock": 5}, "clock should be a time control"),
+        ({"t": "say", "text": ""}, "text should be text"),
+        ({"t": "say", "text": "x" * 1001}, "text should be text"),
+        ({"t": "vote", "seat": 4}, "seat should be"),
+        ({"t": "vote"}, "needs seat"),
     ],
 )
 def test_a_malformed_client_message_says_what_is_wrong(
@@ -123,6 +231,35 @@ def test_a_table_update_must_agree_with_its_view() -> None:
     for key, value in [("seat", 0), ("seats", good["seats"][:2]), ("log", ((3, ("pass",)),))]:
         with pytest.raises(protocol.ProtocolError):
             decode_host(dumps({**good, key: value}))
+
+
+def test_ratings_come_one_or_none_per_seat() -> None:
+    over = loads(encode(TableUpdate("t2", SEATS, 0, OVER.view(0))))
+    for ratings, words in [
+        (((1500, 3),), "one change or none for each of the 3 seats"),
+        (((1500, "3"), None, None), "should be [rating, change]"),
+        ((("x",), None, None), "should be [rating, change]"),
+    ]:
+        with pytest.raises(protocol.ProtocolError, match=re.escape(words)):
+            decode_host(dumps({**over, "ratings": ratings}))
+
+
+def test_a_seed_travels_only_once_the_game_is_over() -> None:
+    """The seed deals the decks: a table update of a game in progress never carries it,
+    and a client refuses one that does."""
+    playing = loads(encode(TableUpdate("t2", SEATS, 1, STATE.view(1))))
+    assert "seed" not in playing
+    with pytest.raises(protocol.ProtocolError, match="seed should be absent until the game"):
+        decode_host(dumps({**playing, "seed": 8}))
+    over = decode_host(encode(TableUpdate("t2", SEATS, 0, OVER.view(0), seed=OVER.seed)))
+    assert isinstance(over, TableUpdate) and over.seed == OVER.seed == 8
+
+
+def test_advice_carries_a_move_and_a_reason() -> None:
+    with pytest.raises(protocol.ProtocolError, match="is not a move"):
+        decode_host(dumps({"t": "advice", "move": "take W W W", "reason": "why"}))
+    with pytest.raises(protocol.ProtocolError, match="reason should be text"):
+        decode_host(dumps({"t": "advice", "move": "pass", "reason": ""}))
 
 
 def test_a_host_of_an_older_protocol_is_told_apart() -> None:
@@ -142,7 +279,9 @@ ENCODED += [(decode_client, encode(m)) for m in CLIENT_MESSAGES]
 TAGS = sorted({m.TAG for m in HOST_MESSAGES} | {m.TAG for m in CLIENT_MESSAGES})
 FIELDS = st.sampled_from(
     ["t", "name", "guest", "protocol", "tables", "online", "mine", "table", "seats", "seat",
-     "view", "log", "text", "level", "bots", "seed", "players", "move", "id", "status"]
+     "view", "log", "text", "level", "bots", "seed", "players", "move", "id", "status",
+     "reason", "clock", "absent", "rematch", "to_move", "where", "lines", "whole", "patience",
+     "standin", "timeouts", "invited", "control", "left", "running", "votes"]
 )  # fmt: skip
 
 

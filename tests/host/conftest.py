@@ -8,17 +8,24 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from hostkit import make_host
+from hostkit import FakeClock, make_host
 
 from server.host import GameHost
 
 
 @pytest.fixture
+def clock() -> FakeClock:
+    """The time the host's clocks count (deadlines, absences): the test moves it."""
+    return FakeClock()
+
+
+@pytest.fixture
 async def host(
-    tmp_path: Path, bot_executor: ProcessPoolExecutor, database: str
+    tmp_path: Path, bot_executor: ProcessPoolExecutor, database: str, clock: FakeClock
 ) -> AsyncIterator[GameHost]:
-    """A started host on each backend (`database`: SQLite, then PostgreSQL)."""
-    h = make_host(tmp_path, bot_executor, database=database)
+    """A started host on each backend (`database`: SQLite, then PostgreSQL), its clocks
+    counting the test's time (`clock`)."""
+    h = make_host(tmp_path, bot_executor, database=database, now=clock)
     await h.start()
     yield h
     await h.stop()

@@ -18,7 +18,17 @@ from server.identity import Identity
 from server.store import SqliteStore
 from shared import protocol
 from shared.moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move
-from shared.protocol import ClientMessage, HostMessage, Notice, PlayMove, TableUpdate
+from shared.protocol import (
+    ClientMessage,
+    Create,
+    HostMessage,
+    Join,
+    LobbyList,
+    Notice,
+    PlayMove,
+    Start,
+    TableUpdate,
+)
 from shared.view import PlayerView
 
 TINY_BUDGETS = {"easy": 0.01, "medium": 0.01, "hard": 0.02}
@@ -179,3 +189,43 @@ async def play_to_end(conn: HostConnection, limit: int = 400) -> PlayerView:
             return msg.view
         await play_move(conn, pick(msg.view))
     raise AssertionError(f"the game did not end in {limit} decisions")
+
+
+class FakeClock:
+    """A time source a test moves by hand (seconds since the epoch), for a host's clocks."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.t = start
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+async def table_of(
+    host: GameHost, names: tuple[str, ...], bots: tuple[str | None, ...] = (), **create: Any
+) -> tuple[list[HostConnection], str]:
+    """A started table: the first name creates it (with `create`'s clock, patience...), the
+    others join, `bots` fill the seats after them. The players' connections (their first
+    table update received) and the table's id."""
+    conns = [HostConnection(host, identity(n)) for n in names]
+    seats = (None,) * len(names) + tuple(bots)
+    conns[0].cmd(Create(len(seats), seats, **create))
+    listed = await conns[0].next_of(LobbyList, lambda m: m.waiting_at() is not None)
+    waiting = listed.waiting_at()
+    assert waiting is not None
+    table_id = waiting.id
+    for conn in conns[1:]:
+        conn.cmd(Join(table_id))
+        await conns[0].next_of(LobbyList, lambda m, c=conn: _seated(m, table_id, c))
+    conns[0].cmd(Start())
+    for conn in conns:
+        await conn.next_of(TableUpdate)
+    return conns, table_id
+
+
+def _seated(lobby: LobbyList, table_id: str, conn: HostConnection) -> bool:
+    table = lobby.table(table_id)
+    return table is not None and any(s.name == conn.link.identity.name for s in table.seats)

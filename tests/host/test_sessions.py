@@ -11,7 +11,8 @@ from hostkit import WAIT, HostConnection, identity, my_turn, pick, play_move, pl
 from server.host import GameHost
 from server.identity import Identity, guest_key
 from server.link import HostLink
-from server.lobby import LOBBY_BATCH, LOBBY_BATCH_GAP, Lobby
+from server.listing import LOBBY_BATCH, LOBBY_BATCH_GAP
+from server.lobby import Lobby
 from server.store import GameRecord
 from server.table import Seat, Table, TableError
 from shared.codec import dumps

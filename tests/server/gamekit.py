@@ -98,16 +98,21 @@ class Game:
 
 @asynccontextmanager
 async def game_server(  # type: ignore[no-untyped-def]
-    tmp: Path, executor: Executor, database: str | None = None, **settings: Any
+    tmp: Path,
+    executor: Executor,
+    database: str | None = None,
+    now: Callable[[], float] | None = None,
+    **settings: Any,
 ):
     """A game server on 127.0.0.1 (any port) with its own host; `database`: its store
-    (SQLite in `tmp` by default). Servers given one PostgreSQL database form a cluster,
-    each as one of its processes would be (one host key, one database, hosts of their own)."""
+    (SQLite in `tmp` by default); `now`: the time its clocks count (a test's, or the real
+    one). Servers given one PostgreSQL database form a cluster, each as one of its
+    processes would be (one host key, one database, hosts of their own)."""
     data_dir = tmp / "data"
     config = Config(
         host="127.0.0.1", port=0, data_dir=str(data_dir), keepalive_interval=0.0, **settings
     )
-    host = make_host(data_dir, executor, synchronous="NORMAL", database=database)
+    host = make_host(data_dir, executor, synchronous="NORMAL", database=database, now=now)
     await host.start()
     tap = TappedHost(host)
     service = SSHService(config, tap, host.store, make_app, host_key())

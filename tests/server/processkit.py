@@ -130,8 +130,10 @@ class ServerProcess:
 
 
 def bank(screen: str) -> dict[str, int]:
-    """The bank's counts from the table screen."""
+    """The bank's counts from the table screen (the line goes on with the players' column,
+    so it is read up to the gold)."""
     line = next(ln for ln in screen.splitlines() if ln.startswith("Bank"))
+    line = line[: line.index("*") + 4]
     return {c: int(n) for c, n in re.findall(r"([WUGRK\*])\s+(\d+)", line)}
 
 

@@ -11,6 +11,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import asyncssh
 from gamekit import (
     KEYS,
@@ -24,7 +25,15 @@ from gamekit import (
     status,
     turn_shown,
 )
-from hostkit import WAIT, HostConnection, await_turn, identity, pick, table_when
+from hostkit import (
+    WAIT,
+    HostConnection,
+    await_turn,
+    identity,
+    pick,
+    play_move,
+    table_when,
+)
 
 from shared.protocol import Notice, PlayMove, Quick, TableStatus, TableUpdate
 
@@ -188,3 +197,42 @@ async def test_postgresql_restarting_mid_game_refuses_moves_then_plays_on(
         assert len(await a.host.store.moves(table)) >= stored + 2  # hers and the bot's
         await ann.close()
         assert a.host.lobby.tables[table].status is TableStatus.PLAYING
+
+
+async def test_a_process_that_lost_the_databases_news_catches_up(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """Process b's listening connection is cut (as a network fault would); the moves made
+    on a meanwhile reach b all the same: it listens again and reads what it missed."""
+    url = postgres.create_database()
+    admin = await asyncpg.connect(postgres.url())
+    await admin.execute("CREATE ROLE process_b LOGIN SUPERUSER")  # b's own database user
+    await admin.close()
+    url_b = url.replace("//splendor@", "//process_b@")
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(game_server(tmp_path / "a", bot_executor, url))
+        b = await stack.enter_async_context(game_server(tmp_path / "b", bot_executor, url_b))
+        ann = HostConnection(a.host, identity("ann"))
+        ann.cmd(Quick(2, "easy"))
+        table = (await ann.next_of(TableUpdate)).table
+        listener = b.host.store._listener  # type: ignore[attr-defined]
+        admin = await asyncpg.connect(postgres.url())
+        # b may not connect anew for now (its listening connection cannot come back; the
+        # connections it holds go on), then its listening connection is cut.
+        await admin.execute("ALTER ROLE process_b NOLOGIN")
+        try:
+            await admin.execute("SELECT pg_terminate_backend($1)", listener.get_server_pid())
+            for _ in range(3):  # moves while b hears nothing
+                await play_move(ann, pick((await await_turn(ann)).view))
+            stored = await a.host.store.moves(table)
+            assert len(b.host.lobby.tables[table].moves) < len(stored)  # b missed them
+        finally:
+            await admin.execute("ALTER ROLE process_b LOGIN")
+            await admin.close()
+        tb = b.host.lobby.tables[table]
+        for _ in range(200):
+            if tb.moves[: len(stored)] == list(stored):
+                break
+            await asyncio.sleep(0.05)
+        assert tb.moves[: len(stored)] == list(stored)
+        assert b.host.store._listener is not listener  # type: ignore[attr-defined]

@@ -15,7 +15,7 @@ from typing import Any
 import asyncssh
 import pytest
 from gamekit import Player, login, quick_game, status, turn_shown
-from processkit import ServerProcess, three_colours, type_move
+from processkit import ServerProcess, process_tree, running, three_colours, type_move
 
 
 @pytest.fixture
@@ -165,3 +165,21 @@ async def test_the_bots_play_on_when_the_process_running_them_dies(processes: An
     assert f"game {table}: its bots play from this process" in survivor.log.read_text()
     for player in players.values():
         await player.close()
+
+
+async def test_killing_the_supervisor_ends_its_workers_and_their_bots(processes: Any) -> None:
+    """SIGKILL of `--workers 2`'s supervisor: its workers (and their bot processes) end
+    with it, within seconds; nothing is left running."""
+    supervisor, port = await processes("cluster", "--workers", "2")
+    player = await login(port, "ann", key())
+    await quick_game(player, "easy")
+    await my_move(player)  # the bots' processes are up by now
+    assert supervisor.proc is not None
+    tree = process_tree(supervisor.proc.pid)
+    assert sum("--worker-of" in command for command in tree.values()) == 2, tree
+    assert await asyncio.to_thread(supervisor.kill) == -signal.SIGKILL
+    deadline = asyncio.get_running_loop().time() + 10
+    while any(map(running, tree)) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.1)
+    assert [tree[p] for p in tree if running(p)] == []
+    await player.closed()

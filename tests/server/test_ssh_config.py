@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import stat
+from pathlib import Path
 
 import pytest
 
-from server.cli import parse_args
-from server.config import Config, ConfigError, load_config
+from server.cli import parse_args, worker_argv
+from server.config import Config, ConfigError, load_config, workers_setting
 from server.ssh import HOST_KEY_FILE, check_name, load_host_key
 
 
@@ -34,6 +36,10 @@ def test_file_then_command_line(tmp_path):
         ("port = 70000\n", "port 70000 is not 0..65535"),
         ("write_buffer_low = 10\nwrite_buffer_high = 5\n", "write_buffer_low"),
         ("port = \n", "not valid TOML"),
+        ("workers = 2\n", "2 workers need PostgreSQL"),
+        ('workers = 2\ndatabase = "sqlite:///x.db"\n', "2 workers need PostgreSQL"),
+        ("workers = 0\n", "workers must be at least 1"),
+        ('workers = "many"\n', "workers should be a whole number"),
     ],
 )
 def test_bad_settings_stop_the_server_with_a_message(tmp_path, text, message):
@@ -41,6 +47,24 @@ def test_bad_settings_stop_the_server_with_a_message(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(ConfigError, match=message):
         load_config(path)
+
+
+def test_database_and_workers():
+    assert load_config().database_url == "sqlite:///data/splendor.db"  # in the data directory
+    url = "postgresql://splendor@db/splendor"
+    c = load_config(database=url, workers=workers_setting("auto"))
+    assert c.database_url == url and c.workers == (os.cpu_count() or 1)
+    path = Path(os.devnull)
+    assert load_config(path, database=url, workers=3).workers == 3
+    with pytest.raises(ConfigError, match="a whole number or"):
+        workers_setting("lots")
+    args = parse_args(["--database", url, "--workers", "auto"])
+    assert (args.database, args.workers) == (url, "auto")
+
+
+def test_the_supervisor_gives_each_worker_its_own_port_options():
+    argv = ["--database", "postgresql://x/y", "--workers", "2", "--port=2222", "--port-file", "f"]
+    assert worker_argv(argv) == ["--database", "postgresql://x/y"]
 
 
 def test_command_line_options():

@@ -226,3 +226,23 @@ def test_guests_keep_their_seats_across_a_restart(tmp_path):
         secrets.append(service.gate.guest_secret)
     assert secrets[0] == secrets[1] and len(secrets[0]) == 32
     assert guest_key("192.0.2.1", secrets[0]) == guest_key("192.0.2.1", secrets[1])
+
+
+async def test_a_banned_name_is_refused_at_login_with_the_reason(server, new_key):
+    await claim(server, "mal", new_key)
+    await server.store.ban("mal", "spamming the chat")
+    with pytest.raises(asyncssh.PermissionDenied) as refused:
+        await Player.login(server.port, "mal", new_key)
+    assert "the name 'mal', or the key you connect with, is banned here (spamming the chat)" in str(
+        refused.value
+    )
+    with pytest.raises(asyncssh.PermissionDenied) as refused:  # the same key, another name
+        await Player.login(server.port, "mallory", new_key)
+    assert "banned here (spamming the chat)" in str(refused.value)
+    with pytest.raises(asyncssh.PermissionDenied) as refused:
+        await Player.login(server.port, "mal")  # no key: a guest of the banned name
+    assert "banned here" in str(refused.value)
+    assert await server.store.unban("mal")
+    back = await Player.login(server.port, "mal", new_key)  # admitted again
+    await back.wait_for("hello mal guest=False")
+    await back.close()

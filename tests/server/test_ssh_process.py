@@ -15,8 +15,10 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from gamekit import login, quick_game, status, turn_shown
+from gamekit import SIZE, login, quick_game, status, turn_shown
 from processkit import ServerProcess, Tmux, process_tree, running, three_colours, type_move
+
+from client.layout import geometry
 
 
 @pytest.fixture
@@ -30,9 +32,13 @@ def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
 
 def game_state(screen: str) -> list[str]:
     """The bank and both players' tokens, cards and last moves, as the screen shows them
-    (not the move log: a reconnected screen starts a new one)."""
-    rows = [row.split("▏")[0].rstrip() for row in screen.splitlines()]
-    return [r for r in rows if r.startswith("Bank") or re.search(r"(gem|crd|last:) ", r)]
+    (not the move log: a reconnected screen starts a new one). The players' panels are a
+    column right of the board (client/layout.py)."""
+    board = geometry(*SIZE).width
+    rows = screen.splitlines()
+    bank = [r[:board].rstrip() for r in rows if r.startswith("Bank")]
+    panels = [r[board:].strip() for r in rows]
+    return bank + [r for r in panels if re.match(r"\W*(gem|crd|last:) ", r)]
 
 
 async def test_a_game_survives_sigkill_and_restart(server_process):
@@ -46,7 +52,7 @@ async def test_a_game_survives_sigkill_and_restart(server_process):
     await type_move(player, "take W U G")
     # The bank and both players' gem, crd and last: rows, once the whole frame has come.
     screen = await player.wait_for(
-        lambda t: "your turn" in status(t) and turn_shown(t) > first and len(game_state(t)) == 4
+        lambda t: "your turn" in status(t) and turn_shown(t) > first and len(game_state(t)) == 7
     )
     turn = turn_shown(screen)
     before = game_state(screen)

@@ -1,0 +1,101 @@
+"""The club's pages in words: leaderboard rows, a profile's lines, a rating's sparkline.
+
+Pure functions, no Textual (`client.screens.club` draws them). A rated bot is the
+player ``bot:LEVEL`` on the host; here it reads "hard bot" and is marked as a bot.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from shared.explain import plural
+from shared.players import bot_level, player_label
+from shared.protocol import GameLine, PlayerProfile, Ranked
+
+SPARKS = "▁▂▃▄▅▆▇█"
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def is_bot(player: str) -> bool:
+    return bot_level(player) is not None
+
+
+def when(at: float, now: float | None = None) -> str:
+    """A past moment, short: "just now", "5 min ago", "3 h ago", "2 d ago", "2026-11-02"."""
+    ago = (time.time() if now is None else now) - at
+    if ago < 60:
+        return "just now"
+    if ago < 3600:
+        return f"{int(ago // 60)} min ago"
+    if ago < 86400:
+        return f"{int(ago // 3600)} h ago"
+    if ago < 30 * 86400:
+        return f"{int(ago // 86400)} d ago"
+    return time.strftime("%Y-%m-%d", time.localtime(at))
+
+
+def sparkline(values: Sequence[int], width: int = 50) -> str:
+    """The latest `width` values as a line of blocks, lowest ▁ to highest █."""
+    values = list(values)[-width:]
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    return "".join(SPARKS[(v - low) * (len(SPARKS) - 1) // span] for v in values)
+
+
+def ranked_cells(r: Ranked, me: str, now: float | None = None) -> tuple[str, ...]:
+    """One leaderboard row: rank, player (bots marked, "(you)"), rating, games, wins,
+    last seen."""
+    name = player_label(r.player) + (" (you)" if r.player == me else "")
+    if is_bot(r.player):
+        name = "⚙ " + name
+    return (str(r.rank), name, str(r.rating), str(r.games), str(r.wins), when(r.last, now))
+
+
+def standing_text(profile: PlayerProfile, now: float | None = None) -> str:
+    """ "#3 of the club · rating 1512 · 14 games, 6 wins · last played 2 h ago"."""
+    s = profile.standing
+    if s is None:
+        return "Not rated yet: rated games count (guests are never rated)."
+    rate = f"{100 * s.wins // s.games}%" if s.games else "—"
+    return (
+        f"#{s.rank} · rating {s.rating} · {plural(s.games, 'rated game')},"
+        f" {plural(s.wins, 'win')} ({rate}) · last played {when(s.last, now)}"
+    )
+
+
+def history_text(history: Sequence[int], width: int) -> str:
+    """The rating's course, from where it began, over the games that fit:
+    "Rating over 4 games: 1000 ▁▃▂▅█ 1052" (`history`: the start, then after each game)."""
+    if len(history) < 2:
+        return ""
+    shown = list(history)[-max(4, width - 40) :]
+    games = len(shown) - 1
+    over = plural(games, "game") if len(shown) == len(history) else f"the last {games} games"
+    return f"Rating over {over}: {shown[0]} {sparkline(shown, len(shown))} {shown[-1]}"
+
+
+def by_players_text(by_players: Sequence[tuple[int, int, int]]) -> str:
+    """ "Rated games by player count: 2p 8 (4 won) · 3p 3 (1 won)" ("" for none)."""
+    parts = [f"{n}p {games} ({wins} won)" for n, games, wins in by_players]
+    return "Rated games by player count: " + " · ".join(parts) if parts else ""
+
+
+def game_cells(g: GameLine, now: float | None = None) -> tuple[str, ...]:
+    """One of a profile's games: id, when, result for the profile's seat, everyone's
+    scores, rated or casual."""
+    if g.status == "abandoned" or not g.ranks:
+        result = "abandoned"
+    else:
+        result = ORDINALS.get(g.ranks[g.seat], str(g.ranks[g.seat]))
+        if sum(1 for r in g.ranks if r == g.ranks[g.seat]) > 1:
+            result += " (shared)"
+    if g.scores:
+        scores = " · ".join(
+            f"{player_label(n)} {s}" for n, s in zip(g.names, g.scores, strict=False)
+        )
+    else:
+        scores = ", ".join(player_label(n) for n in g.names)
+    return (g.game, when(g.finished, now), result, "rated" if g.rated else "casual", scores)

@@ -1,0 +1,42 @@
+"""Editing a line typed on a screen (the table's move and chat line, the lobby's chat):
+the keys that move the caret and delete, and printable characters inserted at the caret
+(pure, no Textual)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Line = tuple[str, int]  # the text, and the caret's place in it
+
+# Editing keys: (text, caret) -> (text, caret).
+EDITING: dict[str, Callable[[str, int], Line]] = {
+    "backspace": lambda t, i: (t[: i - 1] + t[i:], i - 1) if i else (t, i),
+    "delete": lambda t, i: (t[:i] + t[i + 1 :], i),
+    "left": lambda t, i: (t, max(0, i - 1)),
+    "right": lambda t, i: (t, min(len(t), i + 1)),
+    "home": lambda t, i: (t, 0),
+    "ctrl+a": lambda t, i: (t, 0),
+    "end": lambda t, i: (t, len(t)),
+    "ctrl+e": lambda t, i: (t, len(t)),
+    "ctrl+u": lambda t, i: (t[i:], 0),
+    "ctrl+k": lambda t, i: (t[:i], i),
+}
+
+
+def edited(line: Line, key: str, character: str | None, limit: int) -> Line:
+    """`line` after a key: an editing key, or a printable `character` (while the text is
+    shorter than `limit`); anything else leaves it as it was."""
+    text, caret = line
+    if key in EDITING:
+        return EDITING[key](text, caret)
+    if character and character.isprintable() and len(text) < limit:
+        return text[:caret] + character + text[caret:], caret + 1
+    return line
+
+
+def pasted(line: Line, text: str, limit: int) -> Line:
+    """`line` with pasted `text` at the caret: on one line, printable, up to `limit`."""
+    text = "".join(ch for ch in " ".join(text.split()) if ch.isprintable())
+    typed, caret = line
+    text = text[: limit - len(typed)]
+    return typed[:caret] + text + typed[caret:], caret + len(text)

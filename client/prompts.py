@@ -1,0 +1,90 @@
+"""What the prompt line says about a card, a noble, a player, a move waiting for Enter or
+the R13 return (pure, no Textual): the table screen picks one by where the cursor is."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shared.cards import COLOUR_NAMES, LETTERS, NOBLE_BY_ID
+from shared.moves import Buy, Move, Reserve, ReserveDeck
+from shared.view import PlayerInfo, PlayerView
+
+from . import model
+from .faces import holder, order
+from .widgets.tiles import DECK, CardFace
+
+
+def card_text(view: PlayerView, names: Sequence[str], card_id: str, me: PlayerInfo | None) -> str:
+    """A card; one another player reserved says first what they still need for it (its
+    face shows beside your hand)."""
+    seat = holder(view, card_id)
+    if seat is None or seat == view.seat:
+        return model.card_summary(card_id, me)
+    owner = view.players[seat]
+    short = model.shortfall(card_id, owner)
+    lacks = "can buy it" if sum(short) <= owner.tokens[5] else "needs " + model.letters(short)
+    text = f"{card_id}, reserved by {names[seat]}, who {lacks}"
+    return text if me is None else f"{text} · {model.your_need(card_id, me, brief=True)}"
+
+
+def noble_text(view: PlayerView, names: Sequence[str], nid: str) -> str:
+    """A noble: what it asks, and what each player, in playing order, still lacks (R14)."""
+    need = NOBLE_BY_ID[nid].requires
+    parts = []
+    for s in order(view):
+        who = "you" if s == view.seat else names[s]
+        lacks = model.noble_lacks(need, view.players[s])
+        parts.append(f"{who} {model.letters(lacks) or '✓'}")
+    return f"{nid} asks {model.letters(need)} in bonuses (3★, R14) · to go: " + ", ".join(parts)
+
+
+def player_text(
+    view: PlayerView, names: Sequence[str], seat: int, item: int, me: PlayerInfo | None
+) -> str:
+    """A player's reserved card `item`, or the player when they hold none."""
+    p = view.players[seat]
+    name = "you" if seat == view.seat else names[seat]
+    if item < len(p.reserved):
+        r = p.reserved[item]
+        if r.card is not None:
+            return card_text(view, names, r.card, me)
+        return f"{name}: a blind level {r.level} reserve (only its owner knows it, R9)"
+    tokens = model.letters(p.tokens) or "no tokens"
+    return (
+        f"{name}: {p.prestige}★, {tokens} ({p.token_count} tokens), "
+        f"{p.cards_bought} cards, no reserved card"
+    )
+
+
+def return_text(view: PlayerView, giving: Sequence[int]) -> str:
+    """The R13 choice so far: how many go back, those chosen, what the player keeps."""
+    assert view.me is not None
+    excess = view.me.token_count - 10
+    left = excess - len(giving)
+    chosen = " ".join(LETTERS[c] for c in sorted(giving)) or "nothing yet"
+    keep = model.letters(model.kept(view.me.tokens, giving))
+    more = f"{left} more" if left else "Enter returns them"
+    return f"Give back {excess} (R13): {chosen} · {more} · you keep {keep}"
+
+
+def pending_text(view: PlayerView, move: Move) -> str:
+    """A move waiting for Enter, as a question."""
+    if isinstance(move, Buy):
+        return model.buy_prompt(view, move.card)
+    if isinstance(move, Reserve | ReserveDeck):
+        return model.reserve_prompt(view, move)
+    return f"{str(move).capitalize()}?"
+
+
+def pile_text(view: PlayerView, colour: int) -> str:
+    """A bank pile: how many are left, how many you hold."""
+    held = "" if view.me is None else f"; you hold {view.me.tokens[colour]}"
+    name = f"{COLOUR_NAMES[colour]} ({LETTERS[colour]})"
+    return f"{name}: {view.bank[colour]} in the bank{held}"
+
+
+def slot_text(face: CardFace, mine: bool) -> str:
+    """A deck, an empty slot, or an empty place for your reserved cards."""
+    if face.kind == DECK:
+        return f"level {face.level} deck: {face.count} cards · r reserves its top card blind"
+    return "your reserved cards show here (3 at most)" if mine else "an empty slot"

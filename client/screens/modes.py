@@ -1,0 +1,222 @@
+"""What the table is doing, and the keys that go with it (the key line and the help page).
+
+A table is in one mode at a time: choosing a move, waiting for another player,
+picking gems, confirming a move, giving tokens back (R13), typing on the move line,
+watching, the game over, asking before quitting, or too small to show. The key line
+at the bottom and the first page of help both come from here, so they always agree
+with what the keys do.
+"""
+
+from __future__ import annotations
+
+from shared.view import PlayerView
+
+from ..widgets.keybar import Keys
+
+CHOOSE, WAIT, PICK, CONFIRM, RETURN = "choose", "wait", "pick", "confirm", "return"
+TYPE, WATCH, OVER, QUIT, SMALL = "type", "watch", "over", "quit", "small"
+REPLAY = "replay"
+CHAT = "chat"
+
+TITLES = {
+    CHOOSE: "Your turn: choose a move",
+    WAIT: "Another player's turn",
+    PICK: "Picking gems to take (R7, R8)",
+    CONFIRM: "Confirming a move",
+    RETURN: "Giving tokens back to 10 (R13)",
+    TYPE: "Typing on the move line",
+    CHAT: "Typing a line of chat",
+    WATCH: "Watching a game",
+    OVER: "The game is over",
+    QUIT: "Leaving the game",
+    SMALL: "The terminal is too small",
+    REPLAY: "Replaying a game",
+}
+
+
+def mode_of(
+    view: PlayerView | None,
+    seat: int | None,
+    *,
+    quitting: bool = False,
+    typing: bool = False,
+    confirming: bool = False,
+    taking: bool = False,
+    chatting: bool = False,
+) -> str:
+    """The mode of a table (of a terminal big enough to show it)."""
+    if quitting:
+        return QUIT
+    if typing:
+        return CHAT if chatting else TYPE
+    if view is None:
+        return WAIT
+    if view.is_over:
+        return OVER
+    if seat is None:
+        return WATCH
+    if view.my_turn and view.phase == "return":
+        return RETURN
+    if confirming:
+        return CONFIRM
+    if taking:
+        return PICK
+    return CHOOSE if view.my_turn else WAIT
+
+
+HELP = ("question_mark", "?", "Help")
+QUIT_KEY = ("q", "q", "Quit")
+LOOK = ("tab", "Tab", "Look")
+PRACTICE: Keys = (("u", "u", "Undo"), ("i", "i", "Hint"))
+CHAT_KEY = ("c", "c", "Chat")
+
+
+def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -> Keys:
+    """The key line for `mode` (`local`: offline play, with undo and hints; online, chat;
+    `player`: a seat's, not a spectator's)."""
+    practice = PRACTICE if local else ()
+    chat = () if local else (CHAT_KEY,)
+    rematch = (("r", "r", "Rematch"),) if player else ()
+    table: dict[str, Keys] = {
+        CHOOSE: (
+            ("b", "b", "Buy"),
+            ("r", "r", "Reserve"),
+            ("t", "t", "Take"),
+            ("colon", ":", "Move"),
+            LOOK,
+            *practice,
+            *chat,
+            HELP,
+            QUIT_KEY,
+        ),
+        WAIT: (LOOK, ("colon", ":", "Look up a card"), *practice[:1], *chat, HELP, QUIT_KEY),
+        PICK: (
+            ("", "w u g r k", "Pick"),
+            ("backspace", "⌫", "Put back"),
+            ("enter", "⏎", "Take"),
+            ("escape", "esc", "Cancel"),
+            HELP,
+        ),
+        CONFIRM: (("enter", "⏎", "Yes"), ("escape", "esc", "No"), HELP),
+        RETURN: (
+            ("", "w u g r k *", "Give back"),
+            ("backspace", "⌫", "Put back"),
+            ("enter", "⏎", "Return"),
+            ("escape", "esc", "Clear"),
+            HELP,
+            LOOK,
+            *practice[:1],
+        ),
+        TYPE: (("enter", "⏎", "Play / look up"), ("escape", "esc", "Close")),
+        CHAT: (("enter", "⏎", "Say"), ("escape", "esc", "Close")),
+        WATCH: (LOOK, ("escape", "esc", "Lobby"), *chat, HELP, QUIT_KEY),
+        OVER: (("enter", "⏎", again), ("v", "v", "Replay"), *rematch, LOOK, *chat, HELP, QUIT_KEY),
+        QUIT: (("y", "y", "Yes, leave"), ("n", "n", "No, stay")),
+        SMALL: (HELP, QUIT_KEY),
+        REPLAY: (
+            ("right", "← →", "Turn"),
+            ("", "↑ ↓", "Move list"),
+            ("end", "Home End", "Deal / end"),
+            ("escape", "esc", "Close"),
+            HELP,
+        ),
+    }
+    return table[mode]
+
+
+LOOKING = [
+    ("Tab", "cursor to the players, the moves, back to the board"),
+    ("arrows h j k l", "move the cursor; what is under it shows below"),
+]
+PAGES: dict[str, list[tuple[str, str]]] = {
+    CHOOSE: [
+        ("b", "buy the card under the cursor (b again or Enter: yes)"),
+        ("r", "reserve the card or deck under the cursor, take a gold (R9)"),
+        ("t w u g r k", "pick gems to take, Enter takes them (R7, R8)"),
+        ("Enter", "act on the cursor: buy, reserve a deck, pick a gem"),
+        (":", "type a move (take W U G, buy 1-07) or a card id"),
+        ("p", "pass, only when nothing else is possible (R12)"),
+        *LOOKING,
+    ],
+    WAIT: [*LOOKING, (": 2-14", "a card id: its face, and what you need for it")],
+    CHAT: [
+        ("Enter", "say the line to the table (spectators: to spectators till the end)"),
+        ("Esc", "close the line"),
+        ("/mute NAME", "hide NAME's lines (this session); /unmute NAME; /mute lists"),
+        ("/bell", "the bell when it becomes your turn: on or off"),
+    ],
+    PICK: [
+        ("w u g r k", "pick a white, blue, green, red, black gem"),
+        ("Backspace", "put back the last gem picked"),
+        ("Enter or t", "take the gems picked"),
+        ("Esc", "stop picking"),
+    ],
+    CONFIRM: [("Enter", "play the move (or the same key again)"), ("Esc", "do not")],
+    RETURN: [
+        ("w u g r k *", "give back a white, blue, green, red, black, gold (o)"),
+        ("Backspace", "take back the last one chosen"),
+        ("Enter", "return them: exactly down to 10 tokens"),
+        ("Esc", "clear the choice"),
+        ("", "the cards show what you need with the tokens you keep"),
+        *LOOKING,
+    ],
+    TYPE: [
+        ("Enter", "play the move typed, or show the card of that id"),
+        ("Esc", "close the line"),
+        ("← → Home End", "move in the line; Backspace Ctrl+U Ctrl+K edit"),
+    ],
+    WATCH: [*LOOKING, ("Esc", "back to the lobby")],
+    OVER: [
+        ("Enter", "a new game (offline) or the lobby"),
+        ("v", "replay the game, every card shown"),
+        ("r", "a rematch: the same players, seats turned; again to accept one"),
+        ("Esc", "leave"),
+        *LOOKING,
+    ],
+    QUIT: [("y or Enter", "leave and quit"), ("n or Esc", "stay")],
+    SMALL: [("", "make the terminal at least 80×22 to see the table")],
+    REPLAY: [
+        ("← → h l", "a turn back, a turn on"),
+        ("↑ ↓ PgUp PgDn", "along the move list: the table follows"),
+        ("Home End", "the deal, the last turn"),
+        ("Esc", "close the replay"),
+        ("", "the move log marks the turn shown; its card shows beside the hand"),
+    ],
+}
+PRACTICE_HELP = [
+    ("u", "take back your last move and the bots' since (offline)"),
+    ("i", "hint: the medium bot's move now, and why (offline)"),
+]
+ONLINE_HELP = [
+    ("c", "chat with the table (/mute NAME, /bell)"),
+    ("m", "your next game where it is your move (this seat stays yours)"),
+    ("v", "vote to hand an absent player's seat to a bot (past the patience)"),
+]
+
+LEGEND = """\
+[b]Reading the table[/b]
+ [b] K 1-25   2★[/b]   a card: its bonus colour (K black), its id, its prestige
+ [b] 3W 5K[/b]         its cost: W U G R K are white blue green red black
+ [b] need 1W 3K[/b]    what you still lack for it
+ [b] ✓ buy[/b]         you can buy it; [b]✓ buy 2*[/b]: with 2 of your gold (*)
+ [b]N7 3U3G3K[/b]      a noble (3★, R14) and the bonuses it asks for;
+ [b]you 2U1K[/b]       under it, what you still lack for it
+ [b]Bank[/b]           the tokens left; +1 picked, -1 given back
+ [b]Hand[/b]           your reserved cards; beside them, a card you look at
+
+[b]Players[/b] (in turn order: [b]1st[/b] starts each round; [b]▶[/b] to play, [b]▌[/b] moved last)
+ [b]gem[/b]  tokens of each colour and Σ their total (10 at most, R13)
+ [b]crd[/b]  bonuses: the cards bought of each colour, Σ all of them
+ [b]res[/b]  reserved cards ([b]L2?[/b] another's blind level 2 card)
+ [b]♛[/b]    the nobles, closest first, and what this player lacks for each"""
+
+
+def page(mode: str, local: bool) -> str:
+    """The first help page for `mode`: the keys of the moment."""
+    lines = [f"[b]{TITLES[mode]}[/b]"]
+    entries = PAGES[mode] + (PRACTICE_HELP if local and mode in (CHOOSE, WAIT, RETURN) else [])
+    entries += ONLINE_HELP if not local and mode in (CHOOSE, WAIT) else []
+    for key, what in entries:
+        lines.append(f" [b]{key:<14}[/b] {what}")
+    lines.append(f" [b]{'? q':<14}[/b] help (Tab: the table, rules, every key) · quit")
+    return "\n".join(lines)

@@ -1,0 +1,155 @@
+"""The replay viewer: a finished game's table as it was after every turn.
+
+It is the table screen's drawing (`TableView`) fed from a game record played
+out in the client (`client.replay.Replay`) instead of from the host: ← → go a turn
+back and on, ↑ ↓ and PgUp PgDn walk the move list (the table follows), Home and
+End go to the deal and the last turn. Once the game is over every card shows, the
+blind reserves too. The same screen serves the app (a record the host sent) and
+`splendor replay FILE` (`ReplayApp`, no host at all).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from shared.gamerecord import RecordError, parse_record
+
+from ..replay import Replay
+from ..widgets.movelog import Notes
+from . import modes
+from .help import HelpScreen
+from .results import results_notes
+from .table_view import MOVES, TableView
+
+NOTE_STYLE = "italic #8fd3ff"
+
+
+class ReplayScreen(TableView):
+    """One game's replay; Esc closes it."""
+
+    BINDINGS = [
+        Binding("left,h", "step(-1)", "Back", tooltip="A turn back"),
+        Binding("right,l,space", "step(1)", "On", tooltip="A turn on"),
+        Binding("up,k", "step(-1)", show=False, tooltip="The move list: up (the table follows)"),
+        Binding("down,j", "step(1)", show=False, tooltip="The move list: down"),
+        Binding("pageup", "page(-1)", show=False, tooltip="The move list: a page up"),
+        Binding("pagedown", "page(1)", show=False, tooltip="The move list: a page down"),
+        Binding("home", "go(0)", "Deal", tooltip="The deal, before the first turn"),
+        Binding("end", "go(-1)", "End", tooltip="After the last turn"),
+        Binding("escape,q", "close", "Close", tooltip="Close the replay"),
+    ]
+
+    onlooker = "replay"
+
+    def __init__(self, replay: Replay, at: int | None = None) -> None:
+        super().__init__(replay.record.tags.get("Game", "replay"), None)
+        self.replay = replay
+        self.onlooker = f"replay of {replay.title}"
+        self.seats = replay.seats
+        if replay.over:
+            self.seed = replay.record.seed
+        self.history.replace(replay.log, None, self.names, replay.record.players)
+        self.area = MOVES  # the move list's selection is the turn shown; no board cursor
+        self.at = 0
+        self.go_to(replay.turns if at is None else at)
+
+    @property
+    def mode(self) -> str:
+        if self.is_mounted and not self.shape.fits:
+            return modes.SMALL
+        return modes.REPLAY
+
+    def go_to(self, k: int) -> None:
+        """Show the table after `k` turns (clamped to the game)."""
+        k = max(0, min(self.replay.turns, k))
+        self.at = k
+        self.view = self.replay.view(k)
+        self.previous = self.replay.view(k - 1) if k else None
+        self.log_at = max(0, k - 1)
+        if self.is_mounted:
+            self._redraw()
+
+    # -- keys -------------------------------------------------------------------------
+
+    def action_step(self, turns: int) -> None:
+        self.go_to(self.at + turns)
+
+    def action_page(self, pages: int) -> None:
+        room = max(1, self.move_log.content_size.height - 2)
+        self.go_to(self.at + pages * room)
+
+    def action_go(self, k: int) -> None:
+        self.go_to(self.replay.turns if k < 0 else k)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    # -- drawing (the table's, with the replay's move list and prompt) ------------------
+
+    def looked_card(self) -> str | None:
+        """The card of the turn shown (bought, reserved), beside the hand."""
+        if self.at == 0:
+            return None
+        cards = self.entries[self.at - 1].cards
+        return cards[0] if cards else None
+
+    def _moves(self) -> None:
+        view = self.view
+        assert view is not None
+        notes: Notes = ()
+        if self.at and self.replay.notes[self.at - 1]:
+            notes = ((f"{{{self.replay.notes[self.at - 1]}}}", NOTE_STYLE),)
+        if view.is_over:
+            notes = (*notes, *results_notes(view, self.seats, self.seed))
+        self.move_log.show(tuple(self.entries), 0, self.at - 1, notes)  # -1: the deal
+
+    def _prompt(self) -> None:
+        if self.view is None:
+            return
+        mode = self.mode
+        self.key_line.show(modes.keys(mode, False))
+        if mode == modes.SMALL:
+            self.prompt_line.say("")
+            return
+        k, total = self.at, self.replay.turns
+        if k == 0:
+            self.prompt_line.say(f"The deal (0 of {total} turns): → plays the first turn")
+        else:
+            self.prompt_line.say(f"After turn {k} of {total}: {self.entries[k - 1].text}")
+
+
+class ReplayApp(App[None]):
+    """`splendor replay FILE`: one record's replay, with no host."""
+
+    CSS_PATH = "../splendor.tcss"
+    TITLE = "Splendor replay"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("ctrl+c,ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("question_mark", "help", "Help"),
+    ]
+
+    def __init__(self, replay: Replay, at: int | None = None) -> None:
+        super().__init__()
+        self.replay, self.at = replay, at
+
+    def on_mount(self) -> None:
+        self.push_screen(ReplayScreen(self.replay, self.at), lambda _: self.exit())
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            groups = [("Replay", ReplayScreen.BINDINGS), ("Everywhere", self.BINDINGS)]
+            self.push_screen(HelpScreen(groups, modes.page(modes.REPLAY, False), modes.LEGEND))
+
+
+def load_replay(path: str | Path) -> Replay:
+    """The replay of the record in `path`; `RecordError` (naming the line or the turn)
+    or `OSError` if it cannot be read."""
+    text = Path(path).read_text(encoding="utf-8")
+    return Replay.of(parse_record(text))
+
+
+__all__ = ["RecordError", "ReplayApp", "ReplayScreen", "load_replay"]

@@ -1,0 +1,162 @@
+"""The move log: every turn of the game, newest at the bottom, scrollable with a
+selection (the cursor's "moves" place), and at the end of the game the results above it.
+
+Each line names cards by id followed by their colour and prestige, ``2-14 (G 2★)``; the
+selected line's card shows face up beside your hand (`client.widgets.board`).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rich.style import Style
+from rich.text import Text
+from textual.strip import Strip
+
+from shared.cards import COLOURS, LETTERS, card
+
+from .lines import LineWidget, strip
+from .palette import DIM, INK, LABEL
+
+CARD_ID = re.compile(r"\b([123]-\d\d)\b")
+SELECTED = "#2c3b58"
+Notes = tuple[tuple[str, str], ...]  # lines above the moves: (text, style)
+FRESH = "bold #ffd23f"
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of the log: its words, the cards it names, the seat that played it (None
+    for a line about the game); `kind` is "" for a turn, "chat" for a line of the table's
+    chat, "news" for what happened to a seat (a time-out, a bot standing in)."""
+
+    text: str
+    cards: tuple[str, ...] = ()
+    seat: int | None = None
+    kind: str = ""
+
+
+KIND_STYLES = {"chat": "#8fd3ff", "news": "italic #d8b4fe"}
+
+
+def decorated(text: str) -> str:
+    """`text` with each card id followed by its colour and prestige: ``2-14 (G 2★)``."""
+
+    def add(m: re.Match[str]) -> str:
+        c = card(m.group(1))
+        points = f" {c.prestige}★" if c.prestige else ""
+        return f"{m.group(1)} ({LETTERS[c.colour]}{points})"
+
+    return CARD_ID.sub(add, text)
+
+
+@lru_cache(maxsize=8192)
+def wrapped(text: str, width: int, style: str, selected: bool) -> tuple[Text, ...]:
+    """A log entry as lines of `width` cells: the card tags in their colours, later lines
+    indented, the selected entry marked (a glyph too, for NO_COLOR)."""
+    words = decorated(text)
+    parts = textwrap.wrap(words, max(4, width - 1), subsequent_indent="  ") or [""]
+    out = []
+    for i, part in enumerate(parts):
+        line = Text(("▶" if selected and i == 0 else " ") + part, style=style)
+        for c in range(5):
+            line.highlight_regex(rf"\({COLOURS[c]}( \d★)?\)", INK[c])
+        out.append(line)
+    return tuple(out)
+
+
+class MoveLog(LineWidget):
+    """The log under a title; `selected` (an entry's index) scrolls it, else it shows the
+    newest; the newest `fresh` entries stand out; `notes` (the results, a hint) come
+    first, each wrapped to the width."""
+
+    DEFAULT_CSS = """
+    MoveLog { height: 1fr; padding: 0 0 0 0; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.entries: tuple[LogEntry, ...] = ()
+        self.fresh = 0
+        self.selected: int | None = None
+        self.notes: Notes = ()
+        self.top = 0  # the first entry shown while one is selected
+
+    def show(
+        self,
+        entries: tuple[LogEntry, ...],
+        fresh: int,
+        selected: int | None = None,
+        notes: Notes = (),
+    ) -> None:
+        shown = (entries, fresh, selected, notes)
+        if shown != (self.entries, self.fresh, self.selected, self.notes):
+            self.entries, self.fresh, self.selected, self.notes = shown
+            self.redraw()
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(e.text for e in self.entries)
+
+    def _style(self, i: int) -> str:
+        first_fresh = len(self.entries) - self.fresh
+        if i >= first_fresh:
+            return FRESH
+        return "" if i >= first_fresh - 4 else "#8a8f98"
+
+    def _rows(self, i: int, width: int) -> tuple[Text, ...]:
+        entry = self.entries[i]
+        style = KIND_STYLES.get(entry.kind) or self._style(i)
+        return wrapped(entry.text, width, style, i == self.selected)
+
+    def draw(self, width: int, height: int) -> list[Strip]:
+        base = self.rich_style
+        n = len(self.entries)
+        title = Text(" Moves", style=LABEL)
+        if self.selected is not None and n:
+            title.append(f"  {self.selected + 1} of {n} · ↑↓ PgUp PgDn", style=DIM)
+        elif n:
+            title.append(f"  {n} · Tab to look back", style=DIM)
+        lines = [strip(title, width, base)]
+        for text, style in self.notes:
+            for part in textwrap.wrap(text, max(4, width - 1)) or [""]:
+                lines.append(strip(Text(" " + part, style=style), width, base))
+        room = height - len(lines)
+        if room <= 0:
+            return lines[:height]
+        if not n:
+            return [*lines, strip(Text(" No moves yet.", style=DIM), width, base)]
+        rows = self._window(width, room)
+        sel = self.selected
+        for row in rows:
+            line = strip(row[0], width, base)
+            if row[1] and sel is not None:
+                line = line.apply_style(Style(bgcolor=SELECTED))
+            lines.append(line)
+        return lines[:height]
+
+    def _window(self, width: int, room: int) -> list[tuple[Text, bool]]:
+        """The rows that fit in `room` lines: the newest, or around the selected entry."""
+        n = len(self.entries)
+        sel = self.selected
+        if sel is None:
+            out: list[tuple[Text, bool]] = []
+            i = n - 1
+            while i >= 0 and len(out) < room:
+                out = [(r, False) for r in self._rows(i, width)] + out
+                i -= 1
+            return out[-room:]
+        at = max(0, min(n - 1, sel))  # -1: before the first entry (a replay's deal)
+        top = min(self.top, at)
+        while top < at and sum(len(self._rows(j, width)) for j in range(top, at + 1)) > room:
+            top += 1
+        self.top = top
+        out = []
+        j = top
+        while j < n and len(out) < room:
+            out += [(r, j == sel) for r in self._rows(j, width)]
+            j += 1
+        return out[:room]

@@ -1,0 +1,148 @@
+"""What a club's admin runs besides the server: `splendor-server export|ratings|rename|ban|
+unban|chat|chat-remove`. Each reads the same settings as the server (--config,
+--data-dir, --database) and works on its database directly, so the server may be
+running (a rename or a ban takes effect at players' next login, a removed chat line
+leaves every screen within seconds; a rename is best made with the server stopped, as
+running servers keep the old name for games already loaded).
+
+    splendor-server export 4fa2c1            # a finished game's record (docs/records.md)
+    splendor-server ratings [--top 50]       # the leaderboard, as text
+    splendor-server rename ann annie         # a player's name, with their key and rating
+    splendor-server ban mallory --reason "cheating"   # refused at login from now on
+    splendor-server unban mallory
+    splendor-server chat [--game 4fa2c1] [--last 50]  # chat lines with their ids (lobby's)
+    splendor-server chat-remove 1234         # a line goes from every screen and record
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+
+from shared.players import player_label
+
+from .clubdesk import ended_record
+from .config import ConfigError, load_config
+from .identity import check_name
+from .store import Store, StoreError, open_store
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument("--config", help="the server's TOML settings (for its database)")
+    where.add_argument("--data-dir", help="the server's data directory (default ./data)")
+    where.add_argument("--database", help="the database URL, if not the data directory's")
+    p = argparse.ArgumentParser(prog="splendor-server", description="Splendor club admin.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, parents=[where])
+
+    export = command("export", "print a finished game's record")
+    export.add_argument("game", help="the game's id (its table's, as the lobby showed it)")
+    ratings = command("ratings", "print the leaderboard")
+    ratings.add_argument("--top", type=_positive, default=50, help="how many players (default 50)")
+    rename = command("rename", "give a player another name")
+    rename.add_argument("old")
+    rename.add_argument("new")
+    ban = command("ban", "refuse a name at login")
+    ban.add_argument("name")
+    ban.add_argument("--reason", default="", help="said to them when they try")
+    unban = command("unban", "admit a banned name again")
+    unban.add_argument("name")
+    chat = command("chat", "print the latest chat lines, with their ids")
+    chat.add_argument("--game", help="a table's chat (default: the lobby's)")
+    chat.add_argument("--all", action="store_true", help="every place's (lobby and tables)")
+    chat.add_argument("--last", type=int, default=50, help="how many lines (default 50)")
+    remove = command("chat-remove", "remove a chat line from every screen and record")
+    remove.add_argument("id", type=int, help="the line's id (splendor-server chat shows it)")
+    return p.parse_args(argv)
+
+
+def _positive(text: str) -> int:
+    """A whole number from 1 (argparse's `type` for counts)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number from 1, not {text!r}")
+    return int(text)
+
+
+async def ratings(store: Store, top: int) -> str:
+    lines = [f"{'rank':>4}  {'player':<18} {'rating':>6} {'games':>5} {'wins':>4}  last game"]
+    for s in await store.leaderboard(top):
+        when = time.strftime("%Y-%m-%d", time.localtime(s.last))
+        who = player_label(s.player)
+        lines.append(f"{s.rank:>4}  {who:<18} {s.shown:>6} {s.games:>5} {s.wins:>4}  {when}")
+    if len(lines) == 1:
+        lines.append("(no rated games yet)")
+    return "\n".join(lines) + "\n"
+
+
+async def chat_lines(store: Store, game: str | None, everywhere: bool, last: int) -> str:
+    """The latest chat lines as text: id, when, where, who, what."""
+    lines = []
+    for r in await store.chat(game, last, everywhere):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.at))
+        where = "lobby" if r.game is None else r.game + (" (watching)" if r.spectator else "")
+        lines.append(f"{r.id:>7}  {when}  {where:<18} {r.name}: {r.text}")
+    return "\n".join(lines or ["(no chat lines)"]) + "\n"
+
+
+async def remove_line(store: Store, line: int) -> str:
+    removed = await store.remove_chat(line)
+    if removed is None:
+        raise StoreError(f"there is no chat line {line} (or it was removed already)")
+    where = "the lobby" if removed.game is None else f"table {removed.game}"
+    return f"removed line {line} ({removed.name} in {where}: {removed.text})\n"
+
+
+async def _run(url: str, work: Callable[[Store], Awaitable[str]]) -> str:
+    store = open_store(url)
+    await store.open()
+    try:
+        return await work(store)
+    finally:
+        await store.close()
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parse_args(argv)
+    try:
+        config = load_config(args.config, data_dir=args.data_dir, database=args.database)
+        url = config.database_url
+        work: Callable[[Store], Awaitable[str]]
+        if args.command == "export":
+            work = lambda s: ended_record(s, args.game, config.public_host)  # noqa: E731
+        elif args.command == "ratings":
+            work = lambda s: ratings(s, args.top)  # noqa: E731
+        elif args.command == "rename":
+            new = check_name(args.new)
+
+            async def work(s: Store) -> str:
+                await s.rename(args.old, new)
+                return f"{args.old.lower()} is now {new}\n"
+
+        elif args.command == "chat":
+            work = lambda s: chat_lines(s, args.game, args.all, args.last)  # noqa: E731
+        elif args.command == "chat-remove":
+            work = lambda s: remove_line(s, args.id)  # noqa: E731
+        elif args.command == "ban":
+
+            async def work(s: Store) -> str:
+                await s.ban(args.name, args.reason)
+                return f"{args.name.lower()} is banned: refused at login from now on\n"
+
+        else:
+
+            async def work(s: Store) -> str:
+                done = await s.unban(args.name)
+                said = "may log in again" if done else "was not banned"
+                return f"{args.name.lower()} {said}\n"
+
+        sys.stdout.write(asyncio.run(_run(url, work)))
+    except (ConfigError, StoreError, ValueError, OSError) as e:
+        print(f"splendor-server {args.command}: {e}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,340 @@
+"""A table's clocks: deadlines, time-outs and the bots that stand in for players.
+
+A timed game (`shared.clock`) keeps one clock running at a time, the one of the
+human whose decision it is, as a deadline: an absolute time, stored with each move
+(`Store.append_move`'s `timing`), so that the clock survives a restart and a change
+of process. A real-time game also stores each seat's bank as of its latest turn.
+Nothing counts down on the server: a process looks, twice a second, at whether a
+deadline has passed (`Lobby.check_clocks`).
+
+Only the process that runs the game's bots acts on its clock: the one holding the
+game's lock (`Store.try_lock_game`), taken by the process that starts the game. When
+that process dies its lock goes, and another process, seeing a deadline passed by more
+than `TAKEOVER_GRACE` seconds, takes the lock, the clock and the bots on.
+
+When a player's time runs out a bot of `TIMEOUT_LEVEL` plays that turn at once. In
+real time that is an empty bank, and in correspondence the third time-out of a game
+(`shared.clock.MAX_TIMEOUTS`): then the bot stands in for the player for the rest of
+the game, and the player ranks last for ratings. The same happens to an absent
+player of a game without a clock when the others vote for it (`server.votes`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from shared import protocol
+from shared.clock import MAX_TIMEOUTS, ClockView, TimeControl
+from shared.protocol import TableStatus
+
+from .identity import Identity
+from .seat import Peer, Seat, TableError
+from .store import SeatRecord, Timing
+
+if TYPE_CHECKING:
+    from shared.state import GameState
+
+    from .store import Store
+
+log = logging.getLogger("splendor")
+
+TIMEOUT_LEVEL = "medium"  # the bot that plays for a player whose time ran out
+TAKEOVER_GRACE = 2.0  # seconds past a deadline before another process takes the clock on
+LOCK_RETRY = 1.0  # seconds between two tries at another process's lock, at least
+
+
+def start_timing(
+    control: TimeControl, players: int, first: int, clocked: bool, now: float
+) -> Timing | None:
+    """The clocks as a game of `players` starts: every bank full; the first player's
+    running if they are a human (`clocked`)."""
+    if not control.timed:
+        return None
+    banks = (control.bank,) * players if control.realtime else ()
+    return _run(control, Timing(None, banks), first, clocked, now)
+
+
+def _run(control: TimeControl, timing: Timing, seat: int, clocked: bool, now: float) -> Timing:
+    """`timing` with `seat`'s clock running from `now` (none running for a bot)."""
+    if not clocked:
+        return replace(timing, deadline=None)
+    if control.realtime:
+        return replace(timing, deadline=now + timing.banks[seat])
+    return replace(timing, deadline=now + control.per_move)
+
+
+def timing_after(
+    control: TimeControl,
+    timing: Timing,
+    before: GameState,
+    after: GameState,
+    clocked: Callable[[int], bool],
+    now: float,
+) -> Timing | None:
+    """The clocks after a move from `before` to `after` at `now`. Within a turn (an R13
+    return still to come) nothing changes; at its end, a real-time mover keeps what was
+    left of their bank plus the increment, and the next player's clock starts (none for
+    a bot, or once the game is over)."""
+    if not control.timed:
+        return None
+    if after.is_over:
+        return replace(timing, deadline=None)
+    if after.turn == before.turn:
+        return timing  # R13: the same player decides what to give back, on the same clock
+    if control.realtime:
+        mover, banks = before.current_player, list(timing.banks)
+        if timing.deadline is not None:
+            banks[mover] = max(0.0, timing.deadline - now) + control.increment
+        timing = replace(timing, banks=tuple(banks))
+    return _run(control, timing, after.current_player, clocked(after.current_player), now)
+
+
+class TableParts:
+    """What `Clocked` and `server.votes.Votes` use of `server.table.Table` (its seats and
+    store, `Seating`'s; declared here for the type checker only: stubs at run time would
+    hide the real methods)."""
+
+    id: str
+    seats: list[Seat]
+    status: TableStatus
+    state: GameState | None
+    control: TimeControl
+    timing: Timing
+    now: Callable[[], float]
+    host: str
+    spectators: set[Peer]
+    _lock: asyncio.Lock
+    _store: Store
+    _bots_here: bool
+
+    if TYPE_CHECKING:
+
+        def records(self) -> list[SeatRecord]: ...
+        def seat_of(self, identity: Identity) -> int | None: ...
+        def name(self, seat: int) -> str: ...
+        def kick_bots(self) -> None: ...
+
+        async def _edit(
+            self,
+            edit: Callable[[], tuple[list[SeatRecord], str]],
+            status: str | None = None,
+            seed: int | None = None,
+            timing: Timing | None = None,
+        ) -> None: ...
+
+
+class Clocked(TableParts):
+    """The clocks of `server.table.Table` (which provides `TableParts`)."""
+
+    _lock_tried = 0.0  # when this process last tried to take the clock over (monotonic)
+
+    # -- the clocks ------------------------------------------------------------
+
+    def clocked(self, seat: int) -> bool:
+        """Whether `seat`'s decisions are timed: a human playing it, in a timed game."""
+        return self.control.timed and self.seats[seat].player
+
+    def first_timing(self, first: int) -> Timing | None:
+        players = len(self.seats)
+        return start_timing(self.control, players, first, self.clocked(first), self.now())
+
+    def timing_after(self, before: GameState, after: GameState) -> Timing | None:
+        return timing_after(self.control, self.timing, before, after, self.clocked, self.now())
+
+    def clock_view(self) -> ClockView | None:
+        """Each seat's time left now, for a view (the client counts the running one down)."""
+        if not self.control.timed or self.state is None:
+            return None
+        now, deadline = self.now(), self.timing.deadline
+        running = None if self.state.is_over or deadline is None else self.state.current_player
+        left: list[float | None] = []
+        for i in range(len(self.seats)):
+            if not self.seats[i].player:
+                left.append(None)
+            elif i == running:
+                assert deadline is not None
+                left.append(round(max(0.0, deadline - now), 3))
+            elif self.control.realtime:
+                left.append(self.timing.banks[i] if i < len(self.timing.banks) else None)
+            else:
+                left.append(self.control.per_move)
+        return ClockView(self.control, tuple(left), running)
+
+    def covering(self) -> str | None:
+        """The bot level playing the current decision for its player: a bot that stands
+        in, or the one playing the turn whose time ran out."""
+        state = self.state
+        if state is None or state.is_over:
+            return None
+        s = self.seats[state.current_player]
+        if s.identity is None:
+            return None
+        if s.standin is not None:
+            return s.standin
+        return TIMEOUT_LEVEL if s.stored.late == state.turn else None
+
+    def refuse_late(self, seat: int) -> None:
+        """A human's own move: refused once a bot plays for them, or their time is up."""
+        s, state = self.seats[seat], self.state
+        assert state is not None
+        if s.standin is not None:
+            raise TableError(f"a {s.standin} bot plays your seat for the rest of this game")
+        deadline = self.timing.deadline
+        late = s.stored.late == state.turn
+        if late or (self.clocked(seat) and deadline is not None and self.now() >= deadline):
+            raise TableError("your time ran out: a bot plays this turn for you")
+
+    def awaits(self, identity: Identity) -> bool:
+        """Whether this game waits for `identity`'s move (their own, not a bot's for them)."""
+        state = self.state
+        if self.status is not TableStatus.PLAYING or state is None or state.is_over:
+            return False
+        seat = self.seat_of(identity)
+        if seat is None or seat != state.current_player:
+            return False
+        return self.seats[seat].player and self.seats[seat].stored.late != state.turn
+
+    def replaced(self) -> tuple[int, ...]:
+        """Seats whose player a bot stands in for: they rank last for ratings."""
+        return tuple(i for i, s in enumerate(self.seats) if s.standin is not None)
+
+    @property
+    def nobody_plays(self) -> bool:
+        """Every human seat is played by a bot now (the game is then abandoned)."""
+        humans = [s for s in self.seats if s.identity is not None]
+        return bool(humans) and not any(s.player for s in humans)
+
+    # -- time-outs -------------------------------------------------------------
+
+    def clock_due(self, now: float) -> bool:
+        """Whether a running clock has run out and nothing was done about it yet."""
+        deadline = self.timing.deadline
+        return (
+            self.status is TableStatus.PLAYING
+            and self.control.timed
+            and deadline is not None
+            and now >= deadline
+            and self.covering() is None
+        )
+
+    async def hold_clock(self) -> None:
+        """Run this game's clock (and bots) from this process if no other does."""
+        if self.control.timed and not self._bots_here:
+            if await self._store.try_lock_game(self.id):
+                self._bots_here = True
+
+    async def clock_expired(self, now: float) -> bool:
+        """A deadline has passed (`clock_due`): act on it if this process runs the game's
+        clock, or take it over from a process that has not acted for `TAKEOVER_GRACE`
+        seconds (it died). True if no human plays the game any more."""
+        deadline = self.timing.deadline
+        if not self._bots_here:
+            if deadline is None or now < deadline + TAKEOVER_GRACE:
+                return False
+            if time.monotonic() - self._lock_tried < LOCK_RETRY:
+                return False
+            self._lock_tried = time.monotonic()
+            if not await self._store.try_lock_game(self.id):
+                return False
+            self._bots_here = True
+            log.info("game %s: its clock and bots run from this process now", self.id)
+        return await self.time_out(now)
+
+    async def time_out(self, now: float) -> bool:
+        """The current player's time ran out: a bot plays this turn, or stands in for them
+        for the rest of the game (real time; the third time-out). Stored (every process
+        sees it), then the bot moves. True if no human plays the game any more."""
+        async with self._lock:
+            state, deadline = self.state, self.timing.deadline
+            if state is None or deadline is None or not self.clock_due(now):
+                return False
+            seat, turn = state.current_player, state.turn
+            if not self.seats[seat].player:
+                return False
+            count = self.seats[seat].stored.timeouts + 1
+            final = self.control.realtime or count >= MAX_TIMEOUTS
+            third = " for the third time" if count >= MAX_TIMEOUTS else ""
+            why = f"your time ran out{third} at turn {turn}" if final else ""
+
+            def edit() -> tuple[list[SeatRecord], str]:
+                records = self.records()
+                r = records[seat]
+                standin = TIMEOUT_LEVEL if final else r.standin
+                records[seat] = replace(
+                    r, timeouts=count, late=turn, standin=standin, why=why or r.why
+                )
+                return records, self.host
+
+            await self._edit(edit)
+        who = self.name(seat)
+        log.info("game %s: %s ran out of time at turn %d (%d)", self.id, who, turn, count)
+        self.kick_bots()
+        return self.nobody_plays
+
+    # -- telling the players -----------------------------------------------------
+
+    def _seats_news(self, old: list[Seat]) -> None:
+        """Tell everyone at the table of a time-out or a bot standing in (stored by this
+        process or another)."""
+        for i, (was, now) in enumerate(zip(old, self.seats, strict=True)):
+            if now.identity is None or was.identity is None:
+                continue
+            timed_out = now.stored.timeouts > was.stored.timeouts
+            replaced = now.standin is not None and was.standin is None
+            if timed_out or replaced:
+                self._tell(i, timed_out)
+
+    def _tell(self, seat: int, timed_out: bool) -> None:
+        s = self.seats[seat]
+        name = self.name(seat)
+        if s.standin is not None:
+            mine = f"{_sentence(s.stored.why)}: {standing_in(s.standin)}"
+            theirs = f"a {s.standin} bot plays {name}'s seat from now on"
+            if timed_out:
+                theirs = f"{name}'s time ran out: " + theirs
+        else:
+            n = s.stored.timeouts
+            mine = (
+                f"Your time ran out ({n} of {MAX_TIMEOUTS} in this game): a {TIMEOUT_LEVEL} "
+                "bot plays this turn for you"
+            )
+            theirs = f"{name}'s time ran out: a {TIMEOUT_LEVEL} bot plays this turn"
+        for peer, text in self._audience(seat, mine, theirs):
+            peer.deliver(protocol.notice(text, "info"))
+
+    def _audience(self, seat: int, mine: str, theirs: str) -> list[tuple[Peer, str]]:
+        out = [(p, mine) for p in self.seats[seat].peers]
+        for i, s in enumerate(self.seats):
+            if i != seat:
+                out += [(p, theirs) for p in s.peers]
+        return out + [(p, theirs) for p in self.spectators]
+
+    def greet(self, peer: Peer, seat: int | None) -> None:
+        """A player back at their seat hears what happened to it while they were away."""
+        if seat is None:
+            return
+        s = self.seats[seat]
+        if s.standin is not None:
+            text = f"At table {self.id}: {s.stored.why}; {standing_in(s.standin)}"
+        elif s.stored.timeouts:
+            n = s.stored.timeouts
+            text = (
+                f"Your time has run out {n} time{'s' if n > 1 else ''} in this game "
+                f"(a bot played those turns); at {MAX_TIMEOUTS} a bot takes your seat"
+            )
+        else:
+            return
+        peer.deliver(protocol.notice(text, "info"))
+
+
+def standing_in(level: str) -> str:
+    return f"a {level} bot plays your seat to the end of the game, and you rank last"
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,154 @@
+"""What a club keeps beyond its games: the leaderboard, players' profiles, bans, renames;
+written once for both backends, over two primitives each provides (`_rows`: a read;
+`_statements`: writes in one transaction), with `?` placeholders."""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+from shared.players import bot_label
+
+from ..ratings import display
+from .base import PastGame, Profile
+from .queries import (
+    BY_PLAYERS,
+    CHANGES_OF,
+    HISTORY,
+    LEADERBOARD,
+    RECENT,
+    STANDING,
+    Standing,
+)
+from .records import ChatRecord, StoreError, chat_query, chat_record
+
+Statement = tuple[str, Sequence[Any]]
+
+
+class ClubQueries:
+    """The leaderboard, profiles, bans and renames over `_rows` and `_statements`."""
+
+    @abstractmethod
+    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """The rows of one read (`?` placeholders)."""
+
+    @abstractmethod
+    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
+        """Run writes in one transaction; how many rows each changed."""
+
+    async def chat(
+        self, game: str | None, limit: int = 50, everywhere: bool = False
+    ) -> list[ChatRecord]:
+        sql, args = chat_query(game, limit, everywhere)
+        return [chat_record(r) for r in reversed(await self._rows(sql, *args))]
+
+    async def rematch_for(self, game: str) -> str | None:
+        rows = await self._rows("SELECT id FROM games WHERE rematch_of = ?", game)
+        return str(rows[0][0]) if rows else None
+
+    async def rating_changes(self, game: str) -> dict[str, tuple[int, int]]:
+        return {p: (shown, change) for p, shown, change in await self._rows(CHANGES_OF, game)}
+
+    async def leaderboard(self, limit: int, offset: int = 0) -> list[Standing]:
+        rows = await self._rows(LEADERBOARD, limit, offset)
+        return [
+            Standing(offset + i + 1, p, display(mu, sigma), games, wins, updated)
+            for i, (p, mu, sigma, games, wins, updated) in enumerate(rows)
+        ]
+
+    async def standing(self, player: str) -> Standing | None:
+        rows = await self._rows(STANDING, player)
+        if not rows:
+            return None
+        p, mu, sigma, games, wins, updated, rank = rows[0]
+        return Standing(int(rank), p, display(mu, sigma), games, wins, updated)
+
+    async def profile(self, player: str, recent: int = 10) -> Profile:
+        standing = await self.standing(player)
+        history = [tuple(r) for r in await self._rows(HISTORY, player, 200)]
+        by_players = [
+            (int(n), int(g), int(w or 0)) for n, g, w in await self._rows(BY_PLAYERS, player)
+        ]
+        past: dict[str, PastGame] = {}  # a bot level at two seats: its best-ranked one
+        for game, players, status, finished, outcome, seat, rated, seats in await self._rows(
+            RECENT, player, recent * 4
+        ):
+            result = json.loads(outcome) if outcome else {}
+            ranks = tuple(result.get("ranks", ()))
+            known = past.get(game)
+            if known is not None and not (ranks and ranks[int(seat)] < ranks[known.seat]):
+                continue
+            names = tuple(_seat_name(s) for s in json.loads(seats))
+            past[game] = PastGame(
+                game,
+                int(players),
+                str(status),
+                float(finished or 0.0),
+                int(seat),
+                names,
+                tuple(result.get("scores", ())),
+                ranks,
+                bool(rated),
+            )
+        return Profile(standing, history, by_players, list(past.values())[:recent])
+
+    async def ban(self, name: str, reason: str = "") -> None:
+        await self._statements(
+            [
+                ("DELETE FROM bans WHERE name = ?", (name.lower(),)),
+                (
+                    "INSERT INTO bans (name, at, reason) VALUES (?, ?, ?)",
+                    (name.lower(), time.time(), reason),
+                ),
+            ]
+        )
+
+    async def unban(self, name: str) -> bool:
+        [removed] = await self._statements([("DELETE FROM bans WHERE name = ?", (name.lower(),))])
+        return removed > 0
+
+    async def banned(self, name: str, key: str | None = None) -> str | None:
+        rows = await self._rows(
+            "SELECT reason FROM bans WHERE name = ? UNION ALL SELECT b.reason FROM bans b"
+            " JOIN names n ON lower(n.name) = b.name WHERE n.key = ?",
+            name.lower(),
+            key or "",
+        )
+        return None if not rows else str(rows[0][0])
+
+    async def rename(self, old: str, new: str) -> None:
+        old, new = old.lower(), new.lower()
+        if not await self._rows("SELECT 1 FROM names WHERE name = ?", old):
+            raise StoreError(f"no player is called {old!r}")
+        if await self._rows("SELECT 1 FROM names WHERE name = ?", new):
+            raise StoreError(f"{new!r} is someone's name already")
+        statements: list[Statement] = [
+            ("UPDATE names SET name = ? WHERE name = ?", (new, old)),
+            ("UPDATE ratings SET player = ? WHERE player = ?", (new, old)),
+            ("UPDATE rating_history SET player = ? WHERE player = ?", (new, old)),
+            ("UPDATE game_players SET player = ? WHERE player = ?", (new, old)),
+            ("UPDATE games SET host = ? WHERE host = ?", (new, old)),
+        ]
+        theirs = (  # their games and the tables waiting (a seat not yet in game_players)
+            "SELECT id, seats FROM games WHERE status = 'waiting'"
+            " OR id IN (SELECT game FROM game_players WHERE player = ?)"
+        )
+        for game, seats in await self._rows(theirs, old):
+            parsed = json.loads(seats)
+            mine = [s for s in parsed if str(s.get("name")).lower() == old and not s.get("guest")]
+            if mine:
+                for s in mine:
+                    s["name"] = new
+                statements.append(
+                    ("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(parsed), game))
+                )
+        await self._statements(statements)
+
+
+def _seat_name(seat: dict[str, Any]) -> str:
+    if seat.get("bot"):
+        return bot_label(str(seat["bot"]))
+    return str(seat.get("name") or "open")
