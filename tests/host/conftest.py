@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from hostkit import FakeClock, make_host
+from hostkit import FakeClock, make_host, quick_settings
 
 from server.host import GameHost
 
@@ -25,7 +25,7 @@ async def host(
 ) -> AsyncIterator[GameHost]:
     """A started host on each backend (`database`: SQLite, then PostgreSQL), its clocks
     counting the test's time (`clock`)."""
-    h = make_host(tmp_path, bot_executor, database=database, now=clock)
+    h = make_host(tmp_path, bot_executor, quick_settings(now=clock), database=database)
     await h.start()
     yield h
     await h.stop()

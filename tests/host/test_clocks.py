@@ -16,6 +16,7 @@ from hostkit import (
     pick,
     play_move,
     play_to_end,
+    quick_settings,
     table_of,
 )
 
@@ -176,7 +177,7 @@ async def test_a_clock_survives_a_restart(
 ) -> None:
     """The deadline is stored: after a restart half a day later the player has half a day
     left, not a fresh one, and the time-out comes when it was due."""
-    first = make_host(tmp_path, bot_executor, now=clock)
+    first = make_host(tmp_path, bot_executor, quick_settings(now=clock))
     await first.start()
     conns, table_id = await table_of(first, ("ann", "bob"), clock=parse_time_control("1d"))
     mover, _ = mover_of(conns)
@@ -186,7 +187,7 @@ async def test_a_clock_survives_a_restart(
     await first.stop()
 
     clock.advance(DAY / 2)
-    again = make_host(tmp_path, bot_executor, now=clock)
+    again = make_host(tmp_path, bot_executor, quick_settings(now=clock))
     await again.start()
     try:
         back = HostConnection(again, identity(name))
@@ -209,8 +210,8 @@ async def test_a_clock_moves_to_another_process_when_its_own_stops(
     stops, its lock goes; the other waits a grace period past the deadline (the first
     might still act), then takes the clock over and plays the late turn."""
     url = postgres.create_database()  # type: ignore[attr-defined]
-    a = make_host(tmp_path / "a", bot_executor, database=url, now=clock)
-    b = make_host(tmp_path / "b", bot_executor, database=url, now=clock)
+    a = make_host(tmp_path / "a", bot_executor, quick_settings(now=clock), database=url)
+    b = make_host(tmp_path / "b", bot_executor, quick_settings(now=clock), database=url)
     await a.start()
     await b.start()
     try:

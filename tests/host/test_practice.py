@@ -12,7 +12,15 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from hostkit import HostConnection, await_turn, identity, pick, play_move, play_to_end
+from hostkit import (
+    HostConnection,
+    await_turn,
+    identity,
+    pick,
+    play_move,
+    play_to_end,
+    quick_settings,
+)
 from hostkit import make_host as make
 
 from server.host import GameHost
@@ -32,7 +40,7 @@ from shared.protocol import (
 @pytest.fixture
 async def practice(tmp_path: Path, bot_executor: ProcessPoolExecutor) -> AsyncIterator[GameHost]:
     """A host that allows undo and hints, as offline play's does."""
-    h = make(tmp_path / "practice", bot_executor, undo=True, hints=True)
+    h = make(tmp_path / "practice", bot_executor, quick_settings(undo=True, hints=True))
     await h.start()
     yield h
     await h.stop()
