@@ -11,7 +11,7 @@ from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from client.connection import Connection
 from server.host import GameHost
@@ -56,6 +56,14 @@ def make_host(
     return GameHost(
         data_dir, bot_budgets=TINY_BUDGETS, bot_executor=executor, settings=settings, **wiring
     )
+
+
+class StartHost(Protocol):
+    """The `start_host` fixture (tests/host/conftest.py): `make_host`, started."""
+
+    async def __call__(
+        self, data_dir: Path | None = None, settings: HostSettings | None = None, **wiring: Any
+    ) -> GameHost: ...
 
 
 @asynccontextmanager

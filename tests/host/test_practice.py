@@ -7,13 +7,12 @@ only once the game is over.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
 from hostkit import (
     HostConnection,
+    StartHost,
     await_turn,
     identity,
     pick,
@@ -21,7 +20,6 @@ from hostkit import (
     play_to_end,
     quick_settings,
 )
-from hostkit import make_host as make
 
 from server.host import GameHost
 from shared.deal import replay, turns
@@ -38,12 +36,9 @@ from shared.protocol import (
 
 
 @pytest.fixture
-async def practice(tmp_path: Path, bot_executor: ProcessPoolExecutor) -> AsyncIterator[GameHost]:
+async def practice(tmp_path: Path, start_host: StartHost) -> GameHost:
     """A host that allows undo and hints, as offline play's does."""
-    h = make(tmp_path / "practice", bot_executor, quick_settings(undo=True, hints=True))
-    await h.start()
-    yield h
-    await h.stop()
+    return await start_host(tmp_path / "practice", quick_settings(undo=True, hints=True))
 
 
 async def seated(host: GameHost, players: int = 2) -> HostConnection:
