@@ -196,6 +196,11 @@ async def play_move(conn: HostConnection, move: Move | str) -> TableUpdate:
     return msg
 
 
+async def play_turn(conn: HostConnection) -> TableUpdate:
+    """Wait for this seat's turn and play `pick` there; the table message that shows it."""
+    return await play_move(conn, pick((await await_turn(conn)).view))
+
+
 async def play_to_end(conn: HostConnection, limit: int = 400) -> PlayerView:
     """Play `pick` whenever it is this seat's decision until the game is over."""
     for _ in range(limit):

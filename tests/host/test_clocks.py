@@ -15,6 +15,7 @@ from hostkit import (
     pick,
     play_move,
     play_to_end,
+    play_turn,
     quick_settings,
     table_of,
 )
@@ -135,7 +136,7 @@ async def test_a_bot_plays_a_late_turn_and_the_third_time_out_is_for_good(
         if count < 3:
             assert f"({count} of 3 in this game)" in note.text
             assert played.seats[late].standin is None
-            await play_move(other, pick((await await_turn(other)).view))
+            await play_turn(other)
             await await_turn(mover)
         else:
             assert "for the third time" in note.text and "rank last" in note.text
@@ -158,7 +159,7 @@ async def test_a_correspondence_game_lists_your_move_and_bots_play_with_nobody_t
     back = HostConnection(host, identity("ann"))
     told = await back.next_of(Notice, lambda n: "Your move at 2 tables" in n.text)
     assert first.table in told.text and second.table in told.text
-    await play_move(back, pick((await await_turn(back)).view))
+    await play_turn(back)
     back.close()
     for _ in range(500):  # the bot answers with nobody at the table
         if len(host.lobby.to_move(identity("ann"))) == 2:

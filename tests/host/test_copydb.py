@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostkit import HostConnection, StartHost, await_turn, identity, pick, play_move, play_to_end
+from hostkit import HostConnection, StartHost, identity, play_to_end, play_turn
 
 from server.copydb import main as copy_db
 from server.store import default_url, open_store
@@ -32,7 +32,7 @@ async def test_a_club_moves_from_sqlite_to_postgresql_and_plays_on(
     bob = HostConnection(host, identity("bob"))
     bob.cmd(Quick(3, "easy"))
     for _ in range(4):  # a game in progress
-        await play_move(bob, pick((await await_turn(bob)).view))
+        await play_turn(bob)
     playing = bob.last_table.table
     cy = HostConnection(host, identity("cy"))
     cy.cmd(Create(2, (None, None)))  # a table waiting for players

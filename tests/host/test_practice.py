@@ -18,6 +18,7 @@ from hostkit import (
     pick,
     play_move,
     play_to_end,
+    play_turn,
     quick_settings,
 )
 
@@ -74,7 +75,7 @@ async def test_undo_goes_back_one_decision_at_a_time(practice: GameHost) -> None
     ann = await seated(practice)
     table_id = ann.last_table.table
     for _ in range(2):
-        await play_move(ann, pick((await await_turn(ann)).view))
+        await play_turn(ann)
     await await_turn(ann)
     played = await practice.store.moves(table_id)
     ann.cmd(Undo())
