@@ -171,10 +171,15 @@ def breakdown(p: PlayerInfo) -> str:
 
 
 def status_text(
-    view: PlayerView, seats: Sequence[Seat], width: int = 80, onlooker: str = "watching"
+    view: PlayerView,
+    seats: Sequence[Seat],
+    width: int = 80,
+    onlooker: str = "watching",
+    ended: str = "",
 ) -> Text:
     """The top line: round and turn, whose turn it is, the final round flag (R15); for a
-    view of no seat, what the viewer does (`onlooker`: watching, replay)."""
+    view of no seat, what the viewer does (`onlooker`: watching, replay); `ended`: why
+    a game that is not over ended all the same (abandoned)."""
     name = seats[view.current_player].name if view.current_player < len(seats) else "?"
     out = Text()
     out.append("◆ Splendor ", style="bold #ffd23f")
@@ -182,6 +187,8 @@ def status_text(
     if view.is_over:
         out.append("game over", style="bold")
         out.append(f" · {winners_text(view, seats)}")
+    elif ended:
+        out.append(ended, style="bold")
     elif view.my_turn and view.seat is not None and seats[view.seat].standin:
         out.append(f"a {seats[view.seat].standin} bot plays for you", style="bold")
     elif view.my_turn and view.phase == "return":
@@ -193,7 +200,7 @@ def status_text(
         out.append(f"{name} returns tokens (R13)", style="bold")
     else:
         out.append(f"{name} to play", style="bold")
-    if view.final_round and not view.is_over:
+    if view.final_round and not view.is_over and not ended:
         out.append("  FINAL ROUND", style="bold #ffffff on #a02020")
     if view.seat is None:
         out.append(f"  ({onlooker})", style="italic")

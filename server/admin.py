@@ -56,7 +56,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     chat = command("chat", "print the latest chat lines, with their ids")
     chat.add_argument("--game", help="a table's chat (default: the lobby's)")
     chat.add_argument("--all", action="store_true", help="every place's (lobby and tables)")
-    chat.add_argument("--last", type=int, default=50, help="how many lines (default 50)")
+    chat.add_argument("--last", type=_positive, default=50, help="how many lines (default 50)")
     remove = command("chat-remove", "remove a chat line from every screen and record")
     remove.add_argument("id", type=int, help="the line's id (splendor-server chat shows it)")
     return p.parse_args(argv)

@@ -42,7 +42,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         prog="splendor-server",
         description="Splendor over SSH.",
         epilog="Club admin: splendor-server export GAME | ratings | rename OLD NEW | ban NAME"
-        " | unban NAME; splendor-server copy-db --from URL --to URL. Each has its own -h.",
+        " | unban NAME | chat | chat-remove ID; splendor-server copy-db --from URL --to URL."
+        " Each has its own -h.",
     )
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free)")

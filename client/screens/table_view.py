@@ -59,6 +59,7 @@ class TableView(Screen[None]):
         self.previous: PlayerView | None = None
         self.seats: tuple[Seat, ...] = ()
         self.seed: int | None = None  # the deal, once the game is over
+        self.ended = ""  # why a game that is not over ended all the same (abandoned)
         self.ratings: tuple[RatingChange | None, ...] = ()  # after a rated game, per seat
         self.cursor = (3, 1)  # on the board: (row, column), `faces` numbers the rows
         self.area = BOARD  # where the cursor is: the board, the players or the moves
@@ -232,13 +233,19 @@ class TableView(Screen[None]):
             return me
         return replace(me, tokens=model.kept(me.tokens, self.giving))
 
+    def table_ended(self, why: str) -> None:
+        """The game ended without being over (the host left it: abandoned)."""
+        if self.view is not None and not self.view.is_over and not self.ended:
+            self.ended = why
+            self._redraw()
+
     def _redraw(self) -> None:
         view = self.view
         assert view is not None
         self.status_line.show(
-            faces.status_text(view, self.seats, onlooker=self.onlooker),
-            mine=view.my_turn and self.playing_seat is not None,
-            final=view.final_round and not view.is_over,
+            faces.status_text(view, self.seats, onlooker=self.onlooker, ended=self.ended),
+            mine=view.my_turn and self.playing_seat is not None and not self.ended,
+            final=view.final_round and not view.is_over and not self.ended,
         )
         self._players()
         self._moves()
