@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.cli import collect_garbage, tune_gc  # noqa: E402
 from server.config import load_config  # noqa: E402
 from server.ssh import SSHService, load_host_key  # noqa: E402
-from server.store import Store  # noqa: E402
+from server.store import default_url, open_store  # noqa: E402
 
 
 class EchoApp(App[None]):
@@ -70,7 +70,8 @@ class EchoHost:
 
 async def serve(data_dir: Path, port_file: Path, config_file: str) -> None:
     config = load_config(config_file, host="127.0.0.1", port=0, data_dir=str(data_dir))
-    store = Store(data_dir)
+    store = open_store(default_url(data_dir))
+    await store.open()
     service = SSHService(config, EchoHost(), store, EchoApp, load_host_key(data_dir))
     await service.start()
     port_file.write_text(f"{service.port}\n")
@@ -81,7 +82,7 @@ async def serve(data_dir: Path, port_file: Path, config_file: str) -> None:
     await stop.wait()
     await service.stop("bye")
     janitor.cancel()
-    store.close()
+    await store.close()
 
 
 if __name__ == "__main__":

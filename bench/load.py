@@ -1,193 +1,614 @@
 """Load benchmark: concurrent SSH sessions with PTYs, playing real games by keystrokes.
 
-    .venv/bin/python bench/load.py                   # the issue's targets, about 3 minutes
+    .venv/bin/python bench/load.py                   # 200 idle, then 50 playing: 3 minutes
     .venv/bin/python bench/load.py --players 50 --rate 1 --duration 60 --idle 0
     .venv/bin/python bench/load.py --players 0 --idle 200
+    .venv/bin/python bench/load.py --idle 0 --players 200 --workers 2 --postgres
+    .venv/bin/python bench/load.py --idle 0 --players 200 --compare    # SQLite x1 | PG x2
+    .venv/bin/python bench/load.py --idle 0 --players 100,150 --setups sqlite:1,postgres:1
+    .venv/bin/python bench/load.py --idle 0 --players 50 --clocks none,5+10
 
-Each phase starts its own `splendor-server` process on 127.0.0.1 (loopback only)
-and measures it from outside (/proc): resident memory and CPU time.
+Each run starts its own `splendor-server` on 127.0.0.1 (loopback only) and measures
+it from outside (/proc): resident memory and CPU time, summed over its workers when
+it has several (`--workers N`: a supervisor and N processes sharing the port, on
+PostgreSQL: `--database URL`, or `--postgres` for a throwaway server of our own,
+started once and removed at the end). The players log in as guests; the server's
+log names the worker each one landed on, and a cluster run whose players miss a
+worker is refused.
 
 - idle: `--idle` sessions connect (guests, 110x36 PTYs) and sit in the lobby;
   prints the server's memory per session (target: at most 5 MB).
 - play: `--players` sessions (with `--lobby` more sitting in the lobby, which
   lists every game live) each start a quick game against an easy bot and
-  press a key every 1/`--rate` seconds for `--duration` seconds: the command
-  line (":", the move's letters, Enter) on their turn, a cursor key while the
-  bot thinks. Each key's latency runs from the write to the moment the screen
-  (a pyte emulator) shows its effect; prints p50/p90/p99 (target: p99 < 100 ms
-  at 50 players x 1 key/s), server CPU and memory.
-- `--clocks none,5+10`: the play phase once for each time control, every game on
-  that clock (the running one counts down on every player's screen once a second),
-  then their p99s and server CPU side by side, as ratios to the first: the machine
-  is shared, so a ratio measured in one run means more than two absolute figures.
+  press a key every 1/`--rate` seconds for `--duration` seconds
+  (`bench/loadclient.py`). Each key's latency runs from the write to the moment
+  the screen (a pyte emulator) shows its effect; prints p50/p90/p99 (target: p99
+  <= 100 ms), by kind of key and by worker, the server's CPU and memory, and what
+  the rest of the machine did meanwhile (bots, PostgreSQL, the load generator,
+  other processes).
+
+The load generator is `--clients` processes (default: one per 50 sessions), so that
+it is not what the figure measures: each prints its CPU and its own event-loop lag,
+which is part of every latency it measures.
+
+`--compare` runs, in one invocation and at each player count, one process on SQLite
+and `--workers` (default 2) on PostgreSQL; `--setups` names any list of them;
+`--repeat R` runs the whole list R times, interleaved. Several runs end with a table
+side by side.
+
+`--clocks none,5+10` plays each run once for each time control, every game on that
+clock (the running one counts down on every player's screen once a second), and
+ends with their p99s and server CPU as ratios to the first clock's, and the server
+CPU the clock adds per session (one tick a second): the machine is shared, so a
+ratio measured in one run means more than two absolute figures.
+
+Looking inside the server: `--loopwatch DIR` times every callback of each worker's
+event loop and samples the stacks of long ones (`bench/loopwatch.py`);
+`--py-spy DIR` records each worker with py-spy during the measured window;
+BENCH_PROFILE=FILE runs a one-process server under cProfile.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import math
 import os
-import random
-import re
+import shutil
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from loadkit import (
+    IDLE_CONFIG,
     KEY_TIMEOUT,
-    Latencies,
+    REPO,
     ServerProcess,
-    Terminal,
+    busiest,
     connect,
-    lag_probe,
+    cpu_used,
+    descendants,
     machine_busy,
-    own_cpu,
     percentile,
+    processes,
+    rss_mb,
 )
 
-# -- reading the table screen -------------------------------------------------------------
+from shared.clock import PRESETS  # loadkit put this checkout first on sys.path
+
+CLIENT = Path(__file__).resolve().parent / "loadclient.py"
+HOOKS = Path(__file__).resolve().parent / "hooks"
+SESSIONS_PER_CLIENT = 50
+KINDS_SHORT = {
+    "colon (opens the move line)": "colon",
+    "enter (plays the move)": "enter",
+    "cursor (bot's turn)": "cursor",
+    "letter": "letter",
+}
 
 
-def status(term: Terminal) -> str:
-    return term.rows()[0]
+@dataclass(frozen=True)
+class Setup:
+    """A server to measure: its store and how many processes."""
+
+    backend: str  # "sqlite" or "postgresql"
+    workers: int = 1
+
+    @property
+    def label(self) -> str:
+        store = "SQLite" if self.backend == "sqlite" else "PostgreSQL"
+        return f"{store}, {self.workers} process{'es' if self.workers > 1 else ''}"
 
 
-def counts(line: str) -> dict[str, int]:
-    return {c: int(n) for c, n in re.findall(r"([WUGRK*])\s+(\d+)", line)}
+def parse_setup(text: str) -> Setup:
+    backend, _, workers = text.partition(":")
+    backend = {"pg": "postgresql", "postgres": "postgresql"}.get(backend, backend)
+    if backend not in ("sqlite", "postgresql"):
+        raise argparse.ArgumentTypeError(f"{text!r}: sqlite:N or postgres:N")
+    setup = Setup(backend, int(workers or 1))
+    if setup.backend == "sqlite" and setup.workers > 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: more than one process needs PostgreSQL")
+    return setup
 
 
-def typed_so_far(term: Terminal) -> str:
-    """The move line's text: what comes before the hint at its right end."""
-    return re.split(r"\s{2,}", term.rows()[-2].strip())[0]
+class Databases:
+    """Where each run keeps its data: SQLite in the run's data directory, or a new
+    database on the PostgreSQL server given (`--database`) or started here."""
 
+    def __init__(self, url: str | None, own_postgres: bool) -> None:
+        self.url = url
+        self.own = own_postgres
+        self.cluster: Any = None
 
-def choose(term: Terminal) -> str:
-    """A legal-looking move from what the screen shows: buy what it marks buyable,
-    else take three colours the bank has, else pass."""
-    rows = term.rows()
-    for i, row in enumerate(rows[:20]):
-        for m in re.finditer(r"✓ buy", row):
-            ids = [(c.start(), c.group()) for c in re.finditer(r"\d-\d\d", rows[i - 2])]
-            near = [cid for col, cid in ids if 0 <= col - m.start() <= 8]
-            if near:
-                return f"buy {near[0]}"
-    bank = counts(next((r for r in rows if r.startswith("Bank")), ""))
-    have = sorted((c for c in "WUGRK" if bank.get(c, 0) > 0), key=lambda c: -bank[c])
-    return "take " + " ".join(have[:3]) if have else "pass"
+    def for_run(self, setup: Setup) -> str | None:
+        if setup.backend == "sqlite":
+            return self.url if self.url and self.url.startswith("sqlite") else None
+        if self.url and self.url.startswith("postgres"):
+            return self.url
+        if self.cluster is None:
+            from server.pgtemp import PgCluster, bin_dir
 
-
-async def returns(term: Terminal, latencies: Latencies) -> None:
-    """The R13 choice: give back the most-held colours, then Enter."""
-    text = await asyncio.wait_for(_dialog(term), 10)
-    excess = int(re.search(r"return (\d+) token", text).group(1))  # type: ignore[union-attr]
-    kept = term.rows()[-2].split("you keep")[-1]  # the prompt: what the player holds
-    mine = {c: int(n) for n, c in re.findall(r"(\d+)([WUGRK*])", kept)}
-    letters = []
-    for _ in range(excess):
-        c = max("WUGRK*", key=lambda c: mine.get(c, 0))
-        mine[c] -= 1
-        letters.append("o" if c == "*" else c.lower())
-    for ch in letters:
-        before = term.text()
-        await term.key(ch, lambda b=before: term.text() != b, latencies)
-    before = status(term)
-    await term.key("\r", lambda: status(term) != before, latencies)
-
-
-async def _dialog(term: Terminal) -> str:
-    await term.until(lambda: "(R13)" in term.text())
-    return term.text()
-
-
-async def quick_game(term: Terminal, clock: str = "none") -> None:
-    assert term.chan is not None
-    term.chan.write(b"g")
-    await term.until(lambda: "Quick game against bots" in term.text())
-    term.chan.write(b"\x1b[B\x1b[D")  # to "Bots", then medium -> easy
-    await term.until(lambda: re.search(r"Bots\s+◀\s+easy", term.text()) is not None)
-    if clock != "none":  # down to "Clock", then right until it shows this one
-        term.chan.write(b"\x1b[B")
-        await asyncio.sleep(0.3)  # the focus moves: nothing on the screen says so
-        for _ in range(10):
-            if re.search(rf"Clock\s+◀\s+{re.escape(clock)}\s+▶", term.text()):
-                break
-            before = term.text()
-            term.chan.write(b"\x1b[C")
-            await term.until(lambda b=before: term.text() != b)
-    term.chan.write(b"\r")
-    await term.until(lambda: re.search(r"turn \d+ ·", status(term)) is not None)
-
-
-async def player(
-    port: int,
-    name: str,
-    period: float,
-    latencies: Latencies,
-    seated: list[str],
-    ready: asyncio.Event,
-    stop: asyncio.Event,
-    app: str = "game",
-    clock: str = "none",
-) -> int:
-    """One player: quick games, one key per `period`, until `stop`; keys pressed."""
-    await asyncio.sleep(int(name[1:]) * 0.25)  # arrivals spread out, not one burst
-    conn, term = await connect(port, name)
-    if app == "game":
-        await quick_game(term, clock)
-    seated.append(name)
-    await ready.wait()
-    pressed = 0
-    due = time.monotonic() + random.uniform(0, period)
-    if app == "echo":  # a letter per period; the app shows how many it got
-        while not stop.is_set():
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            due += period
-            pressed += 1
-            shown = re.compile(rf"\bn={pressed}\b")
-            await term.key("a", lambda r=shown: r.search(term.text()) is not None, latencies)
-        conn.close()
-        return pressed
-
-    async def pace() -> None:
-        nonlocal due, pressed
-        await asyncio.sleep(max(0.0, due - time.monotonic()))
-        due += period
-        pressed += 1
-
-    while not stop.is_set():
-        top = status(term)
-        if "game over" in top:
-            term.chan.write(b"\r")  # type: ignore[union-attr]  # the results: back to the lobby
-            await term.until(lambda: "Splendor lobby" in term.text())
-            await quick_game(term, clock)
-        elif "your turn: return" in top:
-            await returns(term, latencies)
-        elif "your turn" in top:
-            move = choose(term)
-            await pace()
-            await term.key(":", lambda: "a move:" in term.rows()[-2], latencies)
-            for i in range(len(move)):
-                typed = move[: i + 1].rstrip()
-                await pace()
-                await term.key(move[i], lambda t=typed: typed_so_far(term) == t, latencies)
-            before = status(term)
-            await pace()
-            await term.key("\r", lambda b=before: status(term) != b, latencies)
-        else:  # the bot's turn: move the cursor; the line under the board describes its card
-            info = term.rows()[-2]
-            await pace()
-            await term.key(
-                "l", lambda b=info: term.rows()[-2] != b or "your turn" in status(term), latencies
+            bindir = bin_dir()
+            if bindir is None:
+                raise SystemExit("PostgreSQL's server binaries are not installed here")
+            self.cluster = PgCluster(bindir)
+            self.cluster.init()
+            self.cluster.start()
+            print(
+                f"PostgreSQL {bindir.parent.name}: a throwaway server on port {self.cluster.port}"
             )
-    conn.close()
-    return pressed
+        return str(self.cluster.create_database())
+
+    def postmaster(self) -> int | None:
+        if self.cluster is None:
+            return None
+        try:
+            return int((self.cluster.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.remove()
+            self.cluster = None
 
 
-async def idle_phase(n: int, app: str = "game") -> None:
+# -- the load generator's processes -------------------------------------------------------------
+
+
+class Clients:
+    """`bench/loadclient.py` processes, each with its share of the sessions."""
+
+    def __init__(self, jobs: list[dict[str, Any]]) -> None:
+        self.jobs = jobs
+        self.procs: list[asyncio.subprocess.Process] = []
+        self.lobby = [0] * len(jobs)
+        self.seated = [0] * len(jobs)
+        self.unseated: list[list[str]] = [[] for _ in jobs]  # why players could not sit down
+        self.results: list[dict[str, Any] | None] = [None] * len(jobs)
+        self.errors: list[str] = []
+        self._readers: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        for i, job in enumerate(self.jobs):
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(CLIENT),
+                cwd=REPO,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                limit=2**26,
+            )
+            assert proc.stdin is not None
+            proc.stdin.write(json.dumps(job).encode() + b"\n")
+            self.procs.append(proc)
+            self._readers.append(asyncio.create_task(self._read(i, proc)))
+
+    async def _read(self, i: int, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdout is not None
+        async for line in proc.stdout:
+            message = json.loads(line)
+            if "lobby" in message:
+                self.lobby[i] = message["lobby"]
+            elif "seated" in message:
+                self.seated[i] = message["seated"]
+                self.unseated[i] = message.get("failed", [])
+            elif "result" in message:
+                self.results[i] = message["result"]
+            elif "error" in message:
+                self.errors.append(f"client {i + 1}: {message['error']}")
+        if self.results[i] is None and not self.errors:
+            self.errors.append(f"client {i + 1} exited ({await proc.wait()})")
+
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    async def say(self, word: str) -> None:
+        for proc in self.procs:
+            assert proc.stdin is not None
+            if proc.returncode is None:
+                proc.stdin.write(word.encode() + b"\n")
+                await proc.stdin.drain()
+
+    async def wait_results(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while any(r is None for r in self.results) and not self.errors:
+            if time.monotonic() > deadline:
+                raise SystemExit("the load generator's processes did not report")
+            await asyncio.sleep(0.1)
+
+    async def stop(self) -> None:
+        for proc in self.procs:
+            if proc.stdin is not None and not proc.stdin.is_closing():
+                proc.stdin.close()
+        for proc in self.procs:
+            try:
+                await asyncio.wait_for(proc.wait(), 30)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        for task in self._readers:
+            task.cancel()
+
+
+def plan(
+    n: int,
+    lobby: int,
+    clients: int,
+    arrival: float,
+    period: float,
+    port: int,
+    app: str,
+    clock: str = "none",
+) -> list[dict[str, Any]]:
+    """The jobs: players dealt round-robin, so that arrivals (one every `arrival` s in all)
+    interleave across the processes; every game on `clock`."""
+    jobs: list[dict[str, Any]] = [
+        {"port": port, "app": app, "period": period, "clock": clock, "players": [], "lobby": []}
+        for _ in range(clients)
+    ]
+    for i in range(n):
+        jobs[i % clients]["players"].append([f"p{i}", i * arrival])
+    for j in range(lobby):
+        jobs[j % clients]["lobby"].append(f"lobby{j}")
+    return jobs
+
+
+# -- one run ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    setup: Setup
+    players: int
+    clock: str = "none"  # every game's time control
+    wall: float = 0.0
+    keys: list[tuple[str, str, float]] = field(default_factory=list)  # (player, kind, seconds)
+    per_worker: dict[int, int] = field(default_factory=dict)  # players on each worker
+    where: dict[str, int] = field(default_factory=dict)  # player -> worker
+    worker_cpu: list[float] = field(default_factory=list)  # seconds, per worker
+    base_mb: float = 0.0
+    rss_mb: list[float] = field(default_factory=list)  # per worker, at the end
+    bots: float = 0.0
+    postgres: float | None = None
+    clients: list[dict[str, Any]] = field(default_factory=list)
+    client_cpu: float = 0.0  # the load generator's processes and this one
+    machine: float = 0.0
+    others: list[tuple[str, float]] = field(default_factory=list)  # the busiest other processes
+    loopwatch: list[list[str]] = field(default_factory=list)
+    collections: list[tuple[float, int, float]] = field(default_factory=list)  # full GCs
+    unseated: int = 0  # players who could not sit down (not measured)
+
+    def ms(self, kind: str | None = None) -> list[float]:
+        return [v * 1000 for _, k, v in self.keys if kind is None or KINDS_SHORT[k] == kind]
+
+    def pct(self, p: float, kind: str | None = None) -> float | None:
+        values = self.ms(kind)
+        return percentile(values, p) if values else None
+
+    def share(self, seconds: float | None) -> float | None:
+        """CPU seconds as a percentage of one core over the measured window."""
+        return None if seconds is None else seconds / self.wall * 100
+
+    @property
+    def server_cpu(self) -> float:
+        return sum(self.worker_cpu)
+
+    @property
+    def title(self) -> str:
+        return self.setup.label + ("" if self.clock == "none" else f", clock {self.clock}")
+
+    def client_lags(self) -> list[float]:
+        return [v * 1000 for c in self.clients for v in c["lags"]]
+
+
+async def play_run(
+    setup: Setup, n: int, clock: str, args: argparse.Namespace, dbs: Databases, label: str
+) -> Run:
+    run = Run(setup, n, clock)
+    sessions = n + args.lobby
+    k = args.clients or max(1, math.ceil(sessions / SESSIONS_PER_CLIENT))
+    print(f"\n== {run.title}: {n} players x {args.rate:g} key/s, {k} load-generator processes")
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp), app)
+        env = {}
+        watch_dir = None
+        if args.loopwatch:
+            watch_dir = Path(args.loopwatch) / label
+            env = {
+                "PYTHONPATH": str(HOOKS),
+                "BENCH_LOOPWATCH": str(watch_dir),
+                "BENCH_LOOPWATCH_COLLECT": "1",  # a full collection after the window
+                "BENCH_LOOPWATCH_TRACE": os.environ.get("BENCH_LOOPWATCH_TRACE", ""),
+                "BENCH_SWITCH_INTERVAL": os.environ.get("BENCH_SWITCH_INTERVAL", ""),
+            }
+        server = ServerProcess(Path(tmp), args.app, setup.workers, dbs.for_run(setup), env)
+        clients = Clients(
+            plan(n, args.lobby, k, args.arrival, 1 / args.rate, server.port, args.app, clock)
+        )
+        spies: list[subprocess.Popen[bytes]] = []
+        try:
+            workers = server.worker_pids()
+            run.base_mb = server.rss_mb()
+            await clients.start()
+            started = time.monotonic()
+            deadline = started + 120 + n * args.arrival
+            while sum(clients.lobby) < args.lobby and not clients.errors:
+                await asyncio.sleep(0.2)
+            if args.lobby:
+                print(f"  {sum(clients.lobby)} sessions sit in the lobby meanwhile")
+            unseated = 0
+            while sum(clients.seated) + unseated < n and not clients.errors:
+                if time.monotonic() > deadline:
+                    clients.errors.append(f"only {sum(clients.seated)} of {n} players seated")
+                await asyncio.sleep(0.2)
+                unseated = sum(len(u) for u in clients.unseated)
+            if unseated > n // 20:  # a few may fail to sit down in a rush: not more
+                clients.errors += [why for u in clients.unseated for why in u][:3]
+                clients.errors.append(f"{unseated} of {n} players could not sit down")
+            if clients.errors:
+                raise SystemExit(
+                    "; ".join(clients.errors) + f" (server log: {keep_log(server, label)})"
+                )
+            print(f"  {sum(clients.seated)} players ready after {time.monotonic() - started:.1f} s")
+            for why in sorted({why for u in clients.unseated for why in u}):
+                print(f"    a player could not sit down: {why}")
+            run.unseated = unseated
+            run.where = {p: w for p, w in server.connects().items() if p.startswith("p")}
+            for w in range(1, setup.workers + 1):
+                run.per_worker[w] = sum(1 for v in run.where.values() if v == w)
+            if setup.workers > 1 and min(run.per_worker.values()) == 0:
+                raise SystemExit(f"a worker got no players: {run.per_worker}; run again")
+            spies = start_spies(args.py_spy, label, workers, args.duration)
+            for pid in workers if watch_dir else []:
+                os.kill(pid, signal.SIGUSR1)
+            before, machine0 = processes(), machine_busy()
+            await clients.say("go")
+            wall0, clock0 = time.monotonic(), time.time()
+            await asyncio.sleep(args.duration)
+            await clients.say("stop")
+            run.wall = time.monotonic() - wall0
+            run.collections = server.collections(clock0, time.time())
+            after, run.machine = processes(), machine_busy() - machine0
+            for pid in workers if watch_dir else []:
+                os.kill(pid, signal.SIGUSR2)
+            run.rss_mb = [rss_mb(pid) for pid in workers]
+            await clients.wait_results()
+            if clients.errors:
+                raise SystemExit("; ".join(clients.errors))
+        finally:
+            await clients.stop()
+            for spy in spies:
+                spy.wait()
+            server.stop()
+        run.worker_cpu = [cpu_used(before, after, {pid}) for pid in workers]
+        run.bots = cpu_used(before, after, descendants(after, workers) - set(workers))
+        postmaster = dbs.postmaster() if setup.backend == "postgresql" else None
+        if postmaster:
+            run.postgres = cpu_used(before, after, descendants(after, [postmaster]))
+        mine = {os.getpid(), *clients.pids()}
+        run.client_cpu = cpu_used(before, after, mine)
+        ours = mine | descendants(after, [server.proc.pid])
+        if postmaster:
+            ours |= descendants(after, [postmaster])
+        run.others = busiest(before, after, ours)
+        run.clients = [r for r in clients.results if r is not None]
+        run.keys = [(p, kind, v) for c in run.clients for p, kind, v in c["latencies"]]
+        if watch_dir:
+            from loopwatch import summary
+
+            for pid in workers:
+                path = watch_dir / f"loopwatch-{pid}.json"
+                if path.exists():
+                    run.loopwatch.append(summary(json.loads(path.read_text())))
+    report(run, args)
+    return run
+
+
+def keep_log(server: ServerProcess, label: str) -> str:
+    """A copy of the server's log that outlives the run's temporary directory."""
+    kept = Path(tempfile.gettempdir()) / f"splendor-bench-{label}-server.log"
+    shutil.copyfile(server.log_path, kept)
+    return str(kept)
+
+
+def start_spies(
+    out: str | None, label: str, workers: list[int], duration: float
+) -> list[subprocess.Popen[bytes]]:
+    """py-spy recording each worker for the measured window (raw: collapsed stacks)."""
+    if not out:
+        return []
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    Path(out).mkdir(parents=True, exist_ok=True)
+    return [
+        subprocess.Popen(
+            [
+                spy,
+                "record",
+                "--nonblocking",
+                "--threads",
+                "--format",
+                "raw",
+                "--rate",
+                "200",
+                "--duration",
+                str(int(duration)),
+                "--pid",
+                str(pid),
+                "--output",
+                str(Path(out) / f"{label}-worker{i}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        for i, pid in enumerate(workers, 1)
+    ]
+
+
+def report(run: Run, args: argparse.Namespace) -> None:
+    wall = run.wall
+    ms = run.ms()
+    slow = sum(1 for v in ms if v >= KEY_TIMEOUT * 1000)
+    print(
+        f"  {len(ms)} keys measured in {wall:.0f} s ({len(ms) / wall:.1f}/s), "
+        f"{slow} not shown within {KEY_TIMEOUT:.0f} s"
+    )
+    if not ms:
+        return
+    print(
+        f"  keystroke -> screen: p50 {percentile(ms, 50):.0f} ms, p90 "
+        f"{percentile(ms, 90):.0f} ms, p99 {percentile(ms, 99):.0f} ms, "
+        f"max {max(ms):.0f} ms, mean {statistics.fmean(ms):.0f} ms (target p99 <= 100)"
+    )
+    for kind in sorted({k for _, k, _ in run.keys}):
+        some = [v * 1000 for _, k, v in run.keys if k == kind]
+        print(
+            f"    {kind:28} {len(some):5} keys: p50 {percentile(some, 50):4.0f}  "
+            f"p90 {percentile(some, 90):4.0f}  p99 {percentile(some, 99):4.0f}  "
+            f"max {max(some):4.0f} ms"
+        )
+    if run.setup.workers > 1:
+        parts = []
+        for w, count in run.per_worker.items():
+            mine = [v * 1000 for p, _, v in run.keys if run.where.get(p) == w]
+            p99 = f"p99 {percentile(mine, 99):.0f} ms" if mine else "no keys"
+            parts.append(f"worker {w}: {count} players, {p99}")
+        print("  " + "; ".join(parts))
+    cpu = run.server_cpu
+    per = ", ".join(f"{c / wall * 100:.0f}%" for c in run.worker_cpu)
+    each = f" ({per})" if len(run.worker_cpu) > 1 else ""
+    print(
+        f"  server CPU {cpu / wall * 100:.0f}% of one core{each}, "
+        f"{cpu / max(1, len(ms)) * 1000:.1f} ms per key; memory {run.base_mb:.0f} MB at "
+        f"start, {sum(run.rss_mb):.0f} MB with {run.players} games"
+        + (f" ({', '.join(f'{m:.0f}' for m in run.rss_mb)})" if len(run.rss_mb) > 1 else "")
+    )
+    gcs = run.collections
+    print(
+        f"  the server's full garbage collections meanwhile: {len(gcs)}"
+        + (f" ({', '.join(f'{ms:.0f} ms with {n} sessions' for _, n, ms in gcs)})" if gcs else "")
+    )
+    pg = run.postgres
+    known = cpu + run.bots + (pg or 0) + run.client_cpu
+    print(
+        f"  the machine: {run.machine / wall * 100:.0f}% of one core busy ({os.cpu_count()} "
+        f"cores): this server {cpu / wall * 100:.0f}%, its bots {run.bots / wall * 100:.0f}%"
+        + (f", PostgreSQL {pg / wall * 100:.0f}%" if pg is not None else "")
+        + f", the load generator {run.client_cpu / wall * 100:.0f}%, other processes "
+        f"{max(0.0, run.machine - known) / wall * 100:.0f}%"
+    )
+    if run.others:
+        print(
+            "    busiest other processes: "
+            + "; ".join(f"{name} {sec / wall * 100:.0f}%" for name, sec in run.others)
+        )
+    for i, c in enumerate(run.clients, 1):
+        lag = [v * 1000 for v in c["lags"]]
+        gc2 = [d * 1000 for g, d in c["gc"] if g == 2]
+        print(
+            f"    load generator {i}: CPU {c['cpu'] / c['wall'] * 100:.0f}%, own loop lag "
+            f"p50 {percentile(lag, 50):.0f} / p99 {percentile(lag, 99):.0f} / max "
+            f"{max(lag):.0f} ms; {len(gc2)} full collections"
+            + (f" (max {max(gc2):.0f} ms)" if gc2 else "")
+            + (f"; {c['players_failed']} players stopped" if c["players_failed"] else "")
+        )
+        for failure in c.get("failures", []):
+            print(f"      a player stopped: {failure}")
+    for lines in run.loopwatch:
+        print("\n".join("  " + line for line in lines))
+
+
+def side_by_side(runs: list[Run]) -> None:
+    """The runs as a table, one column each."""
+
+    def f(v: float | None, unit: str = " ms") -> str:
+        return "-" if v is None else f"{v:.0f}{unit}"
+
+    rows: list[tuple[str, list[str]]] = [
+        ("players x 1/rate", [str(r.players) for r in runs]),
+        ("players per worker", [" / ".join(str(n) for n in r.per_worker.values()) for r in runs]),
+        ("keys measured (per s)", [f"{len(r.keys)} ({len(r.keys) / r.wall:.0f})" for r in runs]),
+        (
+            "p50 / p90 / p99",
+            [f"{f(r.pct(50), '')} / {f(r.pct(90), '')} / {f(r.pct(99))}" for r in runs],
+        ),
+        ("max", [f(max(r.ms(), default=None)) for r in runs]),
+    ]
+    for kind in ("colon", "letter", "enter", "cursor"):
+        rows.append(
+            (
+                f"{kind} p50 / p99",
+                [f"{f(r.pct(50, kind), '')} / {f(r.pct(99, kind))}" for r in runs],
+            )
+        )
+    rows += [
+        ("server CPU, % of a core", [
+            " + ".join(f"{c / r.wall * 100:.0f}" for c in r.worker_cpu) for r in runs]),
+        ("server memory", [f"{sum(r.rss_mb):.0f} MB" for r in runs]),
+        ("bots / PostgreSQL CPU %", [
+            f"{r.bots / r.wall * 100:.0f} / {f(r.share(r.postgres), '')}" for r in runs]),
+        ("load generator CPU %", [f"{r.client_cpu / r.wall * 100:.0f}" for r in runs]),
+        ("its loop lag p99 / max", [
+            f"{f(percentile(r.client_lags(), 99), '')} / {f(max(r.client_lags()))}" for r in runs]),
+        ("machine busy, % of a core", [f"{r.machine / r.wall * 100:.0f}" for r in runs]),
+        ("the server's full collections", [str(len(r.collections)) for r in runs]),
+    ]  # fmt: skip
+    clocked = any(r.clock != "none" for r in runs)
+    heads = [r.setup.label + (f", clock {r.clock}" if clocked else "") for r in runs]
+    print("\n| | " + " | ".join(heads) + " |")
+    print("| --- |" + " --- |" * len(runs))
+    for name, cells in rows:
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    kinds = list(dict.fromkeys((r.setup, r.players, r.clock) for r in runs))
+    if len(kinds) < len(runs):
+        print("\np99 over the repeats: median (min-max)")
+        for setup, n, clock in kinds:
+            p99s = [
+                r.pct(99) or 0.0 for r in runs if (r.setup, r.players, r.clock) == (setup, n, clock)
+            ]
+            print(
+                f"  {setup.label}, {n} players" + (f", clock {clock}" if clocked else "")
+                + f": {statistics.median(p99s):.0f} ({min(p99s):.0f}-{max(p99s):.0f}) ms over "
+                f"{len(p99s)} runs"
+            )  # fmt: skip
+    if len({r.clock for r in runs}) > 1:
+        clock_ratios(runs)
+
+
+def clock_ratios(runs: list[Run]) -> None:
+    """Each time control's p99 and server CPU beside the first's (means over any repeats),
+    as ratios, and the server CPU a clock adds per session: a second's worth, one tick."""
+    print("\nclocks side by side (ratios to the first; means over repeats):")
+    for setup, n in dict.fromkeys((r.setup, r.players) for r in runs):
+        means: dict[str, tuple[float, float]] = {}
+        for clock in dict.fromkeys(r.clock for r in runs):
+            some = [r for r in runs if (r.setup, r.players, r.clock) == (setup, n, clock)]
+            if some:
+                p99 = statistics.fmean(r.pct(99) or 0.0 for r in some)
+                means[clock] = p99, statistics.fmean(r.server_cpu / r.wall for r in some)
+        (q0, c0), *_ = means.values()
+        for clock, (q, c) in means.items():
+            print(
+                f"  {setup.label}, {n} players, clock {clock:>5}: p99 {q:4.0f} ms (x{q / q0:.2f}), "
+                f"server CPU {c * 100:3.0f}% of a core (x{c / c0:.2f}; "
+                f"{(c - c0) / n * 1000:+.2f} ms a second per session)"
+            )
+
+
+# -- idle sessions ---------------------------------------------------------------------------
+
+
+async def idle_phase(setup: Setup, n: int, args: argparse.Namespace, dbs: Databases) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(
+            Path(tmp), args.app, setup.workers, dbs.for_run(setup), settings=IDLE_CONFIG
+        )
         try:
             warm = await connect(server.port, "warmup")  # imports and first-app costs
             warm[0].close()
@@ -204,7 +625,10 @@ async def idle_phase(n: int, app: str = "game") -> None:
             first = server.rss_mb()
             await asyncio.sleep(10)  # the server's quiet-time garbage collection (gc_interval 5)
             rss = server.rss_mb()
-            print(f"idle ({app}): {n} sessions in the lobby; connected in {took:.1f} s")
+            where = [w for p, w in server.connects().items() if p.startswith("idle")]
+            spread = ", ".join(f"worker {w}: {where.count(w)}" for w in range(1, setup.workers + 1))
+            print(f"idle ({args.app}, {setup.label}): {n} sessions in the lobby; connected in "
+                  f"{took:.1f} s" + (f" ({spread})" if setup.workers > 1 else ""))  # fmt: skip
             print(
                 f"  server memory {(first - base) / n:.2f} MB per session right after, "
                 "before a full garbage collection"
@@ -219,106 +643,22 @@ async def idle_phase(n: int, app: str = "game") -> None:
             server.stop()
 
 
-async def play_phase(
-    n: int, rate: float, duration: float, app: str = "game", lobby: int = 0, clock: str = "none"
-) -> tuple[float, float]:
-    """The play phase (see the module docstring); its p99 (ms) and server CPU (share of a
-    core)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp), app)
-        try:
-            base = server.rss_mb()
-            watching = []  # sessions that sit in the lobby, which follows every game
-            for i in range(0, lobby, 10):
-                watching += await asyncio.gather(
-                    *(connect(server.port, f"lobby{j}") for j in range(i, min(lobby, i + 10)))
-                )
-            if lobby:
-                print(f"play ({app}): {lobby} more sessions sit in the lobby meanwhile")
-            latencies: Latencies = []
-            seated: list[str] = []
-            ready, stop = asyncio.Event(), asyncio.Event()
-            args = (latencies, seated, ready, stop, app, clock)
-            tasks = [
-                asyncio.create_task(player(server.port, f"p{i}", 1 / rate, *args)) for i in range(n)
-            ]
-            started = time.monotonic()
-            while len(seated) < n and time.monotonic() < started + 120:
-                if any(t.done() and t.exception() for t in tasks):
-                    raise next(t.exception() for t in tasks if t.done() and t.exception())  # type: ignore[misc]
-                await asyncio.sleep(0.2)
-            print(
-                f"play ({app}, clock {clock}): {len(seated)} of {n} players ready after "
-                f"{time.monotonic() - started:.1f} s"
-            )
-            ready.set()
-            latencies.clear()
-            lags: list[float] = []
-            probe = asyncio.create_task(lag_probe(lags))
-            cpu0, wall0, me0 = server.cpu_seconds(), time.monotonic(), own_cpu()
-            machine0 = machine_busy()
-            await asyncio.sleep(duration)
-            keys = len(latencies)
-            cpu, wall = server.cpu_seconds() - cpu0, time.monotonic() - wall0
-            me = own_cpu() - me0
-            machine = machine_busy() - machine0
-            sample = list(latencies)
-            rss = server.rss_mb()
-            stop.set()
-            probe.cancel()
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            for conn, _ in watching:
-                conn.close()
-        finally:
-            server.stop()
-    slow = sum(1 for _, v in sample if v >= KEY_TIMEOUT)
-    ms = [v * 1000 for _, v in sample]
-    print(
-        f"play: {n} players x {rate:g} key/s for {wall:.0f} s: {keys} keys measured "
-        f"({keys / wall:.1f}/s), {slow} not shown within {KEY_TIMEOUT:.0f} s"
-    )
-    if ms:
-        print(
-            f"  keystroke -> screen: p50 {percentile(ms, 50):.0f} ms, p90 "
-            f"{percentile(ms, 90):.0f} ms, p99 {percentile(ms, 99):.0f} ms, "
-            f"max {max(ms):.0f} ms, mean {statistics.fmean(ms):.0f} ms (target p99 < 100)"
-        )
-        for kind in sorted({k for k, _ in sample}):
-            some = [v * 1000 for k, v in sample if k == kind]
-            print(
-                f"    {kind:28} {len(some):5} keys: p50 {percentile(some, 50):4.0f}  "
-                f"p90 {percentile(some, 90):4.0f}  p99 {percentile(some, 99):4.0f} ms"
-            )
-    print(
-        f"  server CPU {cpu / wall * 100:.0f}% of one core "
-        f"({cpu / max(1, keys) * 1000:.1f} ms per key); this client's CPU {me / wall * 100:.0f}%"
-    )
-    print(
-        f"  the whole machine: {machine / wall * 100:.0f}% of one core busy (bot workers and "
-        f"other processes: {(machine - cpu - me) / wall * 100:.0f}%)"
-    )
-    print(f"  server memory {base:.0f} MB at start, {rss:.0f} MB with {n} games")
-    lag = [v * 1000 for v in lags]
-    print(
-        f"  this client's own loop lag: p50 {percentile(lag, 50):.0f} ms, "
-        f"p99 {percentile(lag, 99):.0f} ms (included in the latencies above)"
-    )
-    return (percentile(ms, 99) if ms else float("nan")), cpu / wall
+# -- the command line ------------------------------------------------------------------------
 
 
-async def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--players", type=int, default=50, help="playing sessions (default 50)")
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    p.add_argument(
+        "--players",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[50],
+        help="playing sessions; a comma-separated list runs each (default 50)",
+    )
     p.add_argument("--rate", type=float, default=1.0, help="keys per second each (default 1)")
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured (default 60)")
     p.add_argument("--idle", type=int, default=200, help="idle sessions (default 200)")
     p.add_argument(
-        "--lobby",
-        type=int,
-        default=0,
-        help="sessions sitting in the lobby while the players play (default 0)",
+        "--lobby", type=int, default=0, help="sessions sitting in the lobby meanwhile (default 0)"
     )
     p.add_argument(
         "--app",
@@ -326,42 +666,85 @@ async def main(argv: list[str] | None = None) -> None:
         default="game",
         help="echo: a dozen-widget app instead of the game (the transport alone)",
     )
+    p.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    p.add_argument("--database", help="sqlite:///PATH or postgresql://USER@HOST/DATABASE")
+    p.add_argument(
+        "--postgres",
+        action="store_true",
+        help="start a throwaway PostgreSQL server for the run (the default for --workers > 1)",
+    )
+    p.add_argument(
+        "--compare",
+        action="store_true",
+        help="one process on SQLite and --workers (default 2) on PostgreSQL, side by side",
+    )
+    p.add_argument(
+        "--setups",
+        type=lambda s: [parse_setup(x) for x in s.split(",")],
+        help="runs to make at each player count, e.g. sqlite:1,postgres:1,postgres:2",
+    )
     p.add_argument(
         "--clocks",
-        default="none",
-        help="time controls to play on, one play phase each, compared (e.g. none,5+10)",
+        type=lambda s: s.split(","),
+        default=["none"],
+        help="time controls to play each run on, compared (e.g. none,5+10; default none)",
     )
+    p.add_argument("--repeat", type=int, default=1, help="run everything R times (default 1)")
+    p.add_argument(
+        "--clients",
+        type=int,
+        default=0,
+        help=f"load-generator processes (default: one per {SESSIONS_PER_CLIENT} sessions)",
+    )
+    p.add_argument(
+        "--arrival", type=float, default=0.25, help="seconds between players' arrivals (0.25)"
+    )
+    p.add_argument("--loopwatch", metavar="DIR", help="time the workers' event loops (see above)")
+    p.add_argument("--py-spy", metavar="DIR", help="py-spy record each worker meanwhile")
     args = p.parse_args(argv)
-    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, loopback only")
-    if args.idle:
-        await idle_phase(args.idle, args.app)
-    if args.players:
-        clocks = args.clocks.split(",")
-        runs = [
-            (c, await play_phase(args.players, args.rate, args.duration, args.app, args.lobby, c))
-            for c in clocks
+    if args.database and args.database.startswith("sqlite") and args.workers > 1:
+        p.error("more than one worker needs PostgreSQL")
+    if args.compare:
+        args.setups = [
+            Setup("sqlite"),
+            Setup("postgresql", args.workers if args.workers > 1 else 2),
         ]
-        if len(runs) > 1:
-            compare(runs, args.players)
+    elif not args.setups:
+        pg = args.postgres or args.workers > 1 or (args.database or "").startswith("postgres")
+        args.setups = [Setup("postgresql" if pg else "sqlite", args.workers)]
+    if args.app == "echo" and any(s != Setup("sqlite") for s in args.setups):
+        p.error("the echo app runs in one process, without a database")
+    if args.app == "echo" and args.clocks != ["none"]:
+        p.error("the echo app has no clock")
+    for clock in args.clocks:
+        if clock not in PRESETS:
+            p.error(f"--clocks: {clock!r} is not offered by the quick game dialog: {PRESETS}")
+    return args
 
 
-def compare(runs: list[tuple[str, tuple[float, float]]], players: int) -> None:
-    """Each time control's p99 and server CPU beside the first's, as ratios."""
-    (_, (p99, cpu)) = runs[0]
-    print("clocks side by side (one run; ratios to the first):")
-    for clock, (q, c) in runs:
-        tick = (c - cpu) / players * 1000  # ms of CPU a second, per session
-        print(
-            f"  {clock:>6}: p99 {q:4.0f} ms (x{q / p99:.2f}), server CPU {c * 100:3.0f}% "
-            f"(x{c / cpu:.2f}; {tick:+.2f} ms a second per session)"
-        )
-    names = list(dict.fromkeys(c for c, _ in runs))
-    if len(names) < len(runs):  # runs repeated (e.g. none,5+10,none,5+10): their means
-        means = {n: [statistics.fmean(r[i] for c, r in runs if c == n) for i in (0, 1)]
-                 for n in names}  # fmt: skip
-        q0, c0 = means[names[0]]
-        for n, (q, c) in means.items():
-            print(f"  mean {n:>6}: p99 {q:4.0f} ms (x{q / q0:.2f}), CPU x{c / c0:.2f}")
+async def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    load = os.getloadavg()
+    print(
+        f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, loopback only; load average "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the start"
+    )
+    dbs = Databases(args.database, args.postgres)
+    runs: list[Run] = []
+    try:
+        if args.idle:
+            for setup in args.setups:
+                await idle_phase(setup, args.idle, args, dbs)
+        for r in range(args.repeat):
+            for n in args.players if args.players != [0] else []:
+                for setup in args.setups:
+                    for clock in args.clocks:
+                        label = f"{setup.backend}{setup.workers}-{n}-{clock}-{r + 1}"
+                        runs.append(await play_run(setup, n, clock, args, dbs, label))
+    finally:
+        dbs.close()
+    if len(runs) > 1:
+        side_by_side(runs)
 
 
 if __name__ == "__main__":

@@ -4,13 +4,16 @@ SSH clients whose PTY output feeds a pyte screen checked on every update."""
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +38,9 @@ max_sessions_per_address = 2000
 max_connections_per_address = 2000
 max_unauthenticated = 200
 keepalive_interval = 0.0
-gc_interval = 5.0
 """
-CONFIG += os.environ.get("BENCH_CONFIG", "").replace(";", "\n")  # e.g. "gc_max_interval = 20"
+IDLE_CONFIG = "gc_interval = 5.0\n"  # the idle phase: the quiet-time collection comes soon
+EXTRA_CONFIG = os.environ.get("BENCH_CONFIG", "").replace(";", "\n")  # "gc_max_interval = 20"
 
 
 # BENCH_PROFILE=FILE: run the server under cProfile, its stats written to FILE at the end.
@@ -47,13 +50,27 @@ PROFILE = (
 
 
 class ServerProcess:
-    """`python -m server.cli` in a temporary data directory, watched through /proc."""
+    """`python -m server.cli` in a temporary data directory, watched through /proc.
 
-    def __init__(self, tmp: Path, app: str = "game") -> None:
+    With `workers` > 1 it is the supervisor of that many worker processes sharing the
+    port (`database` must be PostgreSQL); CPU and memory are then the workers' sum.
+    The log is at INFO: it names the worker each player connected to."""
+
+    def __init__(
+        self,
+        tmp: Path,
+        app: str = "game",
+        workers: int = 1,
+        database: str | None = None,
+        env: dict[str, str] | None = None,
+        settings: str = "",
+    ) -> None:
         config = tmp / "server.toml"
-        config.write_text(CONFIG)
+        config.write_text(CONFIG + settings + EXTRA_CONFIG)
         self.port_file = tmp / "port"
-        self.log = open(tmp / "server.log", "wb")  # noqa: SIM115
+        self.log_path = tmp / "server.log"
+        self.log = open(self.log_path, "wb")  # noqa: SIM115
+        self.workers = workers
         data = str(tmp / "data")
         if app == "echo":
             command = [
@@ -64,25 +81,60 @@ class ServerProcess:
                 str(config),
             ]
         else:
-            command = local_command(
-                data, self.port_file, "--config", str(config), "--log-level", "WARNING"
-            )
+            extra = ["--config", str(config), "--log-level", "DEBUG"]
+            if database:
+                extra += ["--database", database]
+            if workers > 1:
+                extra += ["--workers", str(workers)]
+            command = local_command(data, self.port_file, *extra)
             if "BENCH_SERVER" in os.environ:  # a wrapper script standing in
                 command = [sys.executable, os.environ["BENCH_SERVER"], *command[3:]]
         command[1:1] = PROFILE
-        self.proc = subprocess.Popen(command, cwd=REPO, stdout=self.log, stderr=self.log)
+        self.proc = subprocess.Popen(
+            command,
+            cwd=REPO,
+            stdout=self.log,
+            stderr=self.log,
+            env={**os.environ, **(env or {})},
+            start_new_session=True,
+            preexec_fn=_end_with_us,
+        )
         try:
             self.port = wait_for_port(self.proc, self.port_file, 60)
         except RuntimeError as e:
-            raise SystemExit(f"{e}; see {tmp / 'server.log'}") from None
+            self.stop()
+            raise SystemExit(f"{e}; see {self.log_path}") from None
+
+    def worker_pids(self) -> list[int]:
+        """The processes that serve sessions: the workers, or the one server."""
+        if self.workers == 1:
+            return [self.proc.pid]
+        procs = processes()
+        return sorted(p for p, info in procs.items() if info.ppid == self.proc.pid)
 
     def rss_mb(self) -> float:
-        status = Path(f"/proc/{self.proc.pid}/status").read_text()
-        return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
+        return sum(rss_mb(pid) for pid in self.worker_pids())
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return sum(cpu_seconds(pid) for pid in self.worker_pids())
+
+    def connects(self) -> dict[str, int]:
+        """Who connected to which worker so far, from the log's `connect NAME` lines
+        (worker 1 when there is one process)."""
+        found = {}
+        for m in CONNECT.finditer(self.log_path.read_text(errors="replace")):
+            found[m.group(2).removeprefix("guest-")] = int(m.group(1) or 1)
+        return found
+
+    def collections(self, start: float, end: float) -> list[tuple[float, int, float]]:
+        """The server's full garbage collections between two times (time.time()), from its
+        log: (when, sessions live, milliseconds)."""
+        found = []
+        for m in COLLECTED.finditer(self.log_path.read_text(errors="replace")):
+            at = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp()
+            if start <= at <= end:
+                found.append((at, int(m.group(2)), float(m.group(3))))
+        return found
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -92,6 +144,120 @@ class ServerProcess:
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+
+
+# `gc: N objects after M sessions, X ms` (DEBUG): a full collection by the server's janitor.
+COLLECTED = re.compile(
+    r"^(\S+ \S+) DEBUG (?:worker \d+ )?splendor: gc: \d+ objects after (\d+) sessions, (\d+) ms",
+    re.M,
+)
+CONNECT = re.compile(r"(?:worker (\d+) )?splendor\.ssh: connect (\S+) ")
+
+
+def _end_with_us() -> None:
+    """In the server process, before it runs: its own session, and SIGTERM when the
+    benchmark dies, however it dies.
+
+    Its own session is what a server started as a service has, and it matters: Linux
+    schedules each session as a group (autogroup), with one share of the CPUs for the
+    group. In the benchmark's session, the server and the load generator split one
+    share, and every frame the server sends wakes a load-generator process that takes
+    the CPU from it."""
+    if _prctl is not None:  # resolved beforehand: nothing is imported between fork and exec
+        _prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+try:
+    _prctl = ctypes.CDLL(None).prctl
+except (OSError, AttributeError):  # not Linux
+    _prctl = None
+
+
+# -- processes, from /proc ----------------------------------------------------------------
+
+
+class ProcInfo:
+    __slots__ = ("ppid", "cpu", "rss")
+
+    def __init__(self, ppid: int, cpu: float, rss: float) -> None:
+        self.ppid, self.cpu, self.rss = ppid, cpu, rss
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = _stat(pid)
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    m = re.search(r"VmRSS:\s+(\d+)", status)
+    return int(m.group(1)) / 1024 if m else 0.0
+
+
+def processes() -> dict[int, ProcInfo]:
+    """Every process of the machine: parent, CPU seconds so far, resident MB."""
+    out = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    page = os.sysconf("SC_PAGE_SIZE") / 2**20
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            f = _stat(int(entry))
+        except OSError:
+            continue
+        out[int(entry)] = ProcInfo(int(f[1]), (int(f[11]) + int(f[12])) / tick, int(f[21]) * page)
+    return out
+
+
+def descendants(procs: dict[int, ProcInfo], roots: list[int]) -> set[int]:
+    """`roots` and every process below them."""
+    children: dict[int, list[int]] = {}
+    for pid, info in procs.items():
+        children.setdefault(info.ppid, []).append(pid)
+    found, todo = set(), list(roots)
+    while todo:
+        pid = todo.pop()
+        if pid in found or pid not in procs:
+            continue
+        found.add(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def command(pid: int) -> str:
+    """A process's command line, shortened, for naming it."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return "?"
+    words = raw.decode(errors="replace").split("\0")
+    return " ".join(w.rsplit("/", 1)[-1] if i == 0 else w for i, w in enumerate(words))[:70]
+
+
+def busiest(
+    before: dict[int, ProcInfo], after: dict[int, ProcInfo], skip: set[int], top: int = 3
+) -> list[tuple[str, float]]:
+    """The processes, other than `skip`, that used the most CPU seconds meanwhile."""
+    used = [
+        (after[p].cpu - (before[p].cpu if p in before else 0.0), p) for p in after if p not in skip
+    ]
+    return [(f"{p} {command(p)}", s) for s, p in sorted(used, reverse=True)[:top] if s > 0]
+
+
+def cpu_used(before: dict[int, ProcInfo], after: dict[int, ProcInfo], pids: set[int]) -> float:
+    """CPU seconds `pids` used between two snapshots (those that ended meanwhile: lost)."""
+    return sum(after[p].cpu - (before[p].cpu if p in before else 0.0) for p in pids if p in after)
 
 
 class Guest(asyncssh.SSHClient):
@@ -110,9 +276,13 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
         self.stream = pyte.ByteStream(self.screen)
         self.waiting: tuple[Callable[[], bool], asyncio.Future[float]] | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self._rows: list[str] | None = None
+        self._row: dict[int, str] = {}
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self.stream.feed(data)
+        self._rows = None
+        self._row.clear()
         if self.waiting is not None and self.waiting[0]():
             test, done = self.waiting
             self.waiting = None
@@ -120,10 +290,23 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
                 done.set_result(time.perf_counter())
 
     def rows(self) -> list[str]:
-        return self.screen.display
+        """The screen's lines (pyte's `display`, made once per update and without its
+        per-character width checks: a wide character's second cell holds "" anyway)."""
+        if self._rows is None:
+            self._rows = [self.row(y) for y in range(self.screen.lines)]
+        return self._rows
+
+    def row(self, y: int) -> str:
+        """One line of the screen (-1 is the last); the tests look at one or two."""
+        y %= self.screen.lines
+        text = self._row.get(y)
+        if text is None:
+            line = self.screen.buffer[y]
+            text = self._row[y] = "".join([line[x].data for x in range(self.screen.columns)])
+        return text
 
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return "\n".join(self.rows())
 
     async def until(self, test: Callable[[], bool], timeout: float = 30.0) -> float:
         """The time at which `test` held (now if it already does)."""

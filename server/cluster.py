@@ -18,10 +18,12 @@ import asyncio
 import logging
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 
 from shared.protocol import TableStatus
 
 from .lobby import Lobby
+from .seat import Busy
 from .store import (
     OPEN_STATUSES,
     ChatPosted,
@@ -31,6 +33,7 @@ from .store import (
     Reconnected,
     Store,
     StoreError,
+    StoreUnavailable,
     TableChanged,
 )
 from .store.base import Event
@@ -38,6 +41,8 @@ from .table import Table
 from .tasks import Tasks
 
 log = logging.getLogger("splendor")
+
+PATIENCE = (0.5, 1.0, 2.0, 4.0, 8.0)  # seconds between tries of an event the store was busy for
 
 WATCH_EVERY = 1.0  # seconds between looks at games whose bots should move
 PRESENCE_EVERY = 5.0  # seconds between reads of who is online elsewhere, events or not
@@ -71,9 +76,9 @@ class Cluster:
                 if table is None:
                     self._tasks.spawn(self._load(game))
                 else:
-                    self._tasks.spawn(table.on_move(seq, turn, notation, timing))
+                    self._follow(lambda: table.on_move(seq, turn, notation, timing))
             case TableChanged(table_id):
-                self._tasks.spawn(self._changed(table_id))
+                self._follow(lambda: self._changed(table_id))
             case PresenceChanged():
                 self.presence_soon()
             case Reconnected():
@@ -82,6 +87,22 @@ class Cluster:
                 self.lobby.chat.posted(line)
             case ChatRemoved(line, game):
                 self.lobby.chat.removed(line, game)
+
+    def _follow(self, apply: Callable[[], Awaitable[None]]) -> None:
+        """Apply another process's change here; while the store is too busy to answer,
+        try again a few times (this copy would otherwise stay behind until the next
+        change to the same table)."""
+
+        async def patiently() -> None:
+            for pause in PATIENCE:
+                try:
+                    return await apply()
+                except (StoreUnavailable, Busy) as e:
+                    log.info("cluster: %s; trying again in %g s", e, pause)
+                    await asyncio.sleep(pause)
+            await apply()
+
+        self._tasks.spawn(patiently())
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         """One table's events are applied one after another (its creation and its start

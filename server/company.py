@@ -21,13 +21,13 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from shared import protocol
 from shared.protocol import TableStatus
 
+from .hostsettings import HostSettings
 from .identity import Identity
 from .link import HostLink
 from .listing import Listing, Mine
@@ -49,10 +49,7 @@ class Company:
     tables: dict[str, Table]
     links: set[HostLink]
     store: Store
-    max_tables: int
-    max_tables_per_player: int
-    max_correspondence_tables: int
-    now: Callable[[], float]
+    settings: HostSettings
 
     if TYPE_CHECKING:  # the lobby's own
 
@@ -83,14 +80,15 @@ class Company:
             and t.seat_of(identity) is not None
             and t.control.correspondence == correspondence
         ]
-        cap = self.max_correspondence_tables if correspondence else self.max_tables_per_player
+        caps = self.settings
+        cap = caps.max_correspondence_tables if correspondence else caps.max_tables_per_player
         if len(held) >= cap:
             ids = ", ".join(t.id for t in held)
             kind = "correspondence tables" if correspondence else "tables"
             raise TableError(
                 f"you already have a seat at {len(held)} {kind} ({ids}); leave one first"
             )
-        if len(self.tables) >= self.max_tables:
+        if len(self.tables) >= self.settings.max_tables:
             raise TableError("the server has as many tables as it can hold; try again later")
 
     # -- your move -------------------------------------------------------------
@@ -152,7 +150,7 @@ class Company:
     async def _offer(self, old: Table, offerer: Identity) -> Table:
         """A new waiting table for the players of `old`, seats rotated, the others invited;
         or, when another process made it first, that one."""
-        if len(self.tables) >= self.max_tables:
+        if len(self.tables) >= self.settings.max_tables:
             raise TableError("the server has as many tables as it can hold; try again later")
         n = len(old.seats)
         seats = [SeatRecord()] * n
@@ -220,7 +218,7 @@ class Company:
     async def check_clocks(self) -> None:
         """Act on every deadline passed in a game whose clock this process runs (or takes
         over: `server.clocks`); a game nobody plays any more is abandoned."""
-        now = self.now()
+        now = self.settings.now()
         for table in list(self.tables.values()):
             if not table.clock_due(now):
                 continue

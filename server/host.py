@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import Any
 
 from shared import protocol
 
 from .bots import BotPool, BotRunner, run_bot
 from .cluster import Cluster
 from .company import CLOCK_EVERY
+from .hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
 from .identity import Identity
 from .link import HostLink
 from .lobby import Lobby
@@ -44,41 +43,17 @@ class GameHost:
         bot_workers: int | None = None,
         bot_executor: Executor | None = None,
         bot_runner: BotRunner = run_bot,
-        bot_pause: float = 0.6,
-        max_tables_per_player: int = 3,
-        max_tables: int = 500,
-        seeds: Callable[[], int] | None = None,
-        abandon_after: float | None = 3 * 24 * 3600.0,
-        lobby_tick: float = 2.0,
-        client_seeds: bool = False,
-        ratings: bool = True,
-        undo: bool = False,
-        hints: bool = False,
-        max_correspondence_tables: int = 20,
-        now: Callable[[], float] | None = None,
+        settings: HostSettings = DEFAULT_HOST_SETTINGS,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.database = database or default_url(self.data_dir)
         self._synchronous = synchronous
         self.bots = BotPool(bot_workers, bot_budgets, bot_executor, bot_runner)
-        self._lobby_args: dict[str, Any] = {
-            "seeds": seeds,
-            "bot_pause": bot_pause,
-            "max_tables_per_player": max_tables_per_player,
-            "max_tables": max_tables,
-            "lobby_tick": lobby_tick,
-            "client_seeds": client_seeds,
-            "ratings": ratings,
-            "undo": undo,
-            "hints": hints,
-            "max_correspondence_tables": max_correspondence_tables,
-            "now": now or time.time,  # a test's clock (deadlines, absences), or the real one
-        }
+        self.settings = settings
         self._store: Store | None = None
         self._lobby: Lobby | None = None
         self._cluster: Cluster | None = None
         self._warm: asyncio.Task[None] | None = None
-        self._abandon_after = abandon_after
         self._janitor: asyncio.Task[None] | None = None
         self._clocks: asyncio.Task[None] | None = None
         self.closing = False
@@ -102,7 +77,7 @@ class GameHost:
         store = open_store(self.database, synchronous=self._synchronous)
         await store.open()
         self._store = store
-        self._lobby = Lobby(store, self.bots, **self._lobby_args)
+        self._lobby = Lobby(store, self.bots, self.settings)
         await self._lobby.chat.start()
         for record in await store.open_tables():
             await self.resume(record)
@@ -112,8 +87,8 @@ class GameHost:
             await self._cluster.presence()
         loop = asyncio.get_running_loop()
         self._warm = loop.create_task(self.bots.warm_up())
-        if self._abandon_after is not None:
-            self._janitor = loop.create_task(self._sweep(self._abandon_after))
+        if self.settings.abandon_after is not None:
+            self._janitor = loop.create_task(self._sweep(self.settings.abandon_after))
         self._clocks = loop.create_task(self._watch_clocks())
         log.info("game host on %s: %d open tables", redact(self.database), len(self._lobby.tables))
 

@@ -19,7 +19,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from shared import protocol
 from shared.clock import TimeControl
@@ -51,6 +51,7 @@ from .bots import BotPool, HintError
 from .chat import ChatDesk
 from .clubdesk import ClubDesk
 from .company import Company
+from .hostsettings import HostSettings
 from .identity import Identity
 from .link import HostLink
 from .listing import Listing, Listings, Mine
@@ -77,37 +78,14 @@ class Lobby(Company, Listings):
         self,
         store: Store,
         bots: BotPool,
-        *,
-        seeds: Callable[[], int] | None = None,
-        bot_pause: float = 0.6,
-        max_tables_per_player: int = 3,
-        max_tables: int = 500,
-        lobby_tick: float = 2.0,
-        client_seeds: bool = False,
-        ratings: bool = True,
-        undo: bool = False,
-        hints: bool = False,
-        max_correspondence_tables: int = 20,
-        now: Callable[[], float] = time.time,
+        settings: HostSettings,
     ) -> None:
-        super().__init__(lobby_tick)
+        super().__init__(settings.lobby_tick)
         self.store = store
         self.bots = bots
         self.desk = ClubDesk(store)
         self.chat = ChatDesk(store, self.tables, self.links)
-        self._seeds = seeds or (lambda: secrets.randbits(63))
-        self._bot_pause = bot_pause
-        self.max_tables_per_player = max_tables_per_player  # live tables (no clock, real time)
-        self.max_correspondence_tables = max_correspondence_tables
-        self.max_tables = max_tables
-        self.now = now  # the time the clocks count in (a test's own, or the real one)
-        # Whether a player's `seed` deals the game (offline play); on a server, a player
-        # who chose the seed would know the decks.
-        self.client_seeds = client_seeds
-        self.ratings = ratings  # tables may be rated (not offline: nothing would keep them)
-        # Practice tools (offline play): taking moves back, and a bot's advice. On a server
-        # a move anyone has seen stays, and nobody plays with a bot's help.
-        self.undo, self.hints = undo, hints
+        self.settings = settings  # what this host allows, and the time its clocks count in
         self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
@@ -279,7 +257,7 @@ class Lobby(Company, Listings):
         table casual."""
         self.check_cap(link.identity, clock.correspondence)
         settings = Settings(str(clock), patience)
-        rated = rated and self.ratings
+        rated = rated and self.settings.ratings
         seats = [Seat(identity=link.identity).record()] + [Seat(bot=b).record() for b in bots]
         for _ in range(20):
             table_id = secrets.token_hex(3)
@@ -302,9 +280,8 @@ class Lobby(Company, Listings):
         (the news of a table made here can come back before its maker has added it)."""
         table = self.tables.get(record.id)
         if table is None:
-            table = Table(
-                record, self.store, self.bots, self.table_changed, self._bot_pause, self.now
-            )
+            pause, now = self.settings.bot_pause, self.settings.now
+            table = Table(record, self.store, self.bots, self.table_changed, pause, now)
             self.tables[table.id] = table
             if record.settings.rematch_of is not None:
                 self.link_rematch(table)
@@ -318,14 +295,14 @@ class Lobby(Company, Listings):
 
     def _seed(self, asked: int | None) -> int:
         """The deal's seed: the one the player asked for where the host allows it."""
-        if asked is not None and self.client_seeds:
+        if asked is not None and self.settings.client_seeds:
             return asked
-        return self._seeds()
+        return self.settings.seeds()
 
     async def _create(self, link: HostLink, msg: Create) -> None:
         patience = msg.patience * 60.0
         table = await self._new_table(link, msg.bots[1:], msg.rated, msg.clock, patience)
-        if msg.seed is not None and self.client_seeds:
+        if msg.seed is not None and self.settings.client_seeds:
             self._seed_asked[table.id] = msg.seed
         self.send_lobby(link)
         self.refresh()
@@ -427,13 +404,13 @@ class Lobby(Company, Listings):
         return table, seat
 
     async def _undo(self, link: HostLink) -> None:
-        if not self.undo:
+        if not self.settings.undo:
             raise TableError("moves are taken back only in offline games against bots")
         table, seat = self._playing(link)
         await table.undo(seat)
 
     async def _hint(self, link: HostLink) -> None:
-        if not self.hints:
+        if not self.settings.hints:
             raise TableError("hints are only for offline games against bots")
         table, seat = self._playing(link)
         move, reason = await table.hint(seat)

@@ -20,6 +20,7 @@ import logging
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ from client.screens.setup import GameSetup
 from shared.protocol import BOT_LEVELS
 
 from .bridge import connect_app
+from .hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
 from .identity import Identity
 
 if TYPE_CHECKING:
@@ -96,15 +98,20 @@ def offline_identity(name: str) -> Identity:
     return Identity(name, False, "offline")
 
 
-def offline_host(data_dir: str | Path, **options: Any) -> GameHost:
-    """The game host of offline play: the player may choose the deal's seed, take moves
-    back (`u`) and ask for hints, and games last only as long as this run (no fsync per
-    move, nobody's game to abandon, no ratings)."""
+def offline_host(
+    data_dir: str | Path, settings: HostSettings = DEFAULT_HOST_SETTINGS, **options: Any
+) -> GameHost:
+    """The game host of offline play: `settings` (its pace), where the player may choose
+    the deal's seed, take moves back (`u`) and ask for hints, and games last only as long
+    as this run (no fsync per move, nobody's game to abandon, no ratings). `options` go to
+    `GameHost` (the bots' workers)."""
     from .host import GameHost
 
-    settings: dict[str, Any] = {"synchronous": "NORMAL", "abandon_after": None}
-    settings.update(options)
-    return GameHost(data_dir, client_seeds=True, ratings=False, undo=True, hints=True, **settings)
+    offline = replace(
+        settings, abandon_after=None, client_seeds=True, ratings=False, undo=True, hints=True
+    )
+    options.setdefault("synchronous", "NORMAL")
+    return GameHost(data_dir, settings=offline, **options)
 
 
 async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
@@ -112,7 +119,7 @@ async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
     from client.app import SplendorApp
 
     with tempfile.TemporaryDirectory(prefix="splendor-play-") as data_dir:
-        host = offline_host(data_dir, bot_pause=bot_delay)
+        host = offline_host(data_dir, HostSettings(bot_pause=bot_delay))
         await host.start()
         # The bot workers start before the app does: a running app stands in for the
         # process's stderr, and multiprocessing cannot hand that to its helper processes.

@@ -1,6 +1,6 @@
 """Practice at a table: taking moves back and hints, for offline play against bots.
 
-The lobby offers them only where the host allows it (`GameHost(undo=True, hints=True)`,
+The lobby offers them only where the host allows it (`HostSettings(undo=True, hints=True)`,
 which only `server.play.offline_host` sets): on a server, a move anyone has seen
 stays, and nobody gets a bot's advice.
 """

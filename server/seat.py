@@ -22,6 +22,11 @@ class TableError(Exception):
     """A request the table refuses; the message goes back to the player who made it."""
 
 
+class Busy(TableError):
+    """The store could not answer now (a database out of reach, its connections all in
+    use): the request may be tried again."""
+
+
 class Peer(Protocol):
     """A session as a table sees it: who it is, and where its bytes go."""
 

@@ -34,7 +34,7 @@ from shared.protocol import (
 from shared.state import GameState
 
 from .identity import Identity
-from .seat import TRANSITIONS, Peer, Seat, TableError, same_player
+from .seat import TRANSITIONS, Busy, Peer, Seat, TableError, same_player
 from .store import (
     ABANDONED,
     CLOSED,
@@ -127,8 +127,9 @@ class Seating:
         """A store call; an unreachable database is a refusal the player can retry."""
         try:
             return await call
-        except StoreUnavailable:
-            raise TableError(BUSY) from None
+        except StoreUnavailable as e:
+            log.warning("table %s: %s", self.id, e)  # the player is told only to retry
+            raise Busy(BUSY) from None
 
     # -- seats -------------------------------------------------------------
 

@@ -12,6 +12,8 @@ for a pitfall in docs/design.md (P1–P16):
 - `Parser._timeout_time` and `tick()`, to deliver a lone Escape (P2);
 - `textual.app.redirect_stdout/redirect_stderr`, which swap the process-wide
   `sys.stdout` while an app runs: replaced by a null context (P5);
+- `Strip.crop_extend` and `Strip.divide`, which cache an unchanged strip in itself
+  (a cycle that only a full collection frees): answered without the cache (P6);
 - `App.console`, `App._filters`, `App.no_color`, `App.error_console`,
   `App.use_command_palette` and `App._exception`, set per session so that
   colours come from the player's terminal, never the server's environment
@@ -29,12 +31,13 @@ import contextlib
 import functools
 import logging
 from codecs import getincrementaldecoder
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
 
 import textual.app as _textual_app
 from rich.console import Console
+from rich.style import Style
 from textual import events
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
@@ -43,6 +46,7 @@ from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.geometry import Size
 from textual.message import Message
+from textual.strip import Strip
 
 log = logging.getLogger("splendor.ssh")
 
@@ -82,6 +86,29 @@ setattr(_textual_app, "redirect_stdout", _no_redirect)  # noqa: B010 (not export
 setattr(_textual_app, "redirect_stderr", _no_redirect)  # noqa: B010
 
 _parse_extended_key_uncached = XTermParser._parse_extended_key.__wrapped__
+
+
+# docs/design.md, P6: a Strip that crop_extend or divide leaves unchanged is cached in its own
+# cache, a cycle only a full collection frees; answer those without the cache.
+_crop_extend = Strip.crop_extend
+_divide = Strip.divide
+
+
+def _crop_extend_uncycled(self: Strip, start: int, end: int, style: Style | None) -> Strip:
+    if start <= 0 and end == self.cell_length:
+        return self  # what crop_extend returns here too, after caching it in self
+    return _crop_extend(self, start, end, style)
+
+
+def _divide_uncycled(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
+    cuts = list(cuts)
+    if [cut for cut in cuts if cut <= self.cell_length] == [self.cell_length]:
+        return [self]  # likewise
+    return _divide(self, cuts)
+
+
+setattr(Strip, "crop_extend", _crop_extend_uncycled)  # noqa: B010
+setattr(Strip, "divide", _divide_uncycled)  # noqa: B010
 
 
 class _NullFile:

@@ -167,6 +167,9 @@ class PostgresStore(ClubQueries, Store):
             raise StoreUnavailable("the store is closed")
         try:
             conn = await pool.acquire(timeout=CONNECT_TIMEOUT)
+        except TimeoutError as e:
+            busy = f"no database connection came free within {CONNECT_TIMEOUT:g} s"
+            raise StoreUnavailable(busy) from e
         except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
         try:

@@ -22,6 +22,7 @@ from client.screens.setup import GameSetup
 from client.screens.table import TableScreen
 from server.bots import BotRunner, fallback_choose_move_bytes, fallback_move
 from server.bridge import connect_app
+from server.hostsettings import HostSettings
 from server.identity import Identity
 from server.link import HostLink
 from server.play import offline_host, offline_identity
@@ -133,9 +134,8 @@ class Offline:
         setup: GameSetup | None = None,
     ) -> None:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="test-bots")
-        self.host = offline_host(
-            data_dir, bot_pause=0.0, lobby_tick=0.05, bot_executor=self.executor, bot_runner=runner
-        )
+        pace = HostSettings(bot_pause=0.0, lobby_tick=0.05)
+        self.host = offline_host(data_dir, pace, bot_executor=self.executor, bot_runner=runner)
         self.identity = offline_identity(name)
         self.setup = setup
         self.base = 0  # moves of the table that were played before the test's keys

@@ -9,11 +9,13 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from client.connection import Connection
 from server.host import GameHost
+from server.hostsettings import HostSettings
 from server.identity import Identity
 from server.store import SqliteStore
 from shared import protocol
@@ -38,17 +40,30 @@ Message = HostMessage
 M = TypeVar("M", bound=HostMessage)
 
 
-def make_host(data_dir: Path, executor: Executor | None, **kw: Any) -> GameHost:
-    """A host for tests: tiny bot budgets, no bot pause, seeds 1000, 1001, ..."""
-    args: dict[str, Any] = {
-        "bot_budgets": TINY_BUDGETS,
-        "bot_pause": 0.0,
-        "lobby_tick": 0.05,
-        "bot_executor": executor,
-        "seeds": itertools.count(1000).__next__,
-    }
-    args.update(kw)
-    return GameHost(data_dir, **args)
+def quick_settings(**changes: Any) -> HostSettings:
+    """A test host's settings: no bot pause, a quick lobby, seeds 1000, 1001, ...; with
+    `changes` (a clock, the practice tools)."""
+    quick = HostSettings(seeds=itertools.count(1000).__next__, bot_pause=0.0, lobby_tick=0.05)
+    return replace(quick, **changes)
+
+
+def make_host(
+    data_dir: Path, executor: Executor | None, settings: HostSettings | None = None, **wiring: Any
+) -> GameHost:
+    """A host for tests: tiny bot budgets, `settings` or `quick_settings()`; `wiring` goes
+    to `GameHost` (database, store, workers)."""
+    settings = settings or quick_settings()
+    return GameHost(
+        data_dir, bot_budgets=TINY_BUDGETS, bot_executor=executor, settings=settings, **wiring
+    )
+
+
+class StartHost(Protocol):
+    """The `start_host` fixture (tests/host/conftest.py): `make_host`, started."""
+
+    async def __call__(
+        self, data_dir: Path | None = None, settings: HostSettings | None = None, **wiring: Any
+    ) -> GameHost: ...
 
 
 @asynccontextmanager
@@ -179,6 +194,11 @@ async def play_move(conn: HostConnection, move: Move | str) -> TableUpdate:
     )
     assert isinstance(msg, TableUpdate), msg
     return msg
+
+
+async def play_turn(conn: HostConnection) -> TableUpdate:
+    """Wait for this seat's turn and play `pick` there; the table message that shows it."""
+    return await play_move(conn, pick((await await_turn(conn)).view))
 
 
 async def play_to_end(conn: HostConnection, limit: int = 400) -> PlayerView:

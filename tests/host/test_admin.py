@@ -5,15 +5,13 @@ server's database, on both backends."""
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import Executor
-from pathlib import Path
 
 import pytest
 from hostkit import (
     HostConnection,
+    StartHost,
     await_turn,
     identity,
-    make_host,
     pick,
     play_move,
     play_to_end,
@@ -38,10 +36,9 @@ async def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str,
 
 
 async def test_export_ratings_rename_and_ban(
-    tmp_path: Path, bot_executor: Executor, database: str, capsys: pytest.CaptureFixture[str]
+    start_host: StartHost, database: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    host = make_host(tmp_path, bot_executor, database=database)
-    await host.start()
+    host = await start_host(database=database)
     assert await host.store.claim_name("alice", "SHA256:alice-key")
     alice = HostConnection(host, identity("alice"))
     alice.cmd(Quick(2, "easy", rated=True))
@@ -77,8 +74,7 @@ async def test_export_ratings_rename_and_ban(
     code, _, err = await run(capsys, "ban", "mallory", "--reason", "cheating", *where)
     assert code == 0
 
-    again = make_host(tmp_path, bot_executor, database=database)
-    await again.start()
+    again = await start_host(database=database)
     assert await again.store.name_owner("annie") == "SHA256:alice-key"
     assert await again.store.name_owner("alice") is None
     profile = await again.store.profile("annie")
@@ -88,4 +84,3 @@ async def test_export_ratings_rename_and_ban(
     back = HostConnection(again, Identity("annie", False, "SHA256:alice-key"))  # her key
     # ...lands at her game in progress, under her new name
     assert (await await_turn(back)).table == playing
-    await again.stop()

@@ -4,18 +4,19 @@ bots standing in for good, ratings, restarts and the arithmetic of banks and inc
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from hostkit import (
     FakeClock,
     HostConnection,
+    StartHost,
     await_turn,
     identity,
-    make_host,
     pick,
     play_move,
     play_to_end,
+    play_turn,
+    quick_settings,
     table_of,
 )
 
@@ -135,7 +136,7 @@ async def test_a_bot_plays_a_late_turn_and_the_third_time_out_is_for_good(
         if count < 3:
             assert f"({count} of 3 in this game)" in note.text
             assert played.seats[late].standin is None
-            await play_move(other, pick((await await_turn(other)).view))
+            await play_turn(other)
             await await_turn(mover)
         else:
             assert "for the third time" in note.text and "rank last" in note.text
@@ -158,7 +159,7 @@ async def test_a_correspondence_game_lists_your_move_and_bots_play_with_nobody_t
     back = HostConnection(host, identity("ann"))
     told = await back.next_of(Notice, lambda n: "Your move at 2 tables" in n.text)
     assert first.table in told.text and second.table in told.text
-    await play_move(back, pick((await await_turn(back)).view))
+    await play_turn(back)
     back.close()
     for _ in range(500):  # the bot answers with nobody at the table
         if len(host.lobby.to_move(identity("ann"))) == 2:
@@ -171,13 +172,10 @@ async def test_a_correspondence_game_lists_your_move_and_bots_play_with_nobody_t
 # -- restarts and processes -----------------------------------------------------------
 
 
-async def test_a_clock_survives_a_restart(
-    tmp_path: Path, bot_executor: ProcessPoolExecutor, clock: FakeClock
-) -> None:
+async def test_a_clock_survives_a_restart(start_host: StartHost, clock: FakeClock) -> None:
     """The deadline is stored: after a restart half a day later the player has half a day
     left, not a fresh one, and the time-out comes when it was due."""
-    first = make_host(tmp_path, bot_executor, now=clock)
-    await first.start()
+    first = await start_host(settings=quick_settings(now=clock))
     conns, table_id = await table_of(first, ("ann", "bob"), clock=parse_time_control("1d"))
     mover, _ = mover_of(conns)
     seat, name = mover.last_table.seat, mover.link.identity.name
@@ -186,58 +184,48 @@ async def test_a_clock_survives_a_restart(
     await first.stop()
 
     clock.advance(DAY / 2)
-    again = make_host(tmp_path, bot_executor, now=clock)
-    await again.start()
-    try:
-        back = HostConnection(again, identity(name))
-        view = await back.next_of(TableUpdate)
-        assert view.clock is not None and view.clock.left[seat] == DAY / 2
-        clock.advance(DAY / 2 - 1)
-        await again.lobby.check_clocks()
-        assert not [m for m in back.messages if isinstance(m, Notice)]  # not yet
-        clock.advance(2)
-        await again.lobby.check_clocks()
-        await back.next_of(Notice, lambda n: "time ran out" in n.text)
-    finally:
-        await again.stop()
+    again = await start_host(settings=quick_settings(now=clock))
+    back = HostConnection(again, identity(name))
+    view = await back.next_of(TableUpdate)
+    assert view.clock is not None and view.clock.left[seat] == DAY / 2
+    clock.advance(DAY / 2 - 1)
+    await again.lobby.check_clocks()
+    assert not [m for m in back.messages if isinstance(m, Notice)]  # not yet
+    clock.advance(2)
+    await again.lobby.check_clocks()
+    await back.next_of(Notice, lambda n: "time ran out" in n.text)
 
 
 async def test_a_clock_moves_to_another_process_when_its_own_stops(
-    tmp_path: Path, bot_executor: ProcessPoolExecutor, postgres: object, clock: FakeClock
+    tmp_path: Path, start_host: StartHost, postgres: object, clock: FakeClock
 ) -> None:
     """Two processes on one database: the one that started the game runs its clock. When it
     stops, its lock goes; the other waits a grace period past the deadline (the first
     might still act), then takes the clock over and plays the late turn."""
     url = postgres.create_database()  # type: ignore[attr-defined]
-    a = make_host(tmp_path / "a", bot_executor, database=url, now=clock)
-    b = make_host(tmp_path / "b", bot_executor, database=url, now=clock)
-    await a.start()
-    await b.start()
-    try:
-        ann = HostConnection(a, identity("ann"))
-        ann.cmd(Quick(2, "easy", clock=parse_time_control("1d")))
-        table_id = (await await_turn(ann)).table
-        for _ in range(500):  # b hears of the game
-            if table_id in b.lobby.tables and b.lobby.tables[table_id].timing.deadline:
-                break
-            await asyncio.sleep(0.01)
-        copy = b.lobby.tables[table_id]
-        assert copy.timing.deadline == clock.t + DAY and not copy._bots_here
-        assert copy.state is not None
-        turn = copy.state.turn
-        await a.stop()  # its process ends: its lock on the game with it
+    a = await start_host(tmp_path / "a", quick_settings(now=clock), database=url)
+    b = await start_host(tmp_path / "b", quick_settings(now=clock), database=url)
+    ann = HostConnection(a, identity("ann"))
+    ann.cmd(Quick(2, "easy", clock=parse_time_control("1d")))
+    table_id = (await await_turn(ann)).table
+    for _ in range(500):  # b hears of the game
+        if table_id in b.lobby.tables and b.lobby.tables[table_id].timing.deadline:
+            break
+        await asyncio.sleep(0.01)
+    copy = b.lobby.tables[table_id]
+    assert copy.timing.deadline == clock.t + DAY and not copy._bots_here
+    assert copy.state is not None
+    turn = copy.state.turn
+    await a.stop()  # its process ends: its lock on the game with it
 
-        clock.advance(DAY + 1)
-        await b.lobby.check_clocks()  # within the grace: the first process might still act
-        assert copy.seats[0].stored.timeouts == 0
-        clock.advance(5)
-        await b.lobby.check_clocks()
-        assert copy._bots_here and copy.seats[0].stored.timeouts == 1
-        for _ in range(500):  # and the bot plays ann's late turn from b
-            if copy.state.turn >= turn + 2 and copy.awaits(identity("ann")):
-                break
-            await asyncio.sleep(0.01)
-        assert copy.awaits(identity("ann"))
-    finally:
-        await b.stop()
-        await a.stop()
+    clock.advance(DAY + 1)
+    await b.lobby.check_clocks()  # within the grace: the first process might still act
+    assert copy.seats[0].stored.timeouts == 0
+    clock.advance(5)
+    await b.lobby.check_clocks()
+    assert copy._bots_here and copy.seats[0].stored.timeouts == 1
+    for _ in range(500):  # and the bot plays ann's late turn from b
+        if copy.state.turn >= turn + 2 and copy.awaits(identity("ann")):
+            break
+        await asyncio.sleep(0.01)
+    assert copy.awaits(identity("ann"))

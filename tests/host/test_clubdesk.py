@@ -4,7 +4,7 @@ decks); a guest's own profile is its session's games. Both backends."""
 
 from __future__ import annotations
 
-from hostkit import HostConnection, await_turn, identity, pick, play_move, play_to_end
+from hostkit import HostConnection, identity, play_to_end, play_turn
 
 from server.host import GameHost
 from shared.gamerecord import parse_record, replay_record
@@ -76,7 +76,7 @@ async def test_a_finished_games_record_replays_to_its_end(host: GameHost) -> Non
 async def test_no_record_of_a_game_in_progress_or_of_none(host: GameHost) -> None:
     ann = HostConnection(host, identity("ann"))
     ann.cmd(Quick(2, "easy"))
-    await play_move(ann, pick((await await_turn(ann)).view))
+    await play_turn(ann)
     ann.cmd(AskRecord(ann.last_table.table))
     refused = await ann.next_of(Notice)
     assert "in progress: its record comes when it ends (w watches it)" in refused.text

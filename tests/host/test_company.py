@@ -4,6 +4,7 @@ next game where it is your move, and the caps on live and correspondence tables.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from hostkit import (
     FakeClock,
@@ -181,8 +182,8 @@ async def test_next_game_goes_from_one_game_where_it_is_your_move_to_the_next(
 
 
 async def test_correspondence_tables_have_a_cap_of_their_own(host: GameHost) -> None:
-    host.lobby.max_tables_per_player = 1
-    host.lobby.max_correspondence_tables = 2
+    caps = replace(host.lobby.settings, max_tables_per_player=1, max_correspondence_tables=2)
+    host.lobby.settings = caps
     ann = HostConnection(host, identity("ann"))
     tables = set()
     for clock in ("none", "3d", "1d"):  # one live game, two by correspondence

@@ -4,12 +4,11 @@ PostgreSQL, nothing lost; a second run adds nothing; the games play on there."""
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hostkit import HostConnection, await_turn, identity, make_host, pick, play_move, play_to_end
+from hostkit import HostConnection, StartHost, identity, play_to_end, play_turn
 
 from server.copydb import main as copy_db
 from server.store import default_url, open_store
@@ -18,14 +17,13 @@ from shared.protocol import Create, LobbyList, Quick, TableUpdate
 
 async def test_a_club_moves_from_sqlite_to_postgresql_and_plays_on(
     tmp_path: Path,
-    bot_executor: Executor,
+    start_host: StartHost,
     postgres: Any,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     source = default_url(tmp_path / "club")
     target = postgres.create_database()
-    host = make_host(tmp_path, bot_executor, database=source)
-    await host.start()
+    host = await start_host(database=source)
     await host.store.claim_name("ann", "SHA256:ann-key")
     await host.store.claim_name("bob", "SHA256:bob-key")
     ann = HostConnection(host, identity("ann"))
@@ -34,7 +32,7 @@ async def test_a_club_moves_from_sqlite_to_postgresql_and_plays_on(
     bob = HostConnection(host, identity("bob"))
     bob.cmd(Quick(3, "easy"))
     for _ in range(4):  # a game in progress
-        await play_move(bob, pick((await await_turn(bob)).view))
+        await play_turn(bob)
     playing = bob.last_table.table
     cy = HostConnection(host, identity("cy"))
     cy.cmd(Create(2, (None, None)))  # a table waiting for players
@@ -65,14 +63,12 @@ async def test_a_club_moves_from_sqlite_to_postgresql_and_plays_on(
     await before.close()
     await after.close()
 
-    moved = make_host(tmp_path / "pg", bot_executor, database=target)
-    await moved.start()
+    moved = await start_host(tmp_path / "pg", database=target)
     assert {waiting, playing} <= set(moved.lobby.tables)
     back = HostConnection(moved, identity("bob"))
     resumed = await back.next_of(TableUpdate)
     assert resumed.table == playing
     assert (await play_to_end(back)).is_over  # and it plays on, to the end
-    await moved.stop()
 
 
 def test_copy_db_says_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,13 +7,20 @@ only once the game is over.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
-from hostkit import HostConnection, await_turn, identity, pick, play_move, play_to_end
-from hostkit import make_host as make
+from hostkit import (
+    HostConnection,
+    StartHost,
+    await_turn,
+    identity,
+    pick,
+    play_move,
+    play_to_end,
+    play_turn,
+    quick_settings,
+)
 
 from server.host import GameHost
 from shared.deal import replay, turns
@@ -30,12 +37,9 @@ from shared.protocol import (
 
 
 @pytest.fixture
-async def practice(tmp_path: Path, bot_executor: ProcessPoolExecutor) -> AsyncIterator[GameHost]:
+async def practice(tmp_path: Path, start_host: StartHost) -> GameHost:
     """A host that allows undo and hints, as offline play's does."""
-    h = make(tmp_path / "practice", bot_executor, undo=True, hints=True)
-    await h.start()
-    yield h
-    await h.stop()
+    return await start_host(tmp_path / "practice", quick_settings(undo=True, hints=True))
 
 
 async def seated(host: GameHost, players: int = 2) -> HostConnection:
@@ -71,7 +75,7 @@ async def test_undo_goes_back_one_decision_at_a_time(practice: GameHost) -> None
     ann = await seated(practice)
     table_id = ann.last_table.table
     for _ in range(2):
-        await play_move(ann, pick((await await_turn(ann)).view))
+        await play_turn(ann)
     await await_turn(ann)
     played = await practice.store.moves(table_id)
     ann.cmd(Undo())

@@ -5,19 +5,19 @@ backends and across processes."""
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hostkit import (
     HostConnection,
+    StartHost,
     await_turn,
     identity,
-    make_host,
     pick,
     play_move,
     play_to_end,
+    play_turn,
     table_when,
 )
 
@@ -113,7 +113,7 @@ async def test_leaving_a_rated_game_counts_as_last(host: GameHost) -> None:
     alice = HostConnection(host, identity("alice"))
     alice.cmd(Quick(3, "medium", rated=True))
     for _ in range(2):
-        await play_move(alice, pick((await await_turn(alice)).view))
+        await play_turn(alice)
     alice.cmd(Leave())  # the only human leaves: abandoned
     await alice.next_of(LobbyList)
     for _ in range(100):
@@ -207,61 +207,45 @@ async def test_a_newcomer_in_two_games_ending_at_once_counts_both(postgres: Any)
 
 
 async def test_a_game_that_ends_on_two_processes_is_rated_once(
-    tmp_path: Path, bot_executor: Executor, postgres: Any
+    tmp_path: Path, start_host: StartHost, postgres: Any
 ) -> None:
     """Alice on one process, Bob on another, in a rated game: both processes see its end
     (one stores the last move, the other hears of it), and each player is rated once."""
     url = postgres.create_database()
-    a = make_host(tmp_path / "a", bot_executor, database=url)
-    b = make_host(tmp_path / "b", bot_executor, database=url)
-    await a.start()
-    await b.start()
-    try:
-        alice, bob = HostConnection(a, identity("alice")), HostConnection(b, identity("bob"))
-        alice.cmd(Create(2, (None, None), rated=True))
-        table = (await bob.next_of(LobbyList, lambda m: len(m.tables) == 1)).tables[0]
-        assert table.rated
-        bob.cmd(Join(table.id))
-        await alice.next_of(
-            LobbyList, lambda m: bool(m.tables) and m.tables[0].seats[1].name == "bob"
-        )
-        alice.cmd(Start())
-        finals = await asyncio.gather(play_to_end(alice), play_to_end(bob))
-        assert finals[0].outcome == finals[1].outcome
-        for conn in (alice, bob):  # each process's players see the new ratings
-            update = await table_when(conn, lambda m: bool(m.ratings))
-            assert all(update.ratings)
-        board = await a.store.leaderboard(10)
-        assert sorted((s.player, s.games) for s in board) == [("alice", 1), ("bob", 1)]
-        for name in ("alice", "bob"):
-            assert len((await b.store.profile(name)).history) == 1
-    finally:
-        await a.stop()
-        await b.stop()
+    a = await start_host(tmp_path / "a", database=url)
+    b = await start_host(tmp_path / "b", database=url)
+    alice, bob = HostConnection(a, identity("alice")), HostConnection(b, identity("bob"))
+    alice.cmd(Create(2, (None, None), rated=True))
+    table = (await bob.next_of(LobbyList, lambda m: len(m.tables) == 1)).tables[0]
+    assert table.rated
+    bob.cmd(Join(table.id))
+    await alice.next_of(LobbyList, lambda m: bool(m.tables) and m.tables[0].seats[1].name == "bob")
+    alice.cmd(Start())
+    finals = await asyncio.gather(play_to_end(alice), play_to_end(bob))
+    assert finals[0].outcome == finals[1].outcome
+    for conn in (alice, bob):  # each process's players see the new ratings
+        update = await table_when(conn, lambda m: bool(m.ratings))
+        assert all(update.ratings)
+    board = await a.store.leaderboard(10)
+    assert sorted((s.player, s.games) for s in board) == [("alice", 1), ("bob", 1)]
+    for name in ("alice", "bob"):
+        assert len((await b.store.profile(name)).history) == 1
 
 
 async def test_games_ending_at_once_on_two_processes_both_count(
-    tmp_path: Path, bot_executor: Executor, postgres: Any
+    tmp_path: Path, start_host: StartHost, postgres: Any
 ) -> None:
     """Two rated games against easy bots end on two processes at the same time: the bot
     level's rating takes both (its row is locked while each game's update is written)."""
     url = postgres.create_database()
-    hosts = [make_host(tmp_path / n, bot_executor, database=url) for n in "ab"]
-    for h in hosts:
-        await h.start()
-    try:
-        players = [
-            HostConnection(h, identity(n)) for h, n in zip(hosts, ("ann", "cy"), strict=True)
-        ]
-        for p in players:
-            p.cmd(Quick(2, "easy", rated=True))
-        await asyncio.gather(*(play_to_end(p) for p in players))
-        for _ in range(100):
-            board = {s.player: s for s in await hosts[0].store.leaderboard(10)}
-            if board.get("bot:easy") and board["bot:easy"].games == 2:
-                break
-            await asyncio.sleep(0.05)
-        assert board["bot:easy"].games == 2 and board["ann"].games == board["cy"].games == 1
-    finally:
-        for h in hosts:
-            await h.stop()
+    hosts = [await start_host(tmp_path / n, database=url) for n in "ab"]
+    players = [HostConnection(h, identity(n)) for h, n in zip(hosts, ("ann", "cy"), strict=True)]
+    for p in players:
+        p.cmd(Quick(2, "easy", rated=True))
+    await asyncio.gather(*(play_to_end(p) for p in players))
+    for _ in range(100):
+        board = {s.player: s for s in await hosts[0].store.leaderboard(10)}
+        if board.get("bot:easy") and board["bot:easy"].games == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert board["bot:easy"].games == 2 and board["ann"].games == board["cy"].games == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 
 import pytest
 from hostkit import WAIT, HostConnection, identity, my_turn, pick, play_move, play_to_end
@@ -208,7 +209,7 @@ async def test_a_dropped_guests_seat_goes_back_only_to_that_guest(host: GameHost
 
 
 async def test_a_cap_on_tables_per_player(host: GameHost) -> None:
-    host.lobby.max_tables_per_player = 2
+    host.lobby.settings = replace(host.lobby.settings, max_tables_per_player=2)
     alice = HostConnection(host, identity("alice"))
     for _ in range(2):
         alice.cmd(Quick(2, "easy"))

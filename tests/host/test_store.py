@@ -8,7 +8,6 @@ import os
 import signal
 import sqlite3
 import sys
-from concurrent.futures import Executor
 from pathlib import Path
 
 import asyncpg
@@ -16,12 +15,11 @@ import pytest
 from hostkit import (
     WAIT,
     HostConnection,
+    StartHost,
     await_turn,
     identity,
-    make_host,
-    pick,
-    play_move,
     play_to_end,
+    play_turn,
     write_in_progress,
 )
 
@@ -225,15 +223,13 @@ async def test_a_newer_schema_is_refused_with_a_clear_message(database: str) -> 
 
 
 async def test_a_game_in_progress_resumes_after_a_restart(
-    tmp_path: Path, bot_executor: Executor, database: str
+    start_host: StartHost, database: str
 ) -> None:
-    first = make_host(tmp_path, bot_executor, database=database)
-    await first.start()
+    first = await start_host(database=database)
     alice = HostConnection(first, identity("alice"))
     alice.cmd(Quick(3, "easy"))
     for _ in range(10):  # about 30 moves: past the first snapshot
-        msg = await await_turn(alice)
-        await play_move(alice, pick(msg.view))
+        await play_turn(alice)
     msg = await await_turn(alice)
     before, table_id = msg.view, msg.table
     history = (await HostConnection(first, identity("alice")).next_of(TableUpdate)).log
@@ -245,8 +241,7 @@ async def test_a_game_in_progress_resumes_after_a_restart(
     await store.close()
     assert record is not None and record.snapshot is not None and record.status == "playing"
 
-    second = make_host(tmp_path, bot_executor, database=database)
-    await second.start()
+    second = await start_host(database=database)
     again = HostConnection(second, identity("alice"))
     back = await again.next_of(TableUpdate)
     assert back.table == table_id and back.view == before
@@ -254,21 +249,16 @@ async def test_a_game_in_progress_resumes_after_a_restart(
     assert back.seats[1] == SeatSummary(None, bot="easy", connected=True)
     final = await play_to_end(again)
     assert final.outcome is not None
-    await second.stop()
 
 
-async def test_a_waiting_table_survives_a_restart(
-    tmp_path: Path, bot_executor: Executor, database: str
-) -> None:
-    first = make_host(tmp_path, bot_executor, database=database)
-    await first.start()
+async def test_a_waiting_table_survives_a_restart(start_host: StartHost, database: str) -> None:
+    first = await start_host(database=database)
     alice = HostConnection(first, identity("alice"))
     alice.cmd(Create(3, (None, None, "hard")))
     mine = await alice.next_of(LobbyList, lambda m: bool(m.mine))
     await first.stop()
 
-    second = make_host(tmp_path, bot_executor, database=database)
-    await second.start()
+    second = await start_host(database=database)
     bob = HostConnection(second, identity("bob"))
     listed = await bob.next_of(LobbyList)
     [table] = listed.tables
@@ -276,7 +266,6 @@ async def test_a_waiting_table_survives_a_restart(
     assert table.seats[0].name == "alice" and not table.seats[0].connected  # away, held
     back = HostConnection(second, identity("alice"))
     assert (await back.next_of(LobbyList)).mine == mine.mine  # she is back at it
-    await second.stop()
 
 
 def test_resume_replays_the_log_past_a_bad_snapshot() -> None:
@@ -296,7 +285,7 @@ def test_resume_replays_the_log_past_a_bad_snapshot() -> None:
 
 
 async def test_kill_9_loses_no_move_that_was_sent(
-    tmp_path: Path, bot_executor: Executor, database: str
+    tmp_path: Path, start_host: StartHost, database: str
 ) -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -332,18 +321,16 @@ async def test_kill_9_loses_no_move_that_was_sent(
     assert all(v in stored_views for v in seen), "a move was sent before it was stored"
     assert len(record.moves) >= len(seen) - 1
 
-    host = make_host(tmp_path, bot_executor, database=database)
-    await host.start()
+    host = await start_host(database=database)
     alice = HostConnection(host, identity("alice"))
     back = await alice.next_of(TableUpdate)
     assert back.view == state.view(0)  # exactly where the log ends
     final = await play_to_end(alice)
     assert final.is_over
-    await host.stop()
 
 
 async def test_a_game_whose_log_is_over_is_marked_finished_at_start(
-    tmp_path: Path, bot_executor: Executor, database: str
+    start_host: StartHost, database: str
 ) -> None:
     store = await opened(database)
     seats = [SeatRecord("a", False, "K"), SeatRecord(bot="easy")]
@@ -359,9 +346,7 @@ async def test_a_game_whose_log_is_over_is_marked_finished_at_start(
         seq += 1
     await store.close()  # a crash between the last move and marking the game finished
 
-    host = make_host(tmp_path, bot_executor, database=database)
-    await host.start()
+    host = await start_host(database=database)
     assert "done" not in host.lobby.tables
     record = await host.store.load_game("done")
     assert record is not None and record.status == "finished" and len(record.moves) == seq
-    await host.stop()

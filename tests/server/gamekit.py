@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hostkit import make_host, pick
+from hostkit import make_host, pick, quick_settings
 from sshkit import WAIT, Player, host_key
 
 from server.cli import make_app
@@ -101,7 +101,7 @@ async def game_server(  # type: ignore[no-untyped-def]
     tmp: Path,
     executor: Executor,
     database: str | None = None,
-    now: Callable[[], float] | None = None,
+    now: Callable[[], float] = time.time,
     **settings: Any,
 ):
     """A game server on 127.0.0.1 (any port) with its own host; `database`: its store
@@ -112,7 +112,9 @@ async def game_server(  # type: ignore[no-untyped-def]
     config = Config(
         host="127.0.0.1", port=0, data_dir=str(data_dir), keepalive_interval=0.0, **settings
     )
-    host = make_host(data_dir, executor, synchronous="NORMAL", database=database, now=now)
+    host = make_host(
+        data_dir, executor, quick_settings(now=now), synchronous="NORMAL", database=database
+    )
     await host.start()
     tap = TappedHost(host)
     service = SSHService(config, tap, host.store, make_app, host_key())

@@ -35,7 +35,16 @@ from hostkit import (
     table_when,
 )
 
-from shared.protocol import Notice, PlayMove, Quick, TableStatus, TableUpdate
+from shared.protocol import (
+    Create,
+    Join,
+    LobbyList,
+    Notice,
+    PlayMove,
+    Quick,
+    TableStatus,
+    TableUpdate,
+)
 
 
 async def servers(stack: AsyncExitStack, tmp: Path, executor: Any, url: str, n: int) -> list[Game]:
@@ -236,3 +245,41 @@ async def test_a_process_that_lost_the_databases_news_catches_up(
             await asyncio.sleep(0.05)
         assert tb.moves[: len(stored)] == list(stored)
         assert b.host.store._listener is not listener  # type: ignore[attr-defined]
+
+
+async def test_a_change_the_store_was_too_busy_to_read_is_read_again(
+    tmp_path: Path, bot_executor: Any, postgres: Any, monkeypatch: Any, caplog: Any
+) -> None:
+    """Process b hears that ann's table on a changed (bob sat down) while every connection
+    of its pool is in use: reading the table times out, and b tries again once the pool
+    has a connection free, so its copy does not stay behind."""
+    monkeypatch.setattr("server.store.postgres.CONNECT_TIMEOUT", 0.3)  # a quick time-out
+    url = postgres.create_database()
+    async with AsyncExitStack() as stack:
+        a, b = await servers(stack, tmp_path, bot_executor, url, 2)
+        ann, bob = HostConnection(a.host, identity("ann")), HostConnection(a.host, identity("bob"))
+        ann.cmd(Create(2, (None, None)))
+        waiting = (await ann.next_of(LobbyList, lambda m: m.waiting_at() is not None)).tables
+        table = waiting[0].id
+        for _ in range(100):  # b has its copy
+            if table in b.host.lobby.tables:
+                break
+            await asyncio.sleep(0.05)
+        pool = b.host.store._pool  # type: ignore[attr-defined]
+        held = [await pool.acquire() for _ in range(pool.get_max_size())]
+        try:
+            bob.cmd(Join(table))
+            for _ in range(100):  # b failed to read the change at least once
+                if "trying again" in caplog.text:
+                    break
+                await asyncio.sleep(0.05)
+            assert "no database connection came free" in caplog.text
+        finally:
+            for conn in held:
+                await pool.release(conn)
+        tb = b.host.lobby.tables[table]
+        for _ in range(200):
+            if tb.seats[1].identity is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert tb.seats[1].identity is not None and tb.seats[1].identity.name == "bob"

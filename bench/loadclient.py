@@ -1,0 +1,292 @@
+"""One load-generator process of `bench/load.py`: its share of the players, in real SSH
+sessions with PTYs, each screen a pyte emulator.
+
+    python bench/loadclient.py < job      # started by bench/load.py, never by hand
+
+It talks to `bench/load.py` in lines of JSON: the job comes on stdin (port, names,
+rate, arrival times, time control), then the words `go` and `stop`; it answers on
+stdout with `{"lobby": n}` and `{"seated": n, "failed": [why, ...]}` while its
+sessions arrive (a player who could not sit down is left out), and once stopped
+with `{"result": ...}`: every key's latency measured between go and stop, with the
+player's name, this process's CPU seconds and its own event-loop lag (a late loop
+here makes every latency it measures look late), its collector's pauses, and what
+stopped any player meanwhile.
+
+Players: each starts a quick game against an easy bot, on the job's clock, and
+presses a key every 1/rate seconds on average (each gap 0.5 to 1.5 of that, at
+random): the command line (":", the move's letters, Enter) on their turn, a cursor
+key while the bot thinks. A key's latency runs from the write to the moment the
+screen shows its effect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import random
+import re
+import sys
+import time
+import traceback
+from typing import Any
+
+from loadkit import (
+    Latencies,
+    Terminal,
+    connect,
+    lag_probe,
+    own_cpu,
+)
+
+# -- reading the table screen -------------------------------------------------------------
+
+
+def status(term: Terminal) -> str:
+    return term.row(0)
+
+
+def counts(line: str) -> dict[str, int]:
+    return {c: int(n) for c, n in re.findall(r"([WUGRK*])\s+(\d+)", line)}
+
+
+def typed_so_far(term: Terminal) -> str:
+    """The move line's text: what comes before the hint at its right end."""
+    return re.split(r"\s{2,}", term.row(-2).strip())[0]
+
+
+def choose(term: Terminal) -> str:
+    """A legal-looking move from what the screen shows: buy what it marks buyable,
+    else take three colours the bank has, else pass."""
+    rows = term.rows()
+    for i, row in enumerate(rows[:20]):
+        for m in re.finditer(r"✓ buy", row):
+            ids = [(c.start(), c.group()) for c in re.finditer(r"\d-\d\d", rows[i - 2])]
+            near = [cid for col, cid in ids if 0 <= col - m.start() <= 8]
+            if near:
+                return f"buy {near[0]}"
+    bank = counts(next((r for r in rows if r.startswith("Bank")), ""))
+    have = sorted((c for c in "WUGRK" if bank.get(c, 0) > 0), key=lambda c: -bank[c])
+    return "take " + " ".join(have[:3]) if have else "pass"
+
+
+async def returns(term: Terminal, latencies: Latencies) -> None:
+    """The R13 choice: give back the most-held colours, then Enter."""
+    text = await asyncio.wait_for(_dialog(term), 10)
+    excess = int(re.search(r"return (\d+) token", text).group(1))  # type: ignore[union-attr]
+    kept = term.row(-2).split("you keep")[-1]  # the prompt: what the player holds
+    mine = {c: int(n) for n, c in re.findall(r"(\d+)([WUGRK*])", kept)}
+    letters = []
+    for _ in range(excess):
+        c = max("WUGRK*", key=lambda c: mine.get(c, 0))
+        mine[c] -= 1
+        letters.append("o" if c == "*" else c.lower())
+    for ch in letters:
+        before = term.text()
+        await term.key(ch, lambda b=before: term.text() != b, latencies)
+    before = status(term)
+    await term.key("\r", lambda: status(term) != before, latencies)
+
+
+async def _dialog(term: Terminal) -> str:
+    await term.until(lambda: "(R13)" in term.text())
+    return term.text()
+
+
+async def quick_game(term: Terminal, clock: str = "none") -> None:
+    assert term.chan is not None
+    term.chan.write(b"g")
+    await term.until(lambda: "Quick game against bots" in term.text())
+    term.chan.write(b"\x1b[B\x1b[D")  # to "Bots", then medium -> easy
+    await term.until(lambda: re.search(r"Bots\s+◀\s+easy", term.text()) is not None)
+    if clock != "none":  # down to "Clock", then right until it shows this one
+        term.chan.write(b"\x1b[B")
+        await asyncio.sleep(0.3)  # the focus moves: nothing on the screen says so
+        shown = re.compile(rf"Clock\s+◀\s+{re.escape(clock)}\s+▶")
+        for _ in range(10):
+            if shown.search(term.text()):
+                break
+            before = term.text()
+            term.chan.write(b"\x1b[C")
+            await term.until(lambda b=before: term.text() != b)
+        else:
+            raise RuntimeError(f"the quick game dialog offers no clock {clock!r}")
+    term.chan.write(b"\r")
+    await term.until(lambda: re.search(r"turn \d+ ·", status(term)) is not None)
+
+
+async def player(
+    port: int,
+    name: str,
+    arrive: float,
+    period: float,
+    latencies: Latencies,
+    seated: list[str],
+    ready: asyncio.Event,
+    stop: asyncio.Event,
+    app: str = "game",
+    clock: str = "none",
+) -> int:
+    """One player: arrives after `arrive` seconds, then quick games on `clock`, one key
+    per `period`, until `stop`; keys pressed."""
+    await asyncio.sleep(arrive)  # arrivals spread out, not one burst
+    conn, term = await connect(port, name)
+    if app == "game":
+        await quick_game(term, clock)
+    seated.append(name)
+    await ready.wait()
+    pressed = 0
+    due = time.monotonic() + random.uniform(0, period)
+    if app == "echo":  # a letter per period; the app shows how many it got
+        while not stop.is_set():
+            now = time.monotonic()
+            await asyncio.sleep(max(0.0, due - now))
+            due = max(due, now) + period * random.uniform(0.5, 1.5)
+            pressed += 1
+            shown = re.compile(rf"\bn={pressed}\b")
+            await term.key("a", lambda r=shown: r.search(term.text()) is not None, latencies)
+        conn.close()
+        return pressed
+
+    async def pace() -> None:
+        """Wait for this key's turn: one every `period` on average, each gap drawn from
+        0.5 to 1.5 periods (players who waited on the same stall do not go on in step);
+        a player whose screen was late presses the next key at once, then keeps the pace
+        (no burst of every key missed)."""
+        nonlocal due, pressed
+        now = time.monotonic()
+        await asyncio.sleep(max(0.0, due - now))
+        due = max(due, now) + period * random.uniform(0.5, 1.5)
+        pressed += 1
+
+    while not stop.is_set():
+        top = status(term)
+        if "game over" in top:
+            term.chan.write(b"\r")  # type: ignore[union-attr]  # the results: back to the lobby
+            await term.until(lambda: "Splendor lobby" in term.text())
+            await quick_game(term, clock)
+        elif "your turn: return" in top:
+            await returns(term, latencies)
+        elif "your turn" in top:
+            move = choose(term)
+            await pace()
+            await term.key(":", lambda: "a move:" in term.row(-2), latencies)
+            for i in range(len(move)):
+                typed = move[: i + 1].rstrip()
+                await pace()
+                await term.key(move[i], lambda t=typed: typed_so_far(term) == t, latencies)
+            before = status(term)
+            await pace()
+            await term.key("\r", lambda b=before: status(term) != b, latencies)
+        else:  # the bot's turn: move the cursor; the line under the board describes its card
+            info = term.row(-2)
+            await pace()
+            await term.key(
+                "l", lambda b=info: term.row(-2) != b or "your turn" in status(term), latencies
+            )
+    conn.close()
+    return pressed
+
+
+# -- the process ------------------------------------------------------------------------------
+
+
+class GcPauses:
+    """This process's garbage collections (gc.callbacks): how long each took."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._start = 0.0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append((info["generation"], time.perf_counter() - self._start))
+
+
+def _failure(task: asyncio.Task[Any]) -> str:
+    """What stopped a player: the exception and where, with what its screen showed."""
+    error = task.exception()
+    assert error is not None
+    where = traceback.extract_tb(error.__traceback__)[-3:]
+    at = " < ".join(f"{f.name}:{f.lineno}" for f in reversed(where))
+    return f"{type(error).__name__}: {error} at {at}"
+
+
+def send(**message: Any) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
+    port, app = job["port"], job["app"]
+    watching = []  # sessions that sit in the lobby, which follows every game
+    lobby = job["lobby"]
+    for i in range(0, len(lobby), 10):
+        watching += await asyncio.gather(*(connect(port, name) for name in lobby[i : i + 10]))
+    send(lobby=len(watching))
+    latencies: dict[str, Latencies] = {name: [] for name, _ in job["players"]}
+    seated: list[str] = []
+    ready, stop = asyncio.Event(), asyncio.Event()
+    period, clock = job["period"], job.get("clock", "none")
+    tasks = [
+        asyncio.create_task(
+            player(port, name, arrive, period, latencies[name], seated, ready, stop, app, clock)
+        )
+        for name, arrive in job["players"]
+    ]
+    go = asyncio.ensure_future(commands.readline())
+    shown: tuple[int, int] = (-1, -1)
+    while not go.done():
+        failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
+        if (len(seated), len(failed)) != shown:
+            shown = (len(seated), len(failed))
+            send(seated=len(seated), failed=sorted(_failure(t) for t in failed))
+        await asyncio.wait({go}, timeout=0.2)
+    unseated = {t for t in tasks if t.done()}  # players that never sat down: not measured
+    # Measuring: from "go" to "stop".
+    pauses = GcPauses()
+    for some in latencies.values():
+        some.clear()
+    ready.set()
+    lags: list[float] = []
+    probe = asyncio.create_task(lag_probe(lags))
+    cpu0, wall0 = own_cpu(), time.monotonic()
+    await commands.readline()
+    cpu, wall = own_cpu() - cpu0, time.monotonic() - wall0
+    stop.set()
+    sample = [(name, kind, v) for name, some in latencies.items() for kind, v in some]
+    dead = [
+        t for t in tasks if t not in unseated and t.done() and not t.cancelled() and t.exception()
+    ]
+    send(
+        result={
+            "latencies": sample,
+            "lags": lags,
+            "cpu": cpu,
+            "wall": wall,
+            "gc": pauses.pauses,
+            "players_failed": len(dead),
+            "failures": sorted({_failure(t) for t in dead})[:5],
+        }
+    )
+    probe.cancel()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for conn, _ in watching:
+        conn.close()
+
+
+async def main() -> None:
+    loop = asyncio.get_running_loop()
+    commands = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(commands), sys.stdin)
+    job = json.loads(await commands.readline())
+    await run(job, commands)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
