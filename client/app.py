@@ -150,9 +150,8 @@ class SplendorApp(App[None]):
                 main = self.main_screen
                 if isinstance(main, LobbyScreen):
                     main.show(msg)
-                elif isinstance(main, TableScreen) and all(
-                    t.id != main.table_id for t in msg.tables
-                ):  # the host sent us back to the lobby: the game ended unfinished
+                elif isinstance(main, TableScreen) and msg.table(main.table_id) is None:
+                    # the host sent us back to the lobby: the game ended unfinished
                     main.table_ended("game abandoned")
                 elif main is None and not self.local:
                     await self.show_main(LobbyScreen(msg))

@@ -87,10 +87,10 @@ from .records import (
     StoreUnavailable,
     Timing,
     chat_record,
-    check_seed,
+    create_args,
     game_players,
     game_record,
-    seats_json,
+    update_args,
 )
 from .schema import LATEST, POSTGRES, too_new
 
@@ -307,8 +307,7 @@ class PostgresStore(ClubQueries, Store):
         rated: bool = False,
         settings: Settings = DEFAULT_SETTINGS,
     ) -> bool:
-        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated),
-                settings.clock, settings.patience, settings.rematch_of)  # fmt: skip
+        args = create_args(table, seats, host, rated, settings)
         async with self._conn() as conn, conn.transaction():
             done = await conn.execute(pg(CREATE_TABLE) + " ON CONFLICT DO NOTHING", *args)
             if done != "INSERT 0 1":
@@ -326,8 +325,7 @@ class PostgresStore(ClubQueries, Store):
         seed: int | None = None,
         timing: Timing | None = None,
     ) -> bool:
-        check_seed(seed)
-        args = (seats_json(seats), host, status, seed, table, version)
+        args = update_args(table, version, seats, host, status, seed)
         async with self._conn() as conn, conn.transaction():
             if await conn.execute(pg(UPDATE_TABLE), *args) != "UPDATE 1":
                 return False

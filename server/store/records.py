@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -213,6 +214,23 @@ def game_players(game: str, seats: Sequence[SeatRecord]) -> list[tuple[str, int,
 def seats_json(seats: Sequence[SeatRecord]) -> str:
     """Seats as both backends keep them (a JSON list)."""
     return json.dumps([s.to_json() for s in seats])
+
+
+def create_args(
+    table: str, seats: Sequence[SeatRecord], host: str, rated: bool, settings: Settings
+) -> tuple[Any, ...]:
+    """`CREATE_TABLE`'s parameters, in its columns' order (both backends)."""
+    return (table, len(seats), seats_json(seats), host, time.time(), int(rated),
+            settings.clock, settings.patience, settings.rematch_of)  # fmt: skip
+
+
+def update_args(
+    table: str, version: int, seats: Sequence[SeatRecord], host: str,
+    status: str | None, seed: int | None,
+) -> tuple[Any, ...]:  # fmt: skip
+    """`UPDATE_TABLE`'s parameters, in order (both backends); the seed checked first."""
+    check_seed(seed)
+    return (seats_json(seats), host, status, seed, table, version)
 
 
 def check_seed(seed: int | None) -> None:

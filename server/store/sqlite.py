@@ -62,10 +62,10 @@ from .records import (
     StoreError,
     Timing,
     chat_record,
-    check_seed,
+    create_args,
     game_players,
     game_record,
-    seats_json,
+    update_args,
 )
 from .schema import LATEST, SQLITE, too_new
 
@@ -222,8 +222,7 @@ class SqliteStore(ClubQueries, Store):
         rated: bool = False,
         settings: Settings = DEFAULT_SETTINGS,
     ) -> bool:
-        args = (table, len(seats), seats_json(seats), host, time.time(), int(rated),
-                settings.clock, settings.patience, settings.rematch_of)  # fmt: skip
+        args = create_args(table, seats, host, rated, settings)
         return await self._write(self._create, args)
 
     def _create(self, args: tuple[Any, ...]) -> bool:
@@ -244,8 +243,7 @@ class SqliteStore(ClubQueries, Store):
         seed: int | None = None,
         timing: Timing | None = None,
     ) -> bool:
-        check_seed(seed)
-        args = (seats_json(seats), host, status, seed, table, version)
+        args = update_args(table, version, seats, host, status, seed)
         players = game_players(table, seats) if status == PLAYING else []
         return await self._write(self._update, args, players, timing)
 
