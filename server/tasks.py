@@ -17,24 +17,26 @@ class Tasks:
     def __init__(self, what: str, expected: tuple[type[BaseException], ...] = ()) -> None:
         self.what = what
         self.expected = expected
-        self._running: set[asyncio.Task[None]] = set()
+        self._running: set[asyncio.Task[Any]] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(self._logged(coro))
+        # The coroutine is the task itself: one cancelled before its first step is closed
+        # by asyncio (a wrapper coroutine would leave it "never awaited").
+        task = asyncio.get_running_loop().create_task(coro)
         self._running.add(task)
-        task.add_done_callback(self._running.discard)
+        task.add_done_callback(self._done)
 
-    async def _logged(self, coro: Coroutine[Any, Any, Any]) -> None:
-        try:
-            await coro
-        except asyncio.CancelledError:
-            raise
-        except self.expected as e:
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._running.discard(task)
+        if task.cancelled():
+            return
+        e = task.exception()
+        if e is None:
+            return
+        if isinstance(e, self.expected):
             log.info("%s: not done: %s", self.what, e)
-        except Exception:
-            log.exception("%s: failed", self.what)
-        finally:
-            coro.close()  # a task cancelled before its first step never started `coro`
+        else:
+            log.error("%s: failed", self.what, exc_info=e)
 
     async def wait(self) -> None:
         """Let the tasks under way finish."""
