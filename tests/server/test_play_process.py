@@ -4,6 +4,7 @@ host with its bot worker processes; quitting leaves the terminal and no process 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ async def test_splendor_play_in_a_terminal_plays_against_real_bot_workers(tmp_pa
         f"cd {REPO} && {sys.executable} -m server.play play --players 2 --bots medium "
         f"--seed 7 --name Ann --bot-delay 0 --log {log}; echo EXIT=$?; sleep 60"
     )
-    tmux = Tmux(f"splendor-play-{id(tmp_path)}")
+    tmux = Tmux(f"splendor-play-{os.getpid()}-{tmp_path.name}")
     try:
         tmux.open("ann", command)
         await tmux.wait_for("ann", "your turn")
