@@ -79,6 +79,7 @@ from loadkit import (
     percentile,
     processes,
     rss_mb,
+    waited,
 )
 
 from shared.clock import PRESETS  # loadkit put this checkout first on sys.path
@@ -274,6 +275,7 @@ class Run:
     per_worker: dict[int, int] = field(default_factory=dict)  # players on each worker
     where: dict[str, int] = field(default_factory=dict)  # player -> worker
     worker_cpu: list[float] = field(default_factory=list)  # seconds, per worker
+    worker_wait: list[float] = field(default_factory=list)  # seconds waiting for a core
     base_mb: float = 0.0
     rss_mb: list[float] = field(default_factory=list)  # per worker, at the end
     bots: float = 0.0
@@ -369,6 +371,7 @@ async def play_run(
             for pid in workers if watch_dir else []:
                 os.kill(pid, signal.SIGUSR1)
             before, machine0 = processes(), machine_busy()
+            waits = [waited(pid) for pid in workers]
             await clients.say("go")
             wall0, clock0 = time.monotonic(), time.time()
             await asyncio.sleep(args.duration)
@@ -376,6 +379,7 @@ async def play_run(
             run.wall = time.monotonic() - wall0
             run.collections = server.collections(clock0, time.time())
             after, run.machine = processes(), machine_busy() - machine0
+            run.worker_wait = [waited(pid) - w for pid, w in zip(workers, waits, strict=True)]
             for pid in workers if watch_dir else []:
                 os.kill(pid, signal.SIGUSR2)
             run.rss_mb = [rss_mb(pid) for pid in workers]
@@ -489,6 +493,11 @@ def report(run: Run, args: argparse.Namespace) -> None:
         f"start, {sum(run.rss_mb):.0f} MB with {run.players} games"
         + (f" ({', '.join(f'{m:.0f}' for m in run.rss_mb)})" if len(run.rss_mb) > 1 else "")
     )
+    wait = ", ".join(f"{w / wall * 100:.0f}%" for w in run.worker_wait)
+    print(
+        f"  the server waited for a core (ready to run, not running) {wait} of the window: "
+        "CPU starvation, where it is high beside a low CPU share"
+    )
     gcs = run.collections
     print(
         f"  the server's full garbage collections meanwhile: {len(gcs)}"
@@ -550,6 +559,8 @@ def side_by_side(runs: list[Run]) -> None:
     rows += [
         ("server CPU, % of a core", [
             " + ".join(f"{c / r.wall * 100:.0f}" for c in r.worker_cpu) for r in runs]),
+        ("server waiting for a core, %", [
+            " + ".join(f"{w / r.wall * 100:.0f}" for w in r.worker_wait) for r in runs]),
         ("server memory", [f"{sum(r.rss_mb):.0f} MB" for r in runs]),
         ("bots / PostgreSQL CPU %", [
             f"{r.bots / r.wall * 100:.0f} / {f(r.share(r.postgres), '')}" for r in runs]),

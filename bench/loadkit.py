@@ -195,6 +195,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def waited(pid: int) -> float:
+    """Seconds the threads of `pid` have spent ready to run but waiting for a core: the
+    run-queue delay (the second field of /proc/PID/task/TID/schedstat). High beside a
+    low CPU share means the process was starved by the machine, not idle."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    total = 0
+    for tid in tids:
+        try:
+            total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # a thread that ended meanwhile
+    return total / 1e9
+
+
 def rss_mb(pid: int) -> float:
     try:
         status = Path(f"/proc/{pid}/status").read_text()

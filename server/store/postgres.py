@@ -13,7 +13,8 @@ seats and status change by compare-and-set on its `version`. Every process:
 - holds each game whose bots it runs with a session advisory lock on another
   connection of its own: when the process dies, so does the connection, and the
   lock goes to whoever asks next;
-- renews its row in `processes` every `HEARTBEAT_EVERY` seconds and keeps its
+- renews its row in `processes` every `HEARTBEAT_EVERY` seconds (on its listening
+  connection: a sign of life never waits for the pool) and keeps its
   sessions' rows in `sessions` (written in batches); a process not heard from for
   `PROCESS_TIMEOUT` seconds is removed with its sessions by whoever notices first,
   so its players show as away within seconds.
@@ -179,9 +180,26 @@ class PostgresStore(ClubQueries, Store):
         finally:
             await pool.release(conn)
 
+    @asynccontextmanager
+    async def _own_conn(self) -> AsyncIterator[Conn]:
+        """The listening connection, for signs of life: they must never wait for the pool
+        (with every pooled connection in use, the others would take this live process for
+        dead and its players for away). While it is being made again, one of the pool's."""
+        own = self._listener
+        if own is None or own.is_closed():
+            async with self._conn() as conn:
+                yield conn
+            return
+        try:
+            yield own
+        except _DOWN as e:
+            raise StoreUnavailable(f"the database connection was lost: {e}") from e
+
     async def _connect(self) -> asyncpg.Connection:
         try:
-            return await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
+            return await asyncpg.connect(
+                self._url, timeout=CONNECT_TIMEOUT, command_timeout=QUERY_TIMEOUT
+            )
         except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
 
@@ -590,7 +608,7 @@ class PostgresStore(ClubQueries, Store):
         while True:
             await asyncio.sleep(HEARTBEAT_EVERY)
             try:
-                async with self._conn() as conn, conn.transaction():
+                async with self._own_conn() as conn, conn.transaction():
                     alive = await conn.execute(
                         "UPDATE processes SET heartbeat = now() WHERE id = $1", self.process
                     )

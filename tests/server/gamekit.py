@@ -157,7 +157,8 @@ async def quick_game(player: Player, level: str = "easy") -> None:
     player.press((KEYS["left"] if steps > 0 else KEYS["right"]) * abs(steps))
     await player.wait_for(lambda t: re.search(rf"Bots\s+◀\s+{level}\s+▶", t) is not None)
     player.press(KEYS["enter"])
-    await player.wait_for(lambda t: "turn 1 ·" in status(t))
+    # at the table; a bot that starts may have moved already (a loaded machine draws later)
+    await player.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
 
 
 async def type_move(player: Player, view: PlayerView, move: Move | str) -> None:

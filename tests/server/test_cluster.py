@@ -35,6 +35,7 @@ from hostkit import (
     table_when,
 )
 
+from server.store.postgres import PostgresStore
 from shared.protocol import (
     Create,
     Join,
@@ -283,3 +284,32 @@ async def test_a_change_the_store_was_too_busy_to_read_is_read_again(
                 break
             await asyncio.sleep(0.05)
         assert tb.seats[1].identity is not None and tb.seats[1].identity.name == "bob"
+
+
+async def test_a_process_whose_pool_is_all_in_use_is_not_taken_for_dead(
+    postgres: Any, monkeypatch: Any, caplog: Any
+) -> None:
+    """Every pooled connection of process a is busy for longer than a process may go
+    unheard: its signs of life go on its own connection, so b never removes it (nor
+    shows its players as away)."""
+    monkeypatch.setattr("server.store.postgres.HEARTBEAT_EVERY", 0.1)
+    monkeypatch.setattr("server.store.postgres.PROCESS_TIMEOUT", 0.5)
+    url = postgres.create_database()
+    a, b = PostgresStore(url), PostgresStore(url)
+    await a.open()
+    await b.open()
+    try:
+        pool = a._pool  # type: ignore[attr-defined]
+        held = [await pool.acquire() for _ in range(pool.get_max_size())]
+        try:
+            await asyncio.sleep(1.5)  # three timeouts; b's heartbeats look every 0.1 s
+        finally:
+            for conn in held:
+                await pool.release(conn)
+        async with b._conn() as conn:  # type: ignore[attr-defined]
+            alive = await conn.fetchval("SELECT count(*) FROM processes WHERE id = $1", a.process)
+        assert alive == 1
+        assert "processes gone" not in caplog.text
+    finally:
+        await a.close()
+        await b.close()
