@@ -6,7 +6,9 @@ ends, after every fixture is torn down, pytest's own forkserver and resource tra
 are stopped (they served the bot pools, shut down by now) and every process still
 carrying the mark is waited for, at most `LEFTOVER_WAIT` seconds (the environment
 variable SPLENDOR_LEFTOVER_WAIT sets it). Any left then is listed, killed, and fails
-the run. Without /proc (not Linux) there is no check.
+the run. Under pytest-xdist (`-n`) every worker keeps the mark of the run that
+started it and stops its own helpers; the controller, whose verdict alone counts,
+looks once they are all done. Without /proc (not Linux) there is no check.
 """
 
 from __future__ import annotations
@@ -66,7 +68,13 @@ def bot_executor() -> Iterator[ProcessPoolExecutor]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    os.environ[RUN_MARK] = f"{os.getpid()}-{secrets.token_hex(4)}"
+    if not (_is_worker(config) and RUN_MARK in os.environ):
+        os.environ[RUN_MARK] = f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    """An xdist worker (`pytest -n`): it keeps the mark of the run that started it."""
+    return hasattr(config, "workerinput")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -74,7 +82,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not Path("/proc").is_dir():
         return  # no /proc (not Linux): nothing to look through
     _stop_multiprocessing_helpers()
-    left = _wait_for_leftovers(LEFTOVER_WAIT)
+    if _is_worker(session.config):
+        return  # the controller looks once every worker is done: it alone can fail the run
+    # Under xdist the workers (this process's children) carry the mark and are still up.
+    workers = session.config.pluginmanager.has_plugin("dsession")
+    left = _wait_for_leftovers(LEFTOVER_WAIT, skip_children=workers)
     if not left:
         return
     lines = [f"pid {pid} {what}" for pid, what in sorted(left.items())]
@@ -108,20 +120,23 @@ def _stop_multiprocessing_helpers() -> None:
         thread.join(LEFTOVER_WAIT)
 
 
-def _wait_for_leftovers(timeout: float) -> dict[int, str]:
-    """The processes of this run still running after up to `timeout` seconds."""
+def _wait_for_leftovers(timeout: float, skip_children: bool) -> dict[int, str]:
+    """The processes of this run still running after up to `timeout` seconds (but for
+    this process's children, if `skip_children`)."""
     deadline = time.monotonic() + timeout
     while True:
-        left = _marked_processes()
+        left = _marked_processes(skip_children)
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.1)
 
 
-def _marked_processes() -> dict[int, str]:
-    """Every running process but this one whose environment carries this run's mark, with
-    its parent and command line. (A zombie's environment reads empty: it is not running.)"""
+def _marked_processes(skip_children: bool) -> dict[int, str]:
+    """Every running process but this one (and its children, if `skip_children`) whose
+    environment carries this run's mark, with its parent and command line. (A zombie's
+    environment reads empty: it is not running.)"""
     mark = f"{RUN_MARK}={os.environ[RUN_MARK]}".encode()
+    me = str(os.getpid())
     found = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -134,5 +149,7 @@ def _marked_processes() -> dict[int, str]:
         except OSError:  # gone meanwhile, or not ours to read
             continue
         parent = stat.rsplit(")", 1)[1].split()[1]
+        if skip_children and parent == me:
+            continue
         found[int(entry.name)] = f"(parent {parent}): {command.decode(errors='replace')[:200]}"
     return found

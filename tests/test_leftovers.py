@@ -26,11 +26,17 @@ def test_that_leaves_a_process_running():
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="the check reads /proc")
-def test_a_run_that_leaves_a_process_behind_fails_and_names_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one process", "xdist"])
+def test_a_run_that_leaves_a_process_behind_fails_and_names_it(
+    tmp_path: Path, workers: list[str]
+) -> None:
+    """In one process, and under pytest-xdist, where a worker started the process (and
+    has ended by the time the run is judged)."""
     shutil.copy(HERE / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "test_leaky.py").write_text(LEAKY_TEST)
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:asyncio"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:asyncio"]
+        + workers,
         cwd=tmp_path,
         env={**os.environ, "SPLENDOR_LEFTOVER_WAIT": "0.5"},
         capture_output=True,
