@@ -41,7 +41,7 @@ from shared.social import LOBBY
 from ..editing import edited, pasted
 from ..widgets.chatbox import ChatBox
 from ..widgets.keybar import KeyBar, Keys
-from ..widgets.listing import NameList, TableList
+from ..widgets.listing import NameList, Row, TableList
 from .club import GameIdDialog, PlayerPicker, candidates
 from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 COLUMNS = (  # 0: the rest
     ("Table", 7),
-    ("Host", 12),
+    ("Host", 10),
     ("Status", 9),
     ("Game", 6),
     ("Seats", 0),
@@ -99,6 +99,18 @@ casual, its clock (5+10: minutes each and seconds a move; 3d: days a move) and t
 game's turn; "your game" marks a game you hold a seat in, "your move" one that waits
 for your move. A rated game changes the ratings of its players with a key, and of its
 bots."""
+
+
+def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
+    """A table's seats for the lobby's list, longest first (the list draws the first that
+    fits): "ann, bob (away), easy bot, open", then "ann, bob (away), easy, 1 open", then
+    "ann +2, 1 open"."""
+    short = [seat_label(s) if s.name else (s.bot or "") for s in seats if s.name or s.bot]
+    free = len(seats) - len(short)
+    opens = [f"{free} open"] if free else []
+    least = [f"{short[0]} +{len(short) - 1}" if len(short) > 1 else short[0]] if short else []
+    full = ", ".join(seat_label(s) for s in seats)
+    return (full, ", ".join(short + opens), ", ".join(least + opens))
 
 
 def seat_label(seat: SeatSummary) -> str:
@@ -189,10 +201,10 @@ class LobbyScreen(Screen[None]):
         self._update_static(
             "#lobby-title", f"[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}"
         )
-        rows: list[tuple[str, tuple[str, ...]]] = []
+        rows: list[Row] = []
         for t in lobby.tables:
             status = t.status.value
-            seats = ", ".join(seat_label(s) for s in t.seats)
+            seats = seats_cell(t.seats)
             playing = t.status is TableStatus.PLAYING
             turn = str(t.turn or "") if playing else ""
             if playing and t.id in lobby.mine:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -19,7 +20,10 @@ from textual.strip import Strip
 from .lines import LineWidget, blank, strip
 from .palette import DIM, LABEL, fit
 
-Row = tuple[str, tuple[str, ...]]  # a table's id, and its cells
+# A cell is its text, or its texts longest first: the first that fits its column is drawn
+# (the last, cut short, when none does).
+Cell = str | tuple[str, ...]
+Row = tuple[str, tuple[Cell, ...]]  # a table's id, and its cells
 HEADER_BG, STRIPE_BG, CURSOR_BG = "#1e2a3e", "#161a21", "#3b4d70"
 MARKED = Style(color="#ffd23f", bold=True)  # the viewer's own row
 
@@ -110,7 +114,7 @@ class TableList(LineWidget):
         return lines
 
     def _line(
-        self, cells: tuple[str, ...], width: int, style: Style, header: bool = False
+        self, cells: tuple[Cell, ...], width: int, style: Style, header: bool = False
     ) -> Strip:
         return row_strip(sized(self.columns, width), cells, width, style, header)
 
@@ -124,7 +128,7 @@ def sized(columns: tuple[tuple[str, int], ...], width: int) -> tuple[tuple[str, 
 @lru_cache(maxsize=4096)
 def row_strip(
     columns: tuple[tuple[str, int], ...],
-    cells: tuple[str, ...],
+    cells: tuple[Cell, ...],
     width: int,
     style: Style,
     header: bool,
@@ -132,9 +136,16 @@ def row_strip(
     """One line of the tables list (cached: every session in the lobby shows the same rows)."""
     out = Text(" ")
     for (_, size), cell in zip(columns, cells, strict=False):
-        out.append_text(fit(Text(cell, style=LABEL if header else ""), size))
+        out.append_text(fit(Text(fitting(cell, size), style=LABEL if header else ""), size))
         out.append(" ")
     return strip(out, width, style + Style(bgcolor=HEADER_BG) if header else style)
+
+
+def fitting(cell: Cell, size: int) -> str:
+    """The cell's first text that fits in `size` columns, else its last."""
+    if isinstance(cell, str):
+        return cell
+    return next((text for text in cell if cell_len(text) <= size), cell[-1])
 
 
 class NameList(LineWidget):

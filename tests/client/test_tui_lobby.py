@@ -246,3 +246,37 @@ async def test_the_lobby_fits_80x24_with_its_keys_and_help() -> None:
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert "In the lobby" in screen_text(app)
+
+
+FOUR = TableSummary(
+    "t4",
+    "Ann",
+    TableStatus.WAITING,
+    (
+        SeatSummary("Ann"),
+        SeatSummary("Bob", connected=False),
+        SeatSummary(None, bot="medium"),
+        SeatSummary(None),
+    ),
+)
+
+
+async def seats_row(table: TableSummary, width: int) -> str:
+    """The lobby's line for `table` on a terminal `width` columns wide."""
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(width, 24)) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        conn.deliver(lobby(table))
+        await wait_for(pilot, lambda: table.id in screen_text(app))
+        return next(line for line in screen_text(app).splitlines() if table.id in line)
+
+
+async def test_a_tables_seats_are_said_as_fully_as_the_width_allows() -> None:
+    """The Seats column: every seat in full on a wide terminal; bots by level and open
+    seats counted when that fits; at 80 columns, the first player, how many others, and
+    the open seats."""
+    assert "Ann, Bob (away), medium bot, open" in await seats_row(FOUR, 160)
+    assert "Ann, Bob (away), medium, 1 open" in await seats_row(FOUR, 104)
+    narrow = await seats_row(FOUR, 80)
+    assert "Ann +2, 1 open" in narrow and "…" not in narrow
