@@ -31,6 +31,7 @@ import logging
 import os
 import secrets
 import socket
+import sys
 import time
 import zlib
 from collections.abc import AsyncIterator, Sequence
@@ -101,6 +102,7 @@ CHANNEL = "splendor"
 HEARTBEAT_EVERY = 2.0  # seconds between a process's signs of life
 PROCESS_TIMEOUT = 8.0  # seconds without one before a process counts as dead
 CONNECT_TIMEOUT = 5.0  # seconds to reach the database before giving up for now
+HELD_LONG = 1.0  # seconds: a pooled connection held this long is logged, with its user
 QUERY_TIMEOUT = 10.0  # seconds a statement may take
 LOCK_CLASS = 0x5350  # the first key of every game's advisory lock ("SP")
 MIGRATION_LOCK = 0x53504C  # held while the schema is brought up to date
@@ -166,6 +168,7 @@ class PostgresStore(ClubQueries, Store):
         pool = self._pool
         if pool is None:
             raise StoreUnavailable("the store is closed")
+        asked = time.monotonic()
         try:
             conn = await pool.acquire(timeout=CONNECT_TIMEOUT)
         except TimeoutError as e:
@@ -173,12 +176,22 @@ class PostgresStore(ClubQueries, Store):
             raise StoreUnavailable(busy) from e
         except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
+        got = time.monotonic()
         try:
             yield conn
         except _DOWN as e:
             raise StoreUnavailable(f"the database connection was lost: {e}") from e
         finally:
             await pool.release(conn)
+            held = time.monotonic() - got
+            if held >= HELD_LONG:  # what starves the pool, when it is starved
+                who = sys._getframe(2).f_code.co_name  # the caller (past contextlib's frame)
+                log.info(
+                    "store: %s held a database connection %.1f s (after waiting %.1f s for it)",
+                    who,
+                    held,
+                    got - asked,
+                )
 
     @asynccontextmanager
     async def _own_conn(self) -> AsyncIterator[Conn]:

@@ -313,3 +313,26 @@ async def test_a_process_whose_pool_is_all_in_use_is_not_taken_for_dead(
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_pooled_connection_held_long_is_logged_with_its_user(
+    postgres: Any, monkeypatch: Any, caplog: Any
+) -> None:
+    """What starves a worker's pool is in its log: who held a connection, how long, and
+    how long it waited for it."""
+    monkeypatch.setattr("server.store.postgres.HELD_LONG", 0.2)
+    store = PostgresStore(postgres.create_database())
+    await store.open()
+    try:
+
+        async def slow_report() -> None:
+            async with store._conn() as conn:  # type: ignore[attr-defined]
+                await conn.execute("SELECT pg_sleep(0.3)")
+
+        caplog.set_level("INFO", logger="splendor")
+        await slow_report()
+        said = r"store: slow_report held a database connection (\d+\.\d) s \(after waiting"
+        found = re.search(said, caplog.text)
+        assert found and float(found.group(1)) >= 0.2, caplog.text
+    finally:
+        await store.close()
