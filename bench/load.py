@@ -275,7 +275,7 @@ class Run:
     per_worker: dict[int, int] = field(default_factory=dict)  # players on each worker
     where: dict[str, int] = field(default_factory=dict)  # player -> worker
     worker_cpu: list[float] = field(default_factory=list)  # seconds, per worker
-    worker_wait: list[float] = field(default_factory=list)  # seconds waiting for a core
+    worker_wait: list[float | None] = field(default_factory=list)  # seconds waiting for a core
     base_mb: float = 0.0
     rss_mb: list[float] = field(default_factory=list)  # per worker, at the end
     bots: float = 0.0
@@ -379,7 +379,7 @@ async def play_run(
             run.wall = time.monotonic() - wall0
             run.collections = server.collections(clock0, time.time())
             after, run.machine = processes(), machine_busy() - machine0
-            run.worker_wait = [waited(pid) - w for pid, w in zip(workers, waits, strict=True)]
+            run.worker_wait = [waited_since(pid, w) for pid, w in zip(workers, waits, strict=True)]
             for pid in workers if watch_dir else []:
                 os.kill(pid, signal.SIGUSR2)
             run.rss_mb = [rss_mb(pid) for pid in workers]
@@ -413,6 +413,17 @@ async def play_run(
                     run.loopwatch.append(summary(json.loads(path.read_text())))
     report(run, args)
     return run
+
+
+def waited_since(pid: int, before: float | None) -> float | None:
+    """Seconds `pid` waited for a core since `before` (`waited` then); None: unknown."""
+    now = waited(pid)
+    return None if now is None or before is None else max(0.0, now - before)
+
+
+def share_of(seconds: float | None, wall: float) -> str:
+    """`seconds` as a percentage of the window, or "n/a"."""
+    return "n/a" if seconds is None else f"{seconds / wall * 100:.0f}%"
 
 
 def keep_log(server: ServerProcess, label: str) -> str:
@@ -493,7 +504,7 @@ def report(run: Run, args: argparse.Namespace) -> None:
         f"start, {sum(run.rss_mb):.0f} MB with {run.players} games"
         + (f" ({', '.join(f'{m:.0f}' for m in run.rss_mb)})" if len(run.rss_mb) > 1 else "")
     )
-    wait = ", ".join(f"{w / wall * 100:.0f}%" for w in run.worker_wait)
+    wait = ", ".join(share_of(w, wall) for w in run.worker_wait)
     print(
         f"  the server waited for a core (ready to run, not running) {wait} of the window: "
         "CPU starvation, where it is high beside a low CPU share"
@@ -560,7 +571,7 @@ def side_by_side(runs: list[Run]) -> None:
         ("server CPU, % of a core", [
             " + ".join(f"{c / r.wall * 100:.0f}" for c in r.worker_cpu) for r in runs]),
         ("server waiting for a core, %", [
-            " + ".join(f"{w / r.wall * 100:.0f}" for w in r.worker_wait) for r in runs]),
+            " + ".join(share_of(w, r.wall).rstrip("%") for w in r.worker_wait) for r in runs]),
         ("server memory", [f"{sum(r.rss_mb):.0f} MB" for r in runs]),
         ("bots / PostgreSQL CPU %", [
             f"{r.bots / r.wall * 100:.0f} / {f(r.share(r.postgres), '')}" for r in runs]),

@@ -195,21 +195,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def waited(pid: int) -> float:
+def waited(pid: int) -> float | None:
     """Seconds the threads of `pid` have spent ready to run but waiting for a core: the
     run-queue delay (the second field of /proc/PID/task/TID/schedstat). High beside a
-    low CPU share means the process was starved by the machine, not idle."""
+    low CPU share means the process was starved by the machine, not idle. None where
+    the kernel keeps no such figures. (A thread that ends takes its figure with it.)"""
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return 0.0
-    total = 0
+        return None
+    total, read = 0, False
     for tid in tids:
         try:
             total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[1])
+            read = True
         except (OSError, IndexError, ValueError):
-            continue  # a thread that ended meanwhile
-    return total / 1e9
+            continue  # a thread that ended meanwhile, or no schedstat
+    return total / 1e9 if read else None
 
 
 def rss_mb(pid: int) -> float:

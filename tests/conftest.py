@@ -84,7 +84,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _stop_multiprocessing_helpers()
     if _is_worker(session.config):
         return  # the controller looks once every worker is done: it alone can fail the run
-    # Under xdist the workers (this process's children) carry the mark and are still up.
+    # Under xdist the workers (this process's children) carry the mark: xdist has ended
+    # them by now, but one still going away is not a leftover (orphans go to init, never
+    # to this process, so nothing else is skipped).
     workers = session.config.pluginmanager.has_plugin("dsession")
     left = _wait_for_leftovers(LEFTOVER_WAIT, skip_children=workers)
     if not left:

@@ -104,7 +104,7 @@ bots."""
 def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
     """A table's seats for the lobby's list, longest first (the list draws the first that
     fits): "ann, bob (away), easy bot, open", then "ann, bob (away), easy, 1 open", then
-    "ann +2, 1 open"."""
+    "ann +2, 1 open" (the first seat taken, how many more are, and the open ones)."""
     short = [seat_label(s) if s.name else (s.bot or "") for s in seats if s.name or s.bot]
     free = len(seats) - len(short)
     opens = [f"{free} open"] if free else []

@@ -145,7 +145,7 @@ def fitting(cell: Cell, size: int) -> str:
     """The cell's first text that fits in `size` columns, else its last."""
     if isinstance(cell, str):
         return cell
-    return next((text for text in cell if cell_len(text) <= size), cell[-1])
+    return next((text for text in cell if cell_len(text) <= size), cell[-1] if cell else "")
 
 
 class NameList(LineWidget):

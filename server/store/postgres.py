@@ -101,6 +101,7 @@ log = logging.getLogger("splendor")
 CHANNEL = "splendor"
 HEARTBEAT_EVERY = 2.0  # seconds between a process's signs of life
 PROCESS_TIMEOUT = 8.0  # seconds without one before a process counts as dead
+BEAT_TIMEOUT = 3.0  # seconds a heartbeat's statement may take (then its connection is made anew)
 CONNECT_TIMEOUT = 5.0  # seconds to reach the database before giving up for now
 HELD_LONG = 1.0  # seconds: a pooled connection held this long is logged, with its user
 QUERY_TIMEOUT = 10.0  # seconds a statement may take
@@ -182,13 +183,12 @@ class PostgresStore(ClubQueries, Store):
         except _DOWN as e:
             raise StoreUnavailable(f"the database connection was lost: {e}") from e
         finally:
-            await pool.release(conn)
             held = time.monotonic() - got
+            await pool.release(conn)
             if held >= HELD_LONG:  # what starves the pool, when it is starved
-                who = sys._getframe(2).f_code.co_name  # the caller (past contextlib's frame)
                 log.info(
                     "store: %s held a database connection %.1f s (after waiting %.1f s for it)",
-                    who,
+                    _caller(),
                     held,
                     got - asked,
                 )
@@ -206,6 +206,8 @@ class PostgresStore(ClubQueries, Store):
         try:
             yield own
         except _DOWN as e:
+            # Hung (a half-open link) or lost: close it, which listens again on a new one.
+            own.terminate()
             raise StoreUnavailable(f"the database connection was lost: {e}") from e
 
     async def _connect(self) -> asyncpg.Connection:
@@ -617,29 +619,52 @@ class PostgresStore(ClubQueries, Store):
     async def _heartbeats(self) -> None:
         """Renew this process's sign of life; remove processes that stopped giving one.
         A process that was taken for dead (the database was away longer than the
-        timeout) comes back with its sessions."""
+        timeout) comes back with its sessions. Each statement may take `BEAT_TIMEOUT`
+        at most: a sign of life that comes late is no sign of life."""
         while True:
             await asyncio.sleep(HEARTBEAT_EVERY)
             try:
-                async with self._own_conn() as conn, conn.transaction():
+                async with self._own_conn() as conn:
                     alive = await conn.execute(
-                        "UPDATE processes SET heartbeat = now() WHERE id = $1", self.process
+                        "UPDATE processes SET heartbeat = now() WHERE id = $1",
+                        self.process,
+                        timeout=BEAT_TIMEOUT,
                     )
                     if alive != "UPDATE 1":
-                        await conn.execute("INSERT INTO processes (id) VALUES ($1)", self.process)
+                        await conn.execute(
+                            "INSERT INTO processes (id) VALUES ($1)",
+                            self.process,
+                            timeout=BEAT_TIMEOUT,
+                        )
                         self._sessions = {**self._mine, **self._sessions}
                         self._flush_due.set()
                     dead = await conn.fetch(
                         "DELETE FROM processes WHERE heartbeat < now() - $1::interval RETURNING id",
                         timedelta(seconds=PROCESS_TIMEOUT),
+                        timeout=BEAT_TIMEOUT,
                     )
                     if dead:
                         log.info("store: processes gone: %s", ", ".join(r[0] for r in dead))
-                        await conn.execute("SELECT pg_notify($1, 'p')", CHANNEL)
+                        await conn.execute(
+                            "SELECT pg_notify($1, 'p')", CHANNEL, timeout=BEAT_TIMEOUT
+                        )
             except StoreUnavailable:
                 continue
             except Exception:
                 log.warning("store: a heartbeat failed", exc_info=True)
+
+
+# The store's own helpers: a held connection is put down to whoever called them.
+_HELPERS = frozenset({"_rows", "_statements", "_own_conn", "__aenter__", "__aexit__"})
+
+
+def _caller() -> str:
+    """The request that holds a pooled connection: the first function up the stack from
+    `_conn` (past contextlib's frames and the store's helpers)."""
+    frame = sys._getframe(2)  # _conn's body is 1
+    while frame.f_back is not None and frame.f_code.co_name in _HELPERS:
+        frame = frame.f_back
+    return frame.f_code.co_name
 
 
 def _timing(deadline: str, banks: str) -> Timing | None:

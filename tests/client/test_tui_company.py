@@ -59,8 +59,9 @@ async def test_the_running_clock_counts_down_in_its_panel_and_the_others_stand()
         conn.deliver(update(state, clock=ClockView(FIVE, (3.5, 300.0), 0)))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.pause()
-        # 3.5 s shows as 0:04 for half a second, then 0:03: a loaded machine may see either
-        assert re.search(r"\b0:0[34]\b", screen_text(app)) and "5:00" in screen_text(app)
+        # 3.5 s shows as 0:04 for half a second, then 0:03 and 0:02: a loaded machine may
+        # read the screen late
+        assert re.search(r"\b0:0[234]\b", screen_text(app)) and "5:00" in screen_text(app)
         await wait_for(pilot, lambda: "0:02" in screen_text(app))  # counted here: no message
         assert "5:00" in screen_text(app) and len(conn.sent) == 0
         conn.deliver(update(state, clock=ClockView(FIVE, (0.0, 300.0), None)))

@@ -294,6 +294,7 @@ async def test_a_process_whose_pool_is_all_in_use_is_not_taken_for_dead(
     shows its players as away)."""
     monkeypatch.setattr("server.store.postgres.HEARTBEAT_EVERY", 0.1)
     monkeypatch.setattr("server.store.postgres.PROCESS_TIMEOUT", 0.5)
+    caplog.set_level("INFO", logger="splendor")
     url = postgres.create_database()
     a, b = PostgresStore(url), PostgresStore(url)
     await a.open()

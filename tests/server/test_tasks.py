@@ -44,11 +44,15 @@ async def test_tasks_cancelled_before_their_first_step_leave_no_coroutine_unawai
         ran.append("presence")
 
     tasks = Tasks("following")
-    for _ in range(3):
-        tasks.spawn(presence())
+    coros = [presence() for _ in range(3)]
+    for coro in coros:
+        tasks.spawn(coro)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         await tasks.cancel()  # before any of them took a step
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
         gc.collect()
     assert ran == []
+    assert all(coro.cr_frame is None for coro in coros)  # closed, not left pending
     assert [str(w.message) for w in caught if w.category is RuntimeWarning] == []
