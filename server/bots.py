@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -119,8 +120,11 @@ def _warm() -> int:
 
 def _init_worker(niceness: int) -> None:
     """Set up a bot worker: a lower priority (when the machine is busy, the event loop
-    serving every player's keystrokes comes before a bot's thinking), and an exit as
-    soon as the server is gone."""
+    serving every player's keystrokes comes before a bot's thinking), an exit as soon
+    as the server is gone, and no Ctrl-C of its own: the terminal sends SIGINT to the
+    whole process group, and the server, which shuts the pool down, is the one to act
+    on it (a worker would print a KeyboardInterrupt trace over the server's log)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness:
         try:
             os.nice(niceness)

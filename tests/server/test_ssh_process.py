@@ -104,6 +104,29 @@ async def test_sigkill_leaves_no_process_behind(server_process):
     assert [tree[p] for p in tree if running(p)] == []
 
 
+async def test_ctrl_c_in_the_servers_terminal_stops_it_cleanly(server_process):
+    """Ctrl-C where the server runs sends SIGINT to its whole process group: the server,
+    its forkserver, resource tracker and bot workers. The server shuts down (exit 0) and
+    its log has no trace from a bot worker interrupted mid-wait."""
+    port = await asyncio.to_thread(server_process.start)
+    player = await login(port, "ann", asyncssh.generate_private_key("ssh-ed25519"))
+    await quick_game(player, "easy")
+    screen = await player.wait_for(lambda t: "your turn" in status(t))
+    await type_move(player, "take W U G")  # and the bot answers
+    await player.wait_for(lambda t: "your turn" in status(t) and turn_shown(t) > turn_shown(screen))
+    tree = process_tree(server_process.proc.pid)
+    for pid, _ in tree:  # as the terminal does: every process of the foreground group
+        os.kill(pid, signal.SIGINT)
+    assert await asyncio.to_thread(server_process.proc.wait, 30) == 0
+    await player.closed()
+    deadline = time.monotonic() + GONE_WAIT
+    while any(map(running, tree)) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert [tree[p] for p in tree if running(p)] == []
+    log = server_process.log.read_text()
+    assert "stopped" in log and "Traceback" not in log and "KeyboardInterrupt" not in log, log
+
+
 # -- OpenSSH in tmux -----------------------------------------------------------------------
 
 
