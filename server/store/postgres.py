@@ -29,6 +29,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import secrets
 import socket
 import sys
@@ -341,12 +342,9 @@ class PostgresStore(ClubQueries, Store):
         settings: Settings = DEFAULT_SETTINGS,
     ) -> bool:
         args = create_args(table, seats, host, rated, settings)
-        async with self._conn() as conn, conn.transaction():
-            done = await conn.execute(pg(CREATE_TABLE) + " ON CONFLICT DO NOTHING", *args)
-            if done != "INSERT 0 1":
-                return False
-            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
-        return True
+        async with self._conn() as conn:
+            made = await conn.fetch(_CREATE_AND_TELL, *args, CHANNEL, f"t|{table}")
+        return bool(made)
 
     async def update_table(
         self,
@@ -359,6 +357,18 @@ class PostgresStore(ClubQueries, Store):
         timing: Timing | None = None,
     ) -> bool:
         args = update_args(table, version, seats, host, status, seed)
+        if timing is None:  # one round trip (a start without a clock too)
+            players = game_players(table, seats) if status == PLAYING else []
+            async with self._conn() as conn:
+                told = await conn.fetch(
+                    _UPDATE_AND_TELL,
+                    *args,
+                    [seat for _, seat, _ in players],
+                    [player for _, _, player in players],
+                    CHANNEL,
+                    f"t|{table}",
+                )
+            return bool(told)
         async with self._conn() as conn, conn.transaction():
             if await conn.execute(pg(UPDATE_TABLE), *args) != "UPDATE 1":
                 return False
@@ -373,20 +383,23 @@ class PostgresStore(ClubQueries, Store):
         self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
     ) -> None:
         timing = timing or Timing()
+        deadline = "" if timing.deadline is None else repr(timing.deadline)
+        banks = ",".join(repr(b) for b in timing.banks)
+        event = f"m|{game}|{seq}|{turn}|{deadline}|{banks}|{notation}"
         try:
-            async with self._conn() as conn, conn.transaction():
+            async with self._conn() as conn:
                 await conn.execute(
-                    "INSERT INTO moves (game, seq, notation, at) VALUES ($1, $2, $3, $4)",
+                    _MOVE_AND_TELL,
                     game,
                     seq,
                     notation,
                     time.time(),
+                    turn,
+                    timing.deadline,
+                    timing.banks_json(),
+                    CHANNEL,
+                    event,
                 )
-                await conn.execute(pg(MOVE_DONE), turn, timing.deadline, timing.banks_json(), game)
-                deadline = "" if timing.deadline is None else repr(timing.deadline)
-                banks = ",".join(repr(b) for b in timing.banks)
-                event = f"m|{game}|{seq}|{turn}|{deadline}|{banks}|{notation}"
-                await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, event)
         except asyncpg.UniqueViolationError as e:
             raise MoveTaken(f"game {game} move {seq} `{notation}`: taken") from e
 
@@ -653,6 +666,39 @@ class PostgresStore(ClubQueries, Store):
             except Exception:
                 log.warning("store: a heartbeat failed", exc_info=True)
 
+
+# The commonest writes in one statement each, so one round trip (a statement is its own
+# transaction, and its NOTIFY goes out at its commit): a connection is held for one turn
+# of the event loop, not one a statement, which counts on a loop that lags (a machine
+# short of CPU). `pg_notify` runs once for each row written: none, if none was.
+_N_CREATE = CREATE_TABLE.count("?")
+_CREATE_AND_TELL = (
+    f"WITH made AS ({pg(CREATE_TABLE)} ON CONFLICT DO NOTHING RETURNING id)"
+    f" SELECT pg_notify(${_N_CREATE + 1}, ${_N_CREATE + 2}) FROM made"
+)
+_N_UPDATE = UPDATE_TABLE.count("?")
+# A game that starts: its players for profiles too (ADD_GAME_PLAYER's rows, as arrays).
+_UPDATE_AND_TELL = (
+    f"WITH changed AS ({pg(UPDATE_TABLE)} RETURNING id),"
+    " players AS (INSERT INTO game_players (game, seat, player)"
+    f" SELECT changed.id, p.seat, p.player FROM changed,"
+    f" unnest(${_N_UPDATE + 1}::int[], ${_N_UPDATE + 2}::text[]) AS p(seat, player))"
+    f" SELECT pg_notify(${_N_UPDATE + 3}, ${_N_UPDATE + 4}) FROM changed"
+)
+
+
+def _numbered(sql: str, *numbers: int) -> str:
+    """`sql` with its `?` placeholders numbered `numbers` in order (PostgreSQL's $N)."""
+    each = iter(numbers)
+    return re.sub(r"\?", lambda _: f"${next(each)}", sql)
+
+
+# MOVE_DONE's placeholders, turn, deadline, banks and the game, are $5, $6, $7 and $1.
+_MOVE_AND_TELL = (
+    "WITH played AS (INSERT INTO moves (game, seq, notation, at) VALUES ($1, $2, $3, $4)"
+    f" RETURNING game), done AS ({_numbered(MOVE_DONE, 5, 6, 7, 1)})"
+    " SELECT pg_notify($8, $9) FROM played"
+)
 
 # The store's own helpers: a held connection is put down to whoever called them.
 _HELPERS = frozenset({"_rows", "_statements", "_own_conn", "__aenter__", "__aexit__"})
