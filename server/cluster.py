@@ -200,6 +200,8 @@ class Cluster:
                     await self.presence()
             except asyncio.CancelledError:
                 raise
+            except StoreError as e:  # the database busy or away: the next watch tries again
+                log.info("cluster: a watch put off: %s", e)
             except Exception:
                 log.warning("cluster: a watch failed", exc_info=True)
 
