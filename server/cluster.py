@@ -77,8 +77,8 @@ class Cluster:
                     self._tasks.spawn(self._load(game))
                 else:
                     self._follow(lambda: table.on_move(seq, turn, notation, timing))
-            case TableChanged(table_id):
-                self._follow(lambda: self._changed(table_id))
+            case TableChanged(table_id, version):
+                self._follow(lambda: self._changed(table_id, version))
             case PresenceChanged():
                 self.presence_soon()
             case Reconnected():
@@ -128,19 +128,19 @@ class Cluster:
         self.lobby.seat_newcomers(table)
         table.kick_bots()
 
-    async def _changed(self, table_id: str) -> None:
+    async def _changed(self, table_id: str, version: int | None = None) -> None:
         async with self._lock(table_id):
-            await self._reload(table_id)
+            await self._reload(table_id, version)
         if table_id not in self.lobby.tables:
             self._locks.pop(table_id, None)
 
-    async def _reload(self, table_id: str) -> None:
+    async def _reload(self, table_id: str, version: int | None = None) -> None:
         table = self.lobby.tables.get(table_id)
         if table is None:
             await self._add(table_id)
             return
         was = table.status
-        await table.reload()
+        await table.reload(version)
         if table.status is TableStatus.PLAYING and was is TableStatus.WAITING:
             self.lobby.seat_newcomers(table)
         if table.status is TableStatus.FINISHED and was is not TableStatus.FINISHED:

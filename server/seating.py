@@ -242,10 +242,12 @@ class Seating:
             await self._reload()
         raise TableError(BUSY)
 
-    async def reload(self) -> None:
-        """Another process changed this table: read it again and show what changed."""
+    async def reload(self, version: int | None = None) -> None:
+        """Another process changed this table: read it again and show what changed;
+        nothing to read if this copy is at `version` already (its own change, say)."""
         async with self._lock:
-            await self._reload()
+            if version is None or self.version < version:
+                await self._reload()
 
     async def _reload(self) -> None:
         record = await self._call(self._store.load_game(self.id, moves=False))

@@ -41,9 +41,11 @@ class MovePlayed:
 
 @dataclass(frozen=True, slots=True)
 class TableChanged:
-    """A table's seats or status changed (or it was created)."""
+    """A table's seats or status changed (or it was created); `version` is the one the
+    change made, when it is known: a copy already at it has nothing to read."""
 
     table: str
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -280,7 +280,8 @@ class PostgresStore(ClubQueries, Store):
             timing = _timing(deadline, banks)
             self._publish(MovePlayed(game, int(seq), int(turn), notation, timing))
         elif kind == "t":
-            self._publish(TableChanged(rest))
+            table, _, version = rest.partition("|")
+            self._publish(TableChanged(table, int(version) if version else None))
         elif kind == "p":
             self._publish(PresenceChanged())
         elif kind == "c":  # the text last: it may hold anything but a line break
@@ -366,7 +367,7 @@ class PostgresStore(ClubQueries, Store):
                     [seat for _, seat, _ in players],
                     [player for _, _, player in players],
                     CHANNEL,
-                    f"t|{table}",
+                    f"t|{table}|{version + 1}",
                 )
             return bool(told)
         async with self._conn() as conn, conn.transaction():
@@ -376,7 +377,7 @@ class PostgresStore(ClubQueries, Store):
                 await conn.executemany(pg(ADD_GAME_PLAYER), game_players(table, seats))
             if timing is not None:
                 await conn.execute(pg(SET_TIMING), timing.deadline, timing.banks_json(), table)
-            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}|{version + 1}")
         return True
 
     async def append_move(

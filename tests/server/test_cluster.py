@@ -337,3 +337,43 @@ async def test_a_pooled_connection_held_long_is_logged_with_its_user(
         assert found and float(found.group(1)) >= 0.2, caplog.text
     finally:
         await store.close()
+
+
+async def test_a_copy_at_the_version_a_change_made_does_not_read_it_again(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """Bob sits down at ann's table on process a: b reads the table again (its copy is
+    behind), a does not (its copy made the change, and the news says which version)."""
+    url = postgres.create_database()
+    async with AsyncExitStack() as stack:
+        a, b = await servers(stack, tmp_path, bot_executor, url, 2)
+        reads: dict[str, list[str]] = {"a": [], "b": []}
+        for name, game in (("a", a), ("b", b)):
+            store = game.host.store
+            load = store.load_game
+
+            async def counted(
+                table: str, moves: bool = True, name: str = name, load: Any = load
+            ) -> Any:
+                reads[name].append(table)
+                return await load(table, moves)
+
+            store.load_game = counted  # type: ignore[method-assign]
+        ann, bob = HostConnection(a.host, identity("ann")), HostConnection(a.host, identity("bob"))
+        ann.cmd(Create(2, (None, None)))
+        table = (await ann.next_of(LobbyList, lambda m: m.waiting_at() is not None)).tables[0].id
+        for _ in range(100):  # b has its copy
+            if table in b.host.lobby.tables:
+                break
+            await asyncio.sleep(0.05)
+        reads["a"].clear()
+        reads["b"].clear()
+        bob.cmd(Join(table))
+        tb = b.host.lobby.tables[table]
+        for _ in range(200):
+            if tb.seats[1].identity is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert tb.seats[1].identity is not None and tb.seats[1].identity.name == "bob"
+        await asyncio.sleep(0.3)  # a's own news has come back by now
+        assert reads == {"a": [], "b": [table]}
