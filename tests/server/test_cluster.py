@@ -55,6 +55,15 @@ async def servers(stack: AsyncExitStack, tmp: Path, executor: Any, url: str, n: 
     ]
 
 
+async def sat_down(table: Any, seat: int, name: str) -> None:
+    """Wait until this copy of `table` has `name` at `seat` (another process's change)."""
+    for _ in range(200):
+        if table.seats[seat].identity is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert table.seats[seat].identity is not None and table.seats[seat].identity.name == name
+
+
 async def create_table_with_a_bot(player: Player) -> str:
     """From the lobby, by keys: a 3-seat table, seat 2 open, seat 3 an easy bot; its id."""
     await player.wait_for("Splendor lobby")
@@ -278,12 +287,7 @@ async def test_a_change_the_store_was_too_busy_to_read_is_read_again(
         finally:
             for conn in held:
                 await pool.release(conn)
-        tb = b.host.lobby.tables[table]
-        for _ in range(200):
-            if tb.seats[1].identity is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert tb.seats[1].identity is not None and tb.seats[1].identity.name == "bob"
+        await sat_down(b.host.lobby.tables[table], 1, "bob")
 
 
 async def test_a_process_whose_pool_is_all_in_use_is_not_taken_for_dead(
@@ -369,11 +373,6 @@ async def test_a_copy_at_the_version_a_change_made_does_not_read_it_again(
         reads["a"].clear()
         reads["b"].clear()
         bob.cmd(Join(table))
-        tb = b.host.lobby.tables[table]
-        for _ in range(200):
-            if tb.seats[1].identity is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert tb.seats[1].identity is not None and tb.seats[1].identity.name == "bob"
+        await sat_down(b.host.lobby.tables[table], 1, "bob")
         await asyncio.sleep(0.3)  # a's own news has come back by now
         assert reads == {"a": [], "b": [table]}
