@@ -65,6 +65,7 @@ class Cluster:
         self._watch = asyncio.get_running_loop().create_task(self._watch_loop())
 
     async def stop(self) -> None:
+        self.store.unsubscribe(self._event)  # news that comes while the host stops: not ours
         if self._watch is not None:
             self._watch.cancel()
         await self._tasks.cancel()

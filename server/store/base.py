@@ -309,6 +309,11 @@ class Store(ABC):
         """Call `handler` (on the event loop) with what other processes do."""
         self._handlers.append(handler)
 
+    def unsubscribe(self, handler: Callable[[Event], None]) -> None:
+        """Stop calling `handler`."""
+        if handler in self._handlers:
+            self._handlers.remove(handler)
+
     def _publish(self, event: Event) -> None:
         for handler in list(self._handlers):
             handler(event)

@@ -376,3 +376,19 @@ async def test_a_copy_at_the_version_a_change_made_does_not_read_it_again(
         await sat_down(b.host.lobby.tables[table], 1, "bob")
         await asyncio.sleep(0.3)  # a's own news has come back by now
         assert reads == {"a": [], "b": [table]}
+
+
+async def test_a_stopping_host_follows_no_more_news(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """Once b's host has begun to stop (its cluster stopped, its store about to close), a
+    table made on a is not followed there: no request meets a closing store."""
+    url = postgres.create_database()
+    async with AsyncExitStack() as stack:
+        a, b = await servers(stack, tmp_path, bot_executor, url, 2)
+        await b.host._cluster.stop()  # type: ignore[union-attr]  # the first step of stop()
+        ann = HostConnection(a.host, identity("ann"))
+        ann.cmd(Create(2, (None, None)))
+        table = (await ann.next_of(LobbyList, lambda m: m.waiting_at() is not None)).tables[0].id
+        await asyncio.sleep(0.5)  # the news has reached b's store by now
+        assert table not in b.host.lobby.tables
