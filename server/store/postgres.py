@@ -29,7 +29,6 @@ import asyncio
 import json
 import logging
 import os
-import re
 import secrets
 import socket
 import sys
@@ -68,7 +67,6 @@ from .queries import (
 )
 from .records import (
     ADD_CHAT,
-    ADD_GAME_PLAYER,
     CHAT_COLUMNS,
     CLOSED,
     CREATE_TABLE,
@@ -358,26 +356,22 @@ class PostgresStore(ClubQueries, Store):
         timing: Timing | None = None,
     ) -> bool:
         args = update_args(table, version, seats, host, status, seed)
-        if timing is None:  # one round trip (a start without a clock too)
-            players = game_players(table, seats) if status == PLAYING else []
-            async with self._conn() as conn:
-                told = await conn.fetch(
-                    _UPDATE_AND_TELL,
-                    *args,
-                    [seat for _, seat, _ in players],
-                    [player for _, _, player in players],
-                    CHANNEL,
-                    f"t|{table}|{version + 1}",
-                )
-            return bool(told)
-        async with self._conn() as conn, conn.transaction():
-            if await conn.execute(pg(UPDATE_TABLE), *args) != "UPDATE 1":
-                return False
-            if status == PLAYING:
-                await conn.executemany(pg(ADD_GAME_PLAYER), game_players(table, seats))
-            if timing is not None:
+        players = game_players(table, seats) if status == PLAYING else []
+        update = (
+            _UPDATE_AND_TELL,
+            *args,
+            [seat for _, seat, _ in players],
+            [player for _, _, player in players],
+            CHANNEL,
+            f"t|{table}|{version + 1}",
+        )
+        async with self._conn() as conn:
+            if timing is None:  # one statement: one round trip
+                return bool(await conn.fetch(*update))
+            async with conn.transaction():  # and the clocks, before the news goes out at commit
+                if not await conn.fetch(*update):
+                    return False
                 await conn.execute(pg(SET_TIMING), timing.deadline, timing.banks_json(), table)
-            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}|{version + 1}")
         return True
 
     async def append_move(
@@ -391,13 +385,13 @@ class PostgresStore(ClubQueries, Store):
             async with self._conn() as conn:
                 await conn.execute(
                     _MOVE_AND_TELL,
+                    turn,
+                    timing.deadline,
+                    timing.banks_json(),
                     game,
                     seq,
                     notation,
                     time.time(),
-                    turn,
-                    timing.deadline,
-                    timing.banks_json(),
                     CHANNEL,
                     event,
                 )
@@ -687,18 +681,10 @@ _UPDATE_AND_TELL = (
     f" SELECT pg_notify(${_N_UPDATE + 3}, ${_N_UPDATE + 4}) FROM changed"
 )
 
-
-def _numbered(sql: str, *numbers: int) -> str:
-    """`sql` with its `?` placeholders numbered `numbers` in order (PostgreSQL's $N)."""
-    each = iter(numbers)
-    return re.sub(r"\?", lambda _: f"${next(each)}", sql)
-
-
-# MOVE_DONE's placeholders, turn, deadline, banks and the game, are $5, $6, $7 and $1.
+# MOVE_DONE's placeholders (turn, deadline, banks, the game) come first: $1 to $4.
 _MOVE_AND_TELL = (
-    "WITH played AS (INSERT INTO moves (game, seq, notation, at) VALUES ($1, $2, $3, $4)"
-    f" RETURNING game), done AS ({_numbered(MOVE_DONE, 5, 6, 7, 1)})"
-    " SELECT pg_notify($8, $9) FROM played"
+    f"WITH done AS ({pg(MOVE_DONE)}), played AS (INSERT INTO moves (game, seq, notation, at)"
+    " VALUES ($4, $5, $6, $7) RETURNING game) SELECT pg_notify($8, $9) FROM played"
 )
 
 # The store's own helpers: a held connection is put down to whoever called them.
