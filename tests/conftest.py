@@ -84,11 +84,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _stop_multiprocessing_helpers()
     if _is_worker(session.config):
         return  # the controller looks once every worker is done: it alone can fail the run
-    # Under xdist the workers (this process's children) carry the mark: xdist has ended
-    # them by now, but one still going away is not a leftover (orphans go to init, never
-    # to this process, so nothing else is skipped).
-    workers = session.config.pluginmanager.has_plugin("dsession")
-    left = _wait_for_leftovers(LEFTOVER_WAIT, skip_children=workers)
+    left = _wait_for_leftovers(LEFTOVER_WAIT)  # xdist has ended its workers by now
     if not left:
         return
     lines = [f"pid {pid} {what}" for pid, what in sorted(left.items())]
@@ -122,23 +118,20 @@ def _stop_multiprocessing_helpers() -> None:
         thread.join(LEFTOVER_WAIT)
 
 
-def _wait_for_leftovers(timeout: float, skip_children: bool) -> dict[int, str]:
-    """The processes of this run still running after up to `timeout` seconds (but for
-    this process's children, if `skip_children`)."""
+def _wait_for_leftovers(timeout: float) -> dict[int, str]:
+    """The processes of this run still running after up to `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while True:
-        left = _marked_processes(skip_children)
+        left = _marked_processes()
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.1)
 
 
-def _marked_processes(skip_children: bool) -> dict[int, str]:
-    """Every running process but this one (and its children, if `skip_children`) whose
-    environment carries this run's mark, with its parent and command line. (A zombie's
-    environment reads empty: it is not running.)"""
+def _marked_processes() -> dict[int, str]:
+    """Every running process but this one whose environment carries this run's mark, with
+    its parent and command line. (A zombie's environment reads empty: it is not running.)"""
     mark = f"{RUN_MARK}={os.environ[RUN_MARK]}".encode()
-    me = str(os.getpid())
     found = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -151,7 +144,5 @@ def _marked_processes(skip_children: bool) -> dict[int, str]:
         except OSError:  # gone meanwhile, or not ours to read
             continue
         parent = stat.rsplit(")", 1)[1].split()[1]
-        if skip_children and parent == me:
-            continue
         found[int(entry.name)] = f"(parent {parent}): {command.decode(errors='replace')[:200]}"
     return found
