@@ -421,11 +421,6 @@ def waited_since(pid: int, before: float | None) -> float | None:
     return None if now is None or before is None else max(0.0, now - before)
 
 
-def share_of(seconds: float | None, wall: float) -> str:
-    """`seconds` as a percentage of the window, or "n/a"."""
-    return "n/a" if seconds is None else f"{seconds / wall * 100:.0f}%"
-
-
 def keep_log(server: ServerProcess, label: str) -> str:
     """A copy of the server's log that outlives the run's temporary directory."""
     kept = Path(tempfile.gettempdir()) / f"splendor-bench-{label}-server.log"
@@ -504,7 +499,7 @@ def report(run: Run, args: argparse.Namespace) -> None:
         f"start, {sum(run.rss_mb):.0f} MB with {run.players} games"
         + (f" ({', '.join(f'{m:.0f}' for m in run.rss_mb)})" if len(run.rss_mb) > 1 else "")
     )
-    wait = ", ".join(share_of(w, wall) for w in run.worker_wait)
+    wait = ", ".join("n/a" if w is None else f"{run.share(w):.0f}%" for w in run.worker_wait)
     print(
         f"  the server waited for a core (ready to run, not running) {wait} of the window: "
         "CPU starvation, where it is high beside a low CPU share"
@@ -571,7 +566,7 @@ def side_by_side(runs: list[Run]) -> None:
         ("server CPU, % of a core", [
             " + ".join(f"{c / r.wall * 100:.0f}" for c in r.worker_cpu) for r in runs]),
         ("server waiting for a core, %", [
-            " + ".join(share_of(w, r.wall).rstrip("%") for w in r.worker_wait) for r in runs]),
+            " + ".join(f(r.share(w), "") for w in r.worker_wait) for r in runs]),
         ("server memory", [f"{sum(r.rss_mb):.0f} MB" for r in runs]),
         ("bots / PostgreSQL CPU %", [
             f"{r.bots / r.wall * 100:.0f} / {f(r.share(r.postgres), '')}" for r in runs]),
