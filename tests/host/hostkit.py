@@ -17,7 +17,7 @@ from client.connection import Connection
 from server.host import GameHost
 from server.hostsettings import HostSettings
 from server.identity import Identity
-from server.store import SqliteStore
+from server.store import SqliteStore, open_store
 from shared import protocol
 from shared.moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.protocol import (
@@ -64,6 +64,20 @@ class StartHost(Protocol):
     async def __call__(
         self, data_dir: Path | None = None, settings: HostSettings | None = None, **wiring: Any
     ) -> GameHost: ...
+
+
+@asynccontextmanager
+async def opened_stores(url: str, count: int) -> AsyncIterator[list[Any]]:
+    """`count` stores on the database at `url`, each as one server process opens its own;
+    all closed at the end."""
+    stores = [open_store(url) for _ in range(count)]
+    try:
+        for store in stores:
+            await store.open()
+        yield stores
+    finally:
+        for store in stores:
+            await store.close()
 
 
 @asynccontextmanager

@@ -14,6 +14,7 @@ from hostkit import (
     StartHost,
     await_turn,
     identity,
+    opened_stores,
     pick,
     play_move,
     play_to_end,
@@ -23,7 +24,7 @@ from hostkit import (
 
 from server.host import GameHost
 from server.ratings import NEW, Rated, Rating, display, participants, rate
-from server.store import FINISHED, PLAYING, SeatRecord, open_store
+from server.store import FINISHED, PLAYING, SeatRecord
 from shared.players import bot_player
 from shared.protocol import Create, Join, Leave, LobbyList, Quick, Start
 
@@ -180,10 +181,7 @@ async def test_a_newcomer_in_two_games_ending_at_once_counts_both(postgres: Any)
     """PostgreSQL: a player with no rating row yet, in two rated games that end at the
     same moment on two connections: both updates count (the row is made, then locked)."""
     url = postgres.create_database()
-    a, b = open_store(url), open_store(url)
-    await a.open()
-    await b.open()
-    try:
+    async with opened_stores(url, 2) as (a, b):
         for n in range(5):
             games = [f"g{n}a", f"g{n}b"]
             for g in games:
@@ -201,9 +199,6 @@ async def test_a_newcomer_in_two_games_ending_at_once_counts_both(postgres: Any)
             )
             standing = (await a.profile(f"new{n}")).standing
             assert standing is not None and standing.games == 2, standing
-    finally:
-        await a.close()
-        await b.close()
 
 
 async def test_a_game_that_ends_on_two_processes_is_rated_once(

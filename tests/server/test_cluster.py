@@ -30,12 +30,12 @@ from hostkit import (
     HostConnection,
     await_turn,
     identity,
+    opened_stores,
     pick,
     play_move,
     table_when,
 )
 
-from server.store.postgres import PostgresStore
 from shared.protocol import (
     Create,
     Join,
@@ -299,25 +299,18 @@ async def test_a_process_whose_pool_is_all_in_use_is_not_taken_for_dead(
     monkeypatch.setattr("server.store.postgres.HEARTBEAT_EVERY", 0.1)
     monkeypatch.setattr("server.store.postgres.PROCESS_TIMEOUT", 0.5)
     caplog.set_level("INFO", logger="splendor")
-    url = postgres.create_database()
-    a, b = PostgresStore(url), PostgresStore(url)
-    await a.open()
-    await b.open()
-    try:
-        pool = a._pool  # type: ignore[attr-defined]
+    async with opened_stores(postgres.create_database(), 2) as (a, b):
+        pool = a._pool
         held = [await pool.acquire() for _ in range(pool.get_max_size())]
         try:
             await asyncio.sleep(1.5)  # three timeouts; b's heartbeats look every 0.1 s
         finally:
             for conn in held:
                 await pool.release(conn)
-        async with b._conn() as conn:  # type: ignore[attr-defined]
+        async with b._conn() as conn:
             alive = await conn.fetchval("SELECT count(*) FROM processes WHERE id = $1", a.process)
         assert alive == 1
         assert "processes gone" not in caplog.text
-    finally:
-        await a.close()
-        await b.close()
 
 
 async def test_a_pooled_connection_held_long_is_logged_with_its_user(
@@ -326,12 +319,10 @@ async def test_a_pooled_connection_held_long_is_logged_with_its_user(
     """What starves a worker's pool is in its log: who held a connection, how long, and
     how long it waited for it."""
     monkeypatch.setattr("server.store.postgres.HELD_LONG", 0.2)
-    store = PostgresStore(postgres.create_database())
-    await store.open()
-    try:
+    async with opened_stores(postgres.create_database(), 1) as (store,):
 
         async def slow_report() -> None:
-            async with store._conn() as conn:  # type: ignore[attr-defined]
+            async with store._conn() as conn:
                 await conn.execute("SELECT pg_sleep(0.3)")
 
         caplog.set_level("INFO", logger="splendor")
@@ -339,8 +330,6 @@ async def test_a_pooled_connection_held_long_is_logged_with_its_user(
         said = r"store: slow_report held a database connection (\d+\.\d) s \(after waiting"
         found = re.search(said, caplog.text)
         assert found and float(found.group(1)) >= 0.2, caplog.text
-    finally:
-        await store.close()
 
 
 async def test_a_copy_at_the_version_a_change_made_does_not_read_it_again(
