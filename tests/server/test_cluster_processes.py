@@ -14,7 +14,7 @@ from typing import Any
 
 import asyncssh
 import pytest
-from gamekit import Player, login, quick_game, status, turn_shown
+from gamekit import WAIT, Player, login, quick_game, status, turn_shown
 from processkit import ServerProcess, process_tree, running, three_colours, type_move
 
 
@@ -51,6 +51,18 @@ async def my_move(player: Player) -> int:
     return turn
 
 
+async def to_move(players: tuple[Player, ...], after: int) -> Player:
+    """The one whose screen says it is their turn, at a turn after `after` (the others'
+    screens may still show the turn before: the move reaches their process later)."""
+    for _ in range(int(WAIT / 0.05)):
+        for player in players:
+            screen = player.text()
+            if "your turn" in status(screen) and turn_shown(screen) > after:
+                return player
+        await asyncio.sleep(0.05)
+    raise AssertionError("nobody's turn:\n" + "\n\n".join(p.text() for p in players))
+
+
 async def test_two_workers_share_one_port_and_their_players_one_table(processes: Any) -> None:
     """`--workers 2`: the kernel spreads connections over both workers; two players that
     landed on different ones sit at one table and play."""
@@ -85,9 +97,9 @@ async def test_two_workers_share_one_port_and_their_players_one_table(processes:
     bob.press("j")
     await ann.wait_for(f"2. {guest}")
     ann.press("s")
+    played = 0
     for _ in range(2):  # a move each, whoever starts
-        mover = ann if "your turn" in status(await ann.wait_for("turn ")) else bob
-        await my_move(mover)
+        played = await my_move(await to_move((ann, bob), played))
     await ann.close()
     await bob.close()
     assert supervisor.kill(signal.SIGTERM) == 0
