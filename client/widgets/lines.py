@@ -11,13 +11,14 @@ value across sessions: the server draws the same card once for everyone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
+from rich.cells import set_cell_size
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual.app import App
 from textual.color import Color
 from textual.geometry import Region
@@ -29,13 +30,47 @@ _CONSOLE = Console(width=512, color_system=None, force_terminal=False, legacy_wi
 
 
 def strip(text: Text, width: int, base: Style | None = None) -> Strip:
-    """`text` (one line) as exactly `width` cells, with `base` under its own styles."""
-    segments: Iterable[Segment] = text.render(_CONSOLE, "")
-    line = Strip(list(segments), text.cell_len).adjust_cell_length(width)
+    """`text` (one line) as exactly `width` cells, with `base` under its own styles.
+
+    Lines are made once per content, for every session: a move changes a line or two
+    of a panel, and the rest of it (and many a tile's line) is a line drawn before."""
+    return _strip(text.plain, tuple(text.spans), text.style, width, base)
+
+
+@lru_cache(maxsize=16384)
+def _strip(
+    plain: str, spans: tuple[Span, ...], style: str | Style, width: int, base: Style | None
+) -> Strip:
+    """One `Strip`, not one per step (render, fit, style): a Strip starts seven caches
+    of its own."""
+    text = Text(plain, style=style, spans=list(spans))
+    segments = list(text.render(_CONSOLE, ""))
+    length = text.cell_len
+    if length < width:
+        segments.append(Segment(" " * (width - length)))
+    elif length > width:
+        segments = _cropped(segments, width)
     if text.style:  # `render` leaves the text's own style to its caller when it has no spans
         own = _CONSOLE.get_style(text.style)
         base = own if base is None else base + own
-    return line.apply_style(base) if base is not None else line
+    if base is not None:
+        segments = list(Segment.apply_style(segments, base))
+    return Strip(segments, width)
+
+
+def _cropped(segments: list[Segment], width: int) -> list[Segment]:
+    """The first `width` cells of a line (as `Strip.adjust_cell_length` cuts it)."""
+    out: list[Segment] = []
+    used = 0
+    for segment in segments:
+        cells = segment.cell_length
+        if used + cells < width:
+            out.append(segment)
+            used += cells
+        else:
+            out.append(Segment(set_cell_size(segment.text, width - used), segment.style))
+            break
+    return out
 
 
 def blank(width: int, base: Style | None = None) -> Strip:
