@@ -236,7 +236,8 @@ class Lobby(Company, Listings):
                     await self.next_game(link)
         except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice(str(e)))
-        except StoreUnavailable:
+        except StoreUnavailable as e:
+            log.warning("lobby: %s's request: %s", link.identity.name, e)  # they hear "busy"
             link.deliver(protocol.notice(BUSY))
         except asyncio.CancelledError:
             raise

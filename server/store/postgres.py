@@ -102,6 +102,11 @@ HEARTBEAT_EVERY = 2.0  # seconds between a process's signs of life
 PROCESS_TIMEOUT = 8.0  # seconds without one before a process counts as dead
 BEAT_TIMEOUT = 3.0  # seconds a heartbeat's statement may take (then its connection is made anew)
 CONNECT_TIMEOUT = 5.0  # seconds to reach the database before giving up for now
+# Seconds a request waits for a pooled connection while all are in use. The database is
+# answering, the process is behind (a burst of arrivals on a machine short of CPU): a
+# player waits a little longer rather than hear "busy" and press again, which adds load.
+# A database that is down fails at once (a refused connection), not after this wait.
+POOL_WAIT = 15.0
 HELD_LONG = 1.0  # seconds: a pooled connection held this long is logged, with its user
 QUERY_TIMEOUT = 10.0  # seconds a statement may take
 LOCK_CLASS = 0x5350  # the first key of every game's advisory lock ("SP")
@@ -170,9 +175,9 @@ class PostgresStore(ClubQueries, Store):
             raise StoreUnavailable("the store is closed")
         asked = time.monotonic()
         try:
-            conn = await pool.acquire(timeout=CONNECT_TIMEOUT)
+            conn = await pool.acquire(timeout=POOL_WAIT)
         except TimeoutError as e:
-            busy = f"no database connection came free within {CONNECT_TIMEOUT:g} s"
+            busy = f"no database connection came free within {POOL_WAIT:g} s"
             raise StoreUnavailable(busy) from e
         except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e

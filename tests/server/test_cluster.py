@@ -263,7 +263,7 @@ async def test_a_change_the_store_was_too_busy_to_read_is_read_again(
     """Process b hears that ann's table on a changed (bob sat down) while every connection
     of its pool is in use: reading the table times out, and b tries again once the pool
     has a connection free, so its copy does not stay behind."""
-    monkeypatch.setattr("server.store.postgres.CONNECT_TIMEOUT", 0.3)  # a quick time-out
+    monkeypatch.setattr("server.store.postgres.POOL_WAIT", 0.3)  # a quick time-out
     url = postgres.create_database()
     async with AsyncExitStack() as stack:
         a, b = await servers(stack, tmp_path, bot_executor, url, 2)
@@ -311,6 +311,48 @@ async def test_a_process_whose_pool_is_all_in_use_is_not_taken_for_dead(
             alive = await conn.fetchval("SELECT count(*) FROM processes WHERE id = $1", a.process)
         assert alive == 1
         assert "processes gone" not in caplog.text
+
+
+async def test_a_request_waits_for_a_busy_pool_longer_than_for_an_unreachable_database(
+    postgres: Any, monkeypatch: Any
+) -> None:
+    """With every pooled connection in use (a burst of arrivals on a loaded machine), a
+    request waits for one past the time allowed to reach the database, and goes through
+    when one comes free, instead of telling its player the server is busy."""
+    monkeypatch.setattr("server.store.postgres.CONNECT_TIMEOUT", 0.2)
+    async with opened_stores(postgres.create_database(), 1) as (store,):
+        pool = store._pool
+        held = [await pool.acquire() for _ in range(pool.get_max_size())]
+        try:
+            asking = asyncio.ensure_future(store.claim_name("ann", "key-a"))
+            await asyncio.sleep(0.6)  # three times CONNECT_TIMEOUT
+            assert not asking.done()
+        finally:
+            for conn in held:
+                await pool.release(conn)
+        assert await asyncio.wait_for(asking, 5)
+
+
+async def test_a_lobby_request_the_database_could_not_serve_is_refused_and_logged(
+    tmp_path: Path, bot_executor: Any, postgres: Any, monkeypatch: Any, caplog: Any
+) -> None:
+    """Ann asks for a table while no pooled connection comes free: she hears that the
+    server is busy, and the log says why (the operator's only clue)."""
+    monkeypatch.setattr("server.store.postgres.POOL_WAIT", 0.3)
+    async with AsyncExitStack() as stack:
+        (a,) = await servers(stack, tmp_path, bot_executor, postgres.create_database(), 1)
+        ann = HostConnection(a.host, identity("ann"))
+        await ann.next_of(LobbyList)
+        pool = a.host.store._pool  # type: ignore[attr-defined]
+        held = [await pool.acquire() for _ in range(pool.get_max_size())]
+        try:
+            ann.cmd(Create(2, (None, "easy")))
+            refused = await ann.next_of(Notice)
+        finally:
+            for conn in held:
+                await pool.release(conn)
+        assert refused.text == "the server is busy; try again in a moment"
+        assert "lobby: ann's request: no database connection came free within 0.3 s" in caplog.text
 
 
 async def test_a_pooled_connection_held_long_is_logged_with_its_user(
