@@ -7,6 +7,7 @@
     .venv/bin/python bench/load.py --idle 0 --players 200 --compare    # SQLite x1 | PG x2
     .venv/bin/python bench/load.py --idle 0 --players 100,150 --setups sqlite:1,postgres:1
     .venv/bin/python bench/load.py --idle 0 --players 50 --clocks none,5+10
+    .venv/bin/python bench/load.py --idle 0 --capacity --setups sqlite:1,postgres:1
 
 Each run starts its own `splendor-server` on 127.0.0.1 (loopback only) and measures
 it from outside (/proc): resident memory and CPU time, summed over its workers when
@@ -30,6 +31,12 @@ worker is refused.
 The load generator is `--clients` processes (default: one per 50 sessions), so that
 it is not what the figure measures: each prints its CPU and its own event-loop lag,
 which is part of every latency it measures.
+
+A player who cannot sit down (the quick game refused, or never shown) is left out and
+counted; the run goes on with the others, and is over capacity when more than one in
+twenty could not sit down. `--capacity` finds, for each setup, the largest player count
+it holds (p99 <= 100 ms, nearly everyone seated), to `--step` players: up from the first
+`--players` count by half again while it holds, then halving the gap.
 
 `--compare` runs, in one invocation and at each player count, one process on SQLite
 and `--workers` (default 2) on PostgreSQL; `--setups` names any list of them;
@@ -87,6 +94,8 @@ from shared.clock import PRESETS  # loadkit put this checkout first on sys.path
 CLIENT = Path(__file__).resolve().parent / "loadclient.py"
 HOOKS = Path(__file__).resolve().parent / "hooks"
 SESSIONS_PER_CLIENT = 50
+TARGET_P99 = 100.0  # ms: a setup holds a player count whose p99 keystroke-to-screen is this
+CAPACITY_MAX = 1000  # players: the capacity search goes no higher
 KINDS_SHORT = {
     "colon (opens the move line)": "colon",
     "enter (plays the move)": "enter",
@@ -288,6 +297,20 @@ class Run:
     collections: list[tuple[float, int, float]] = field(default_factory=list)  # full GCs
     unseated: int = 0  # players who could not sit down (not measured)
 
+    @property
+    def verdict(self) -> str:
+        """Whether this run held its players: p99 <= TARGET_P99 with nearly all seated."""
+        p99 = self.pct(99)
+        if self.unseated > self.players // 20:  # a few may fail to sit down in a rush
+            return "over capacity (players could not sit down)"
+        if p99 is None or p99 > TARGET_P99:
+            return "over capacity (p99 above the target)"
+        return "holds"
+
+    @property
+    def holds(self) -> bool:
+        return self.verdict == "holds"
+
     def ms(self, kind: str | None = None) -> list[float]:
         return [v * 1000 for _, k, v in self.keys if kind is None or KINDS_SHORT[k] == kind]
 
@@ -351,16 +374,18 @@ async def play_run(
                     clients.errors.append(f"only {sum(clients.seated)} of {n} players seated")
                 await asyncio.sleep(0.2)
                 unseated = sum(len(u) for u in clients.unseated)
-            if unseated > n // 20:  # a few may fail to sit down in a rush: not more
+            if unseated >= n:
                 clients.errors += [why for u in clients.unseated for why in u][:3]
-                clients.errors.append(f"{unseated} of {n} players could not sit down")
+                clients.errors.append(f"none of {n} players could sit down")
             if clients.errors:
                 raise SystemExit(
                     "; ".join(clients.errors) + f" (server log: {keep_log(server, label)})"
                 )
             print(f"  {sum(clients.seated)} players ready after {time.monotonic() - started:.1f} s")
+            if unseated:  # measured with those seated; the report says how many were not
+                print(f"  {unseated} of {n} players could not sit down (not measured):")
             for why in sorted({why for u in clients.unseated for why in u}):
-                print(f"    a player could not sit down: {why}")
+                print(f"    {why}")
             run.unseated = unseated
             run.where = {p: w for p, w in server.connects().items() if p.startswith("p")}
             for w in range(1, setup.workers + 1):
@@ -469,6 +494,8 @@ def report(run: Run, args: argparse.Namespace) -> None:
         f"  {len(ms)} keys measured in {wall:.0f} s ({len(ms) / wall:.1f}/s), "
         f"{slow} not shown within {KEY_TIMEOUT:.0f} s"
     )
+    if run.unseated:
+        print(f"  {run.unseated} of {run.players} players could not sit down (not measured)")
     if not ms:
         return
     print(
@@ -548,6 +575,7 @@ def side_by_side(runs: list[Run]) -> None:
     rows: list[tuple[str, list[str]]] = [
         ("players x 1/rate", [str(r.players) for r in runs]),
         ("players per worker", [" / ".join(str(n) for n in r.per_worker.values()) for r in runs]),
+        ("could not sit down", [str(r.unseated) for r in runs]),
         ("keys measured (per s)", [f"{len(r.keys)} ({len(r.keys) / r.wall:.0f})" for r in runs]),
         (
             "p50 / p90 / p99",
@@ -616,6 +644,74 @@ def clock_ratios(runs: list[Run]) -> None:
                 f"server CPU {c * 100:3.0f}% of a core (x{c / c0:.2f}; "
                 f"{(c - c0) / n * 1000:+.2f} ms a second per session)"
             )
+
+
+# -- capacity ----------------------------------------------------------------------------
+
+
+async def capacity(
+    setup: Setup, args: argparse.Namespace, dbs: Databases
+) -> tuple[Run | None, Run | None]:
+    """The largest player count `setup` holds (`Run.verdict`), to `args.step` players:
+    from the first `--players` count up by half again while it holds (down by half while
+    it does not), then halving the gap between the last that held and the first that did
+    not. The run at that count, and the one just above it."""
+    step: int = args.step
+    runs: dict[int, Run] = {}
+
+    async def holds(n: int) -> bool:
+        run = await play_run(setup, n, "none", args, dbs, f"{setup.backend}{setup.workers}-{n}")
+        print(f"  => {setup.label}, {n} players: {run.verdict}")
+        runs[n] = run
+        return run.holds
+
+    def snap(n: float) -> int:
+        return max(step, round(n / step) * step)
+
+    n = snap(args.players[0])
+    low, high = (n, None) if await holds(n) else (0, n)
+    while high is None and low < CAPACITY_MAX:  # up, by half again
+        n = min(CAPACITY_MAX, snap(low * 1.5))
+        if await holds(n):
+            low = n
+        else:
+            high = n
+    while low == 0 and high is not None and high > step:  # down, by half
+        n = snap(high / 2)
+        if await holds(n):
+            low = n
+        else:
+            high = n
+    while high is not None and high - low > step:
+        n = snap((low + high) / 2)
+        if n in (low, high):
+            break
+        if await holds(n):
+            low = n
+        else:
+            high = n
+    return runs.get(low), (runs.get(high) if high is not None else None)
+
+
+def capacity_table(found: list[tuple[Setup, Run | None, Run | None]], rate: float) -> None:
+    print(f"\nthe largest player count each setup holds (p99 <= {TARGET_P99:.0f} ms, nearly all "
+          f"seated; {rate:g} key/s each):")  # fmt: skip
+    print("\n| setup | holds | its p50 / p99 | server CPU, % of a core | next count up: p99 |")
+    print("| --- | --- | --- | --- | --- |")
+    for setup, ok, over in found:
+        held = f"{ok.players} players" if ok else "fewer than the smallest tried"
+        pcts = f"{ok.pct(50):.0f} / {ok.pct(99):.0f} ms" if ok and ok.keys else "-"
+        cpu = " + ".join(f"{c / ok.wall * 100:.0f}" for c in ok.worker_cpu) if ok else "-"
+        if over is None:
+            above = "-"
+        else:
+            p99 = over.pct(99)
+            above = (
+                f"{over.players}: "
+                + ("-" if p99 is None else f"{p99:.0f} ms")
+                + (f", {over.unseated} not seated" if over.unseated else "")
+            )
+        print(f"| {setup.label} | {held} | {pcts} | {cpu} | {above} |")
 
 
 # -- idle sessions ---------------------------------------------------------------------------
@@ -716,6 +812,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--arrival", type=float, default=0.25, help="seconds between players' arrivals (0.25)"
     )
+    p.add_argument(
+        "--capacity",
+        action="store_true",
+        help=f"find the largest player count each setup holds (p99 <= {TARGET_P99:.0f} ms), "
+        "starting from the first --players count",
+    )
+    p.add_argument(
+        "--step", type=int, default=10, help="the capacity search's resolution (10 players)"
+    )
     p.add_argument("--loopwatch", metavar="DIR", help="time the workers' event loops (see above)")
     p.add_argument("--py-spy", metavar="DIR", help="py-spy record each worker meanwhile")
     args = p.parse_args(argv)
@@ -752,6 +857,10 @@ async def main(argv: list[str] | None = None) -> None:
         if args.idle:
             for setup in args.setups:
                 await idle_phase(setup, args.idle, args, dbs)
+        if args.capacity:
+            found = [(setup, *await capacity(setup, args, dbs)) for setup in args.setups]
+            capacity_table(found, args.rate)
+            return
         for r in range(args.repeat):
             for n in args.players if args.players != [0] else []:
                 for setup in args.setups:

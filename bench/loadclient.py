@@ -112,7 +112,13 @@ async def quick_game(term: Terminal, clock: str = "none") -> None:
         else:
             raise RuntimeError(f"the quick game dialog offers no clock {clock!r}")
     term.chan.write(b"\r")
-    await term.until(lambda: re.search(r"turn \d+ ·", status(term)) is not None)
+    await term.until(lambda: re.search(r"turn \d+ ·", status(term)) is not None or busy_shown(term))
+    if busy_shown(term):  # the server said so: a reason, not a time-out
+        raise RuntimeError("the quick game was refused: the server is busy")
+
+
+def busy_shown(term: Terminal) -> bool:
+    return "the server is busy" in term.text()
 
 
 async def player(
