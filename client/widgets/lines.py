@@ -29,32 +29,42 @@ from textual.widget import Widget
 _CONSOLE = Console(width=512, color_system=None, force_terminal=False, legacy_windows=False)
 
 
-def strip(text: Text, width: int, base: Style | None = None) -> Strip:
-    """`text` (one line) as exactly `width` cells, with `base` under its own styles.
+def strip(text: Text, width: int, base: Style | None = None, indent: int = 0) -> Strip:
+    """`text` (one line) as exactly `width` cells, with `base` under its own styles, after
+    `indent` blank cells (in `base`) of its own.
 
     Lines are made once per content, for every session: a move changes a line or two
     of a panel, and the rest of it (and many a tile's line) is a line drawn before."""
-    return _strip(text.plain, tuple(text.spans), text.style, width, base)
+    return _strip(text.plain, tuple(text.spans), text.style, width, base, indent)
 
 
 @lru_cache(maxsize=16384)
 def _strip(
-    plain: str, spans: tuple[Span, ...], style: str | Style, width: int, base: Style | None
+    plain: str,
+    spans: tuple[Span, ...],
+    style: str | Style,
+    width: int,
+    base: Style | None,
+    indent: int,
 ) -> Strip:
-    """One `Strip`, not one per step (render, fit, style): a Strip starts seven caches
-    of its own."""
+    """One `Strip`, not one per step (render, fit, style, indent): a Strip starts seven
+    caches of its own."""
     text = Text(plain, style=style, spans=list(spans))
     segments = list(text.render(_CONSOLE, ""))
     length = text.cell_len
-    if length < width:
-        segments.append(Segment(" " * (width - length)))
-    elif length > width:
-        segments = _cropped(segments, width)
+    room = width - indent
+    if length < room:
+        segments.append(Segment(" " * (room - length)))
+    elif length > room:
+        segments = _cropped(segments, room)
+    styled = base
     if text.style:  # `render` leaves the text's own style to its caller when it has no spans
         own = _CONSOLE.get_style(text.style)
-        base = own if base is None else base + own
-    if base is not None:
-        segments = list(Segment.apply_style(segments, base))
+        styled = own if base is None else base + own
+    if styled is not None:
+        segments = list(Segment.apply_style(segments, styled))
+    if indent:
+        segments.insert(0, Segment(" " * indent, base))
     return Strip(segments, width)
 
 

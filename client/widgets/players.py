@@ -138,11 +138,9 @@ def panel_strips(
     """One player's panel. Its name line shows who is to move (a bar and a tint) and who
     moved last (a thinner bar); only that line changes when the turn passes, so a move
     repaints (and sends) little of the column."""
-    inner = width - 1
-    margin = blank(1, base)
-    lines = panel_lines(face, inner, height, item)
+    lines = panel_lines(face, width - 1, height, item)
     return tuple(
-        top_strip(face, width, base) if y == 0 else Strip.join([margin, strip(line, inner, base)])
+        top_strip(face, width, base) if y == 0 else strip(line, width, base, indent=1)
         for y, line in enumerate(lines)
     )
 

@@ -43,3 +43,11 @@ def test_the_same_content_is_drawn_once_and_another_content_anew() -> None:
     assert strip(Text("gem  2  1", style="bold"), 20, BASE) is not first
     assert strip(Text("gem  2  1", style="dim"), 21, BASE) is not first
     assert strip(Text("gem  2  2", style="dim"), 20, BASE).text.startswith("gem  2  2")
+
+
+def test_an_indent_is_blank_in_the_base_style_alone_and_counts_in_the_width() -> None:
+    line = strip(Text("ab", style="bold"), 5, BASE, indent=1)
+    assert line.text == " ab  " and line.cell_length == 5
+    margin, *rest = list(line)
+    assert margin.text == " " and margin.style == BASE  # not the text's own bold
+    assert all(s.style is not None and s.style.bold for s in rest)
