@@ -49,6 +49,7 @@ def _strip(
 ) -> Strip:
     """One `Strip`, not one per step (render, fit, style, indent): a Strip starts seven
     caches of its own."""
+    indent = max(0, min(indent, width))
     text = Text(plain, style=style, spans=list(spans))
     segments = list(text.render(_CONSOLE, ""))
     length = text.cell_len

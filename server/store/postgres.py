@@ -105,7 +105,8 @@ CONNECT_TIMEOUT = 5.0  # seconds to reach the database before giving up for now
 # Seconds a request waits for a pooled connection while all are in use. The database is
 # answering, the process is behind (a burst of arrivals on a machine short of CPU): a
 # player waits a little longer rather than hear "busy" and press again, which adds load.
-# A database that is down fails at once (a refused connection), not after this wait.
+# A database that refuses connections still fails at once; one that does not answer, after
+# CONNECT_TIMEOUT for a new connection (or QUERY_TIMEOUT for the pool's queries in flight).
 POOL_WAIT = 15.0
 HELD_LONG = 1.0  # seconds: a pooled connection held this long is logged, with its user
 QUERY_TIMEOUT = 10.0  # seconds a statement may take
@@ -167,17 +168,23 @@ class PostgresStore(ClubQueries, Store):
     # -- plumbing ----------------------------------------------------------
 
     @asynccontextmanager
-    async def _conn(self) -> AsyncIterator[Conn]:
-        """A connection of the pool; a database that cannot be reached or that refuses a
-        new connection (starting up, shutting down, full) is `StoreUnavailable`."""
+    async def _conn(self, wait: float | None = None) -> AsyncIterator[Conn]:
+        """A connection of the pool, waited for up to `wait` seconds (`POOL_WAIT`); a
+        database that cannot be reached or that refuses a new connection (starting up,
+        shutting down, full) is `StoreUnavailable`."""
         pool = self._pool
         if pool is None:
             raise StoreUnavailable("the store is closed")
+        wait = POOL_WAIT if wait is None else wait
         asked = time.monotonic()
         try:
-            conn = await pool.acquire(timeout=POOL_WAIT)
+            conn = await pool.acquire(timeout=wait)
         except TimeoutError as e:
-            busy = f"no database connection came free within {POOL_WAIT:g} s"
+            in_use = pool.get_size() - pool.get_idle_size()
+            busy = (
+                f"no database connection within {time.monotonic() - asked:.1f} s "
+                f"({in_use} of {pool.get_max_size()} in use)"
+            )
             raise StoreUnavailable(busy) from e
         except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
@@ -188,7 +195,7 @@ class PostgresStore(ClubQueries, Store):
             raise StoreUnavailable(f"the database connection was lost: {e}") from e
         finally:
             held = time.monotonic() - got
-            await pool.release(conn)
+            await pool.release(conn, timeout=CONNECT_TIMEOUT)
             if held >= HELD_LONG:  # what starves the pool, when it is starved
                 log.info(
                     "store: %s held a database connection %.1f s (after waiting %.1f s for it)",
@@ -201,10 +208,11 @@ class PostgresStore(ClubQueries, Store):
     async def _own_conn(self) -> AsyncIterator[Conn]:
         """The listening connection, for signs of life: they must never wait for the pool
         (with every pooled connection in use, the others would take this live process for
-        dead and its players for away). While it is being made again, one of the pool's."""
+        dead and its players for away). While it is being made again, one of the pool's,
+        waited for no longer than a heartbeat may take."""
         own = self._listener
         if own is None or own.is_closed():
-            async with self._conn() as conn:
+            async with self._conn(wait=BEAT_TIMEOUT) as conn:
                 yield conn
             return
         try:

@@ -51,3 +51,8 @@ def test_an_indent_is_blank_in_the_base_style_alone_and_counts_in_the_width() ->
     margin, *rest = list(line)
     assert margin.text == " " and margin.style == BASE  # not the text's own bold
     assert all(s.style is not None and s.style.bold for s in rest)
+
+
+def test_an_indent_wider_than_the_line_leaves_a_blank_line_of_that_width() -> None:
+    line = strip(Text("ab"), 2, BASE, indent=3)
+    assert line.text == "  " and line.cell_length == 2 == sum(s.cell_length for s in line)
