@@ -37,7 +37,10 @@ counted; the run goes on with the others, and is over capacity when more than on
 twenty could not sit down. `--capacity` finds, for each setup, the largest player count
 it holds (p99 <= 100 ms, nearly everyone seated), to `--step` players: up from the first
 `--players` count by half again while it holds, then halving the gap; with `--repeat R`,
-each count is run R times and judged by the run with the median p99.
+each count is run R times and judged by the run with the median p99. Measure for 30 s or
+more: a player's move takes about a dozen keys (":", the notation, Enter), so a shorter
+window holds mostly letters, the cheapest keys, and few moves or bot answers (8 s windows
+"held" 160 players where 30 s ones held 40 to 60).
 
 `--compare` runs, in one invocation and at each player count, one process on SQLite
 and `--workers` (default 2) on PostgreSQL; `--setups` names any list of them;
@@ -297,11 +300,14 @@ class Run:
     loopwatch: list[list[str]] = field(default_factory=list)
     collections: list[tuple[float, int, float]] = field(default_factory=list)  # full GCs
     unseated: int = 0  # players who could not sit down (not measured)
+    error: str = ""  # why the run stopped before measuring (a capacity search goes on)
 
     @property
     def verdict(self) -> str:
         """Whether this run held its players: p99 <= TARGET_P99 with nearly all seated."""
         p99 = self.pct(99)
+        if self.error:
+            return f"over capacity (the run stopped: {self.error})"
         if self.unseated > self.players // 20:  # a few may fail to sit down in a rush
             return "over capacity (players could not sit down)"
         if p99 is None or p99 > TARGET_P99:
@@ -615,13 +621,14 @@ def side_by_side(runs: list[Run]) -> None:
     if len(kinds) < len(runs):
         print("\np99 over the repeats: median (min-max)")
         for setup, n, clock in kinds:
-            p99s = [
-                r.pct(99) or 0.0 for r in runs if (r.setup, r.players, r.clock) == (setup, n, clock)
-            ]
+            some = [r for r in runs if (r.setup, r.players, r.clock) == (setup, n, clock)]
+            p99s = [r.pct(99) or 0.0 for r in some]
+            unseated = sum(r.unseated for r in some)
             print(
                 f"  {setup.label}, {n} players" + (f", clock {clock}" if clocked else "")
                 + f": {statistics.median(p99s):.0f} ({min(p99s):.0f}-{max(p99s):.0f}) ms over "
                 f"{len(p99s)} runs"
+                + (f"; {unseated} players in all could not sit down" if unseated else "")
             )  # fmt: skip
     if len({r.clock for r in runs}) > 1:
         clock_ratios(runs)
@@ -663,10 +670,14 @@ async def capacity(
     async def holds(n: int) -> bool:
         """`--repeat` runs at `n` players (a run's p99 varies a lot on a shared machine):
         judged by the one with the median p99."""
-        tries = [
-            await play_run(setup, n, "none", args, dbs, f"{setup.backend}{setup.workers}-{n}-{r}")
-            for r in range(1, args.repeat + 1)
-        ]
+        tries = []
+        for r in range(1, args.repeat + 1):
+            label = f"{setup.backend}{setup.workers}-{n}-{r}"
+            try:
+                tries.append(await play_run(setup, n, "none", args, dbs, label))
+            except SystemExit as e:  # players never all seated, a worker without any...
+                print(f"  the run stopped: {e}")
+                tries.append(Run(setup, n, error=str(e).split(" (server log")[0]))
         tries.sort(key=lambda run: run.pct(99) or math.inf)
         run = runs[n] = tries[len(tries) // 2]
         p99s = ", ".join(f"{t.pct(99) or math.inf:.0f}" for t in tries)
@@ -711,7 +722,9 @@ def capacity_table(found: list[tuple[Setup, Run | None, Run | None]], rate: floa
         pcts = f"{ok.pct(50):.0f} / {ok.pct(99):.0f} ms" if ok and ok.keys else "-"
         cpu = " + ".join(f"{c / ok.wall * 100:.0f}" for c in ok.worker_cpu) if ok else "-"
         if over is None:
-            above = "-"
+            above = f"(the search stops at {CAPACITY_MAX})" if ok else "-"
+        elif over.error:
+            above = f"{over.players}: the run stopped"
         else:
             p99 = over.pct(99)
             above = (
@@ -832,6 +845,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--loopwatch", metavar="DIR", help="time the workers' event loops (see above)")
     p.add_argument("--py-spy", metavar="DIR", help="py-spy record each worker meanwhile")
     args = p.parse_args(argv)
+    if args.step < 1 or args.repeat < 1:
+        p.error("--step and --repeat must be at least 1")
     if args.database and args.database.startswith("sqlite") and args.workers > 1:
         p.error("more than one worker needs PostgreSQL")
     if args.compare:
