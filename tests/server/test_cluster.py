@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,18 @@ async def servers(stack: AsyncExitStack, tmp: Path, executor: Any, url: str, n: 
         await stack.enter_async_context(game_server(tmp / f"p{i}", executor, database=url))
         for i in range(n)
     ]
+
+
+@asynccontextmanager
+async def pool_in_use(pool: Any) -> AsyncIterator[None]:
+    """Every connection of a process's database pool held (by other requests, as it were)
+    for as long as the block runs."""
+    held = [await pool.acquire() for _ in range(pool.get_max_size())]
+    try:
+        yield
+    finally:
+        for conn in held:
+            await pool.release(conn)
 
 
 async def sat_down(table: Any, seat: int, name: str) -> None:
@@ -278,17 +291,13 @@ async def test_a_change_the_store_was_too_busy_to_read_is_read_again(
                 break
             await asyncio.sleep(0.05)
         pool = b.host.store._pool  # type: ignore[attr-defined]
-        held = [await pool.acquire() for _ in range(pool.get_max_size())]
-        try:
+        async with pool_in_use(pool):
             bob.cmd(Join(table))
             for _ in range(100):  # b failed to read the change at least once
                 if "trying again" in caplog.text:
                     break
                 await asyncio.sleep(0.05)
             assert "no database connection within" in caplog.text
-        finally:
-            for conn in held:
-                await pool.release(conn)
         await sat_down(b.host.lobby.tables[table], 1, "bob")
 
 
@@ -303,12 +312,8 @@ async def test_a_process_whose_pool_is_all_in_use_is_not_taken_for_dead(
     caplog.set_level("INFO", logger="splendor")
     async with opened_stores(postgres.create_database(), 2) as (a, b):
         pool = a._pool
-        held = [await pool.acquire() for _ in range(pool.get_max_size())]
-        try:
+        async with pool_in_use(pool):
             await asyncio.sleep(1.5)  # three timeouts; b's heartbeats look every 0.1 s
-        finally:
-            for conn in held:
-                await pool.release(conn)
         async with b._conn() as conn:
             alive = await conn.fetchval("SELECT count(*) FROM processes WHERE id = $1", a.process)
         assert alive == 1
@@ -324,14 +329,10 @@ async def test_a_request_waits_for_a_busy_pool_past_the_time_to_reach_the_databa
     monkeypatch.setattr("server.store.postgres.CONNECT_TIMEOUT", 0.2)
     async with opened_stores(postgres.create_database(), 1) as (store,):
         pool = store._pool
-        held = [await pool.acquire() for _ in range(pool.get_max_size())]
-        asking = asyncio.ensure_future(store.claim_name("ann", "key-a"))
-        try:
+        async with pool_in_use(pool):
+            asking = asyncio.ensure_future(store.claim_name("ann", "key-a"))
             await asyncio.sleep(0.6)  # three times CONNECT_TIMEOUT
             assert not asking.done()
-        finally:
-            for conn in held:
-                await pool.release(conn)
         try:
             assert await asyncio.wait_for(asking, 5)
         finally:
@@ -349,13 +350,9 @@ async def test_a_lobby_request_the_database_could_not_serve_is_refused_and_logge
         ann = HostConnection(a.host, identity("ann"))
         await ann.next_of(LobbyList)
         pool = a.host.store._pool  # type: ignore[attr-defined]
-        held = [await pool.acquire() for _ in range(pool.get_max_size())]
-        try:
+        async with pool_in_use(pool):
             ann.cmd(Create(2, (None, "easy")))
             refused = await ann.next_of(Notice)
-        finally:
-            for conn in held:
-                await pool.release(conn)
         assert refused.text == "the server is busy; try again in a moment"
         said = r"lobby: ann's Create: no database connection within 0\.\d s \((\d+) of \1 in use\)"
         assert re.search(said, caplog.text), caplog.text
@@ -377,13 +374,11 @@ async def test_a_sign_of_life_on_the_pool_waits_no_longer_than_a_heartbeat_may_t
     async with opened_stores(postgres.create_database(), 1) as (store,):
         listener, store._listener = store._listener, None  # being made again
         pool = store._pool
-        held = [await pool.acquire() for _ in range(pool.get_max_size())]
         try:
-            with pytest.raises(StoreUnavailable, match="no database connection within"):
-                await asyncio.wait_for(sign_of_life(store), 10)  # not the 60 s pool wait
+            async with pool_in_use(pool):
+                with pytest.raises(StoreUnavailable, match="no database connection within"):
+                    await asyncio.wait_for(sign_of_life(store), 10)  # not the 60 s pool wait
         finally:
-            for conn in held:
-                await pool.release(conn)
             store._listener = listener
 
 
