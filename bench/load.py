@@ -501,8 +501,6 @@ def report(run: Run, args: argparse.Namespace) -> None:
         f"  {len(ms)} keys measured in {wall:.0f} s ({len(ms) / wall:.1f}/s), "
         f"{slow} not shown within {KEY_TIMEOUT:.0f} s"
     )
-    if run.unseated:
-        print(f"  {run.unseated} of {run.players} players could not sit down (not measured)")
     if not ms:
         return
     print(
@@ -661,9 +659,9 @@ async def capacity(
     setup: Setup, args: argparse.Namespace, dbs: Databases
 ) -> tuple[Run | None, Run | None]:
     """The largest player count `setup` holds (`Run.verdict`), to `args.step` players:
-    from the first `--players` count up by half again while it holds (down by half while
-    it does not), then halving the gap between the last that held and the first that did
-    not. The run at that count, and the one just above it."""
+    from the first `--players` count up by half again while it holds, then halving the
+    gap between the last that held (or none) and the first that did not. The run at that
+    count, and the one just above it."""
     step: int = args.step
     runs: dict[int, Run] = {}
 
@@ -677,7 +675,7 @@ async def capacity(
                 tries.append(await play_run(setup, n, "none", args, dbs, label))
             except SystemExit as e:  # players never all seated, a worker without any...
                 print(f"  the run stopped: {e}")
-                tries.append(Run(setup, n, error=str(e).split(" (server log")[0]))
+                tries.append(Run(setup, n, error=str(e)))
         tries.sort(key=lambda run: run.pct(99) or math.inf)
         run = runs[n] = tries[len(tries) // 2]
         p99s = ", ".join(f"{t.pct(99) or math.inf:.0f}" for t in tries)
@@ -695,13 +693,7 @@ async def capacity(
             low = n
         else:
             high = n
-    while low == 0 and high is not None and high > step:  # down, by half
-        n = snap(high / 2)
-        if await holds(n):
-            low = n
-        else:
-            high = n
-    while high is not None and high - low > step:
+    while high is not None and high - low > step:  # halving the gap (down from 0 too)
         n = snap((low + high) / 2)
         if n in (low, high):
             break
@@ -720,7 +712,7 @@ def capacity_table(found: list[tuple[Setup, Run | None, Run | None]], rate: floa
     for setup, ok, over in found:
         held = f"{ok.players} players" if ok else "fewer than the smallest tried"
         pcts = f"{ok.pct(50):.0f} / {ok.pct(99):.0f} ms" if ok and ok.keys else "-"
-        cpu = " + ".join(f"{c / ok.wall * 100:.0f}" for c in ok.worker_cpu) if ok else "-"
+        cpu = " + ".join(f"{ok.share(c):.0f}" for c in ok.worker_cpu) if ok else "-"
         if over is None:
             above = f"(the search stops at {CAPACITY_MAX})" if ok else "-"
         elif over.error:
