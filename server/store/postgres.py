@@ -355,7 +355,7 @@ class PostgresStore(ClubQueries, Store):
     ) -> bool:
         args = create_args(table, seats, host, rated, settings)
         async with self._conn() as conn:
-            made = await conn.fetch(_CREATE_AND_TELL, *args, CHANNEL, f"t|{table}")
+            made = await conn.fetch(_CREATE_AND_TELL, *args, CHANNEL, _table_news(table))
         return bool(made)
 
     async def update_table(
@@ -376,7 +376,7 @@ class PostgresStore(ClubQueries, Store):
             [seat for _, seat, _ in players],
             [player for _, _, player in players],
             CHANNEL,
-            f"t|{table}|{version + 1}",
+            _table_news(table, version + 1),
         )
         async with self._conn() as conn:
             if timing is None:  # one statement: one round trip
@@ -459,7 +459,7 @@ class PostgresStore(ClubQueries, Store):
                 ratings, history = rating_rows(game, rated, {r[0]: tuple(r[1:]) for r in rows})
                 await conn.executemany(pg(UPSERT_RATING), ratings)
                 await conn.executemany(pg(ADD_HISTORY), history)
-            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{game}")
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, _table_news(game))
         return True
 
     async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
@@ -545,7 +545,7 @@ class PostgresStore(ClubQueries, Store):
             for (table,) in await conn.fetch(
                 "SELECT id FROM games WHERE status = ANY($1)", list(OPEN_STATUSES)
             ):
-                await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, f"t|{table}")
+                await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, _table_news(table))
         return added
 
     # -- bots: one process per game ----------------------------------------
@@ -699,6 +699,13 @@ _MOVE_AND_TELL = (
     f"WITH done AS ({pg(MOVE_DONE)}), played AS (INSERT INTO moves (game, seq, notation, at)"
     " VALUES ($4, $5, $6, $7) RETURNING game) SELECT pg_notify($8, $9) FROM played"
 )
+
+
+def _table_news(table: str, version: int | None = None) -> str:
+    """The NOTIFY payload of a table's change (`_heard` reads it): the version it made,
+    when known, spares a copy already at it a read."""
+    return f"t|{table}" if version is None else f"t|{table}|{version}"
+
 
 # The store's own helpers: a held connection is put down to whoever called them.
 _HELPERS = frozenset({"_rows", "_statements", "_own_conn", "__aenter__", "__aexit__"})
