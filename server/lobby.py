@@ -204,10 +204,9 @@ class Lobby(Company, Listings):
 
     async def handle(self, link: HostLink, data: bytes) -> None:
         """One client message from `link`; every refusal is a notice to `link` alone."""
-        kind = "request"
+        msg: object = None
         try:
             msg = protocol.decode_client(data)
-            kind = type(msg).__name__
             match msg:
                 case Create() as msg:
                     await self._create(link, msg)
@@ -240,7 +239,7 @@ class Lobby(Company, Listings):
         except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice(str(e)))
         except StoreUnavailable as e:
-            log.warning("lobby: %s's %s: %s", link.identity.name, kind, e)  # they hear "busy"
+            log.warning("lobby: %s's %s: %s", link.identity.name, type(msg).__name__, e)
             link.deliver(protocol.notice(BUSY))
         except asyncio.CancelledError:
             raise
