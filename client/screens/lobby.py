@@ -67,14 +67,14 @@ KEYS: Keys = (  # the key line; j and w (join, watch) are Enter's, and in the he
     *CLUB,
     *END,
 )
-KEYS_AT_TABLE: Keys = (  # waiting at a table
+KEYS_AT_TABLE: Keys = (  # waiting at a table someone else made: its host starts it
     ("enter", "⏎", "Open"),
-    ("s", "s", "Start"),
     ("l", "l", "Leave"),
     ("t", "t", "Chat"),
     *CLUB,
     *END,
 )
+KEYS_HOSTING: Keys = (KEYS_AT_TABLE[0], ("s", "s", "Start"), *KEYS_AT_TABLE[1:])  # one's own
 TYPING: Keys = (("enter", "⏎", "Say"), ("escape", "esc", "Close"))
 LOBBY_HELP = """\
 [b]In the lobby[/b]
@@ -219,7 +219,10 @@ class LobbyScreen(Screen[None]):
         self._show_mine(lobby.waiting_at(), lobby.to_move)
 
     def _keys(self) -> Keys:
-        return KEYS if self.lobby.waiting_at() is None else KEYS_AT_TABLE
+        table = self.lobby.waiting_at()
+        if table is None:
+            return KEYS
+        return KEYS_HOSTING if table.host == self.splendor.player_name else KEYS_AT_TABLE
 
     def _update_static(self, selector: str, content: str | Text) -> None:
         """`Static.update` only when the content differs from what the widget shows."""

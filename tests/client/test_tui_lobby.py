@@ -136,6 +136,15 @@ async def test_lobby_lists_tables_and_sends_commands() -> None:
         await wait_for(pilot, lambda: "Your table t3" in screen_text(app))
         text = screen_text(app)
         assert "Di" in text and "s starts the game" in text
+        assert "s Start" in text  # the host's key line offers it
+        theirs = TableSummary(
+            "t3", "Bob", TableStatus.WAITING, (SeatSummary("Bob"), SeatSummary("Ann"))
+        )
+        conn.deliver(lobby(WAITING, PLAYING, theirs, mine=("t3",)))
+        await wait_for(pilot, lambda: "waiting for Bob to start" in screen_text(app))
+        assert "s Start" not in screen_text(app)  # only the host starts a table
+        conn.deliver(lobby(WAITING, PLAYING, mine, mine=("t3",)))
+        await wait_for(pilot, lambda: "s Start" in screen_text(app))
         await pilot.press("s")
         assert conn.sent[-1] == Start()
         await pilot.press("l")
