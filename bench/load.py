@@ -21,7 +21,8 @@ worker is refused.
   prints the server's memory per session (target: at most 5 MB).
 - play: `--players` sessions (with `--lobby` more sitting in the lobby, which
   lists every game live) each start a quick game against an easy bot and
-  press a key every 1/`--rate` seconds for `--duration` seconds
+  press a key every 1/`--rate` seconds from the moment they sit down; the keys of
+  the `--duration` seconds after the last one sat down are measured
   (`bench/loadclient.py`). Each key's latency runs from the write to the moment
   the screen (a pyte emulator) shows its effect; prints p50/p90/p99 (target: p99
   <= 100 ms), by kind of key and by worker, the server's CPU and memory, and what

@@ -14,9 +14,10 @@ stopped any player meanwhile.
 
 Players: each starts a quick game against an easy bot, on the job's clock, and
 presses a key every 1/rate seconds on average (each gap 0.5 to 1.5 of that, at
-random): the command line (":", the move's letters, Enter) on their turn, a cursor
-key while the bot thinks. A key's latency runs from the write to the moment the
-screen shows its effect.
+random), from the moment they sit down: the command line (":", the move's letters,
+Enter) on their turn, a cursor key while the bot thinks. A key's latency runs from
+the write to the moment the screen shows its effect; only keys between "go" and
+"stop" are measured.
 """
 
 from __future__ import annotations
@@ -128,19 +129,20 @@ async def player(
     period: float,
     latencies: Latencies,
     seated: list[str],
-    ready: asyncio.Event,
     stop: asyncio.Event,
     app: str = "game",
     clock: str = "none",
 ) -> int:
     """One player: arrives after `arrive` seconds, then quick games on `clock`, one key
-    per `period`, until `stop`; keys pressed."""
+    per `period`, until `stop`; keys pressed. A player plays from the moment they sit
+    down, not from the measured window's start: arrivals are spread out, and so are the
+    players' moves when the window opens (were every player to start at "go", the first
+    moves and the bots' answers would all come a dozen keys later, in one burst)."""
     await asyncio.sleep(arrive)  # arrivals spread out, not one burst
     conn, term = await connect(port, name)
     if app == "game":
         await quick_game(term, clock)
     seated.append(name)
-    await ready.wait()
     pressed = 0
     due = time.monotonic() + random.uniform(0, period)
     if app == "echo":  # a letter per period; the app shows how many it got
@@ -235,11 +237,11 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
     send(lobby=len(watching))
     latencies: dict[str, Latencies] = {name: [] for name, _ in job["players"]}
     seated: list[str] = []
-    ready, stop = asyncio.Event(), asyncio.Event()
+    stop = asyncio.Event()
     period, clock = job["period"], job.get("clock", "none")
     tasks = [
         asyncio.create_task(
-            player(port, name, arrive, period, latencies[name], seated, ready, stop, app, clock)
+            player(port, name, arrive, period, latencies[name], seated, stop, app, clock)
         )
         for name, arrive in job["players"]
     ]
@@ -254,9 +256,8 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
     unseated = {t for t in tasks if t.done()}  # players that never sat down: not measured
     # Measuring: from "go" to "stop".
     pauses = GcPauses()
-    for some in latencies.values():
+    for some in latencies.values():  # the players' keys before "go" are not measured
         some.clear()
-    ready.set()
     lags: list[float] = []
     probe = asyncio.create_task(lag_probe(lags))
     cpu0, wall0 = own_cpu(), time.monotonic()
