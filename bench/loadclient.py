@@ -90,7 +90,9 @@ async def returns(term: Terminal, latencies: Latencies) -> None:
 
 
 async def _dialog(term: Terminal) -> str:
-    await term.until(lambda: "(R13)" in term.text())
+    """The return dialog once drawn whole: its title and the prompt with the tokens held
+    (a frame can reach the screen in more than one piece)."""
+    await term.until(lambda: "(R13)" in term.text() and "you keep" in term.row(-2))
     return term.text()
 
 
