@@ -40,8 +40,7 @@ it holds (p99 <= 100 ms, nearly everyone seated), to `--step` players: up from t
 `--players` count by half again while it holds, then halving the gap; with `--repeat R`,
 each count is run R times and judged by the run with the median p99. Measure for 30 s or
 more: a player's move takes about a dozen keys (":", the notation, Enter), so a shorter
-window holds mostly letters, the cheapest keys, and few moves or bot answers (8 s windows
-"held" 160 players where 30 s ones held 40 to 60).
+window holds mostly letters, the cheapest keys, and few moves or bot answers.
 
 `--compare` runs, in one invocation and at each player count, one process on SQLite
 and `--workers` (default 2) on PostgreSQL; `--setups` names any list of them;
