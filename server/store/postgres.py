@@ -72,6 +72,7 @@ from .records import (
     CREATE_TABLE,
     DEFAULT_SETTINGS,
     FINISH,
+    GAME_COLUMNS,
     GAME_SELECT,
     MOVE_DONE,
     OPEN_STATUSES,
@@ -237,7 +238,7 @@ class PostgresStore(ClubQueries, Store):
             self._pool = await asyncpg.create_pool(
                 self._url,
                 min_size=1,
-                max_size=8,
+                max_size=16,
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=QUERY_TIMEOUT,
             )
@@ -464,8 +465,11 @@ class PostgresStore(ClubQueries, Store):
 
     async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
         async with self._conn() as conn:
-            row = await conn.fetchrow(GAME_SELECT + " WHERE id = $1", game)
-            return None if row is None else await _record(conn, row, moves)
+            if not moves:
+                row = await conn.fetchrow(GAME_SELECT + " WHERE id = $1", game)
+                return None if row is None else game_record(tuple(row), (), None)
+            row = await conn.fetchrow(WHOLE_GAME_SELECT + " WHERE id = $1", game)
+            return None if row is None else _whole_record(row)
 
     async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
         async with self._conn() as conn:
@@ -474,10 +478,10 @@ class PostgresStore(ClubQueries, Store):
     async def open_tables(self) -> list[GameRecord]:
         async with self._conn() as conn:
             rows = await conn.fetch(
-                GAME_SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
+                WHOLE_GAME_SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
                 list(OPEN_STATUSES),
             )
-            return [await _record(conn, r, True) for r in rows]
+        return [_whole_record(r) for r in rows]
 
     # -- chat ------------------------------------------------------------------
 
@@ -737,16 +741,26 @@ async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
     return tuple(str(r[0]) for r in rows)
 
 
-async def _record(conn: Conn, row: asyncpg.Record, moves: bool) -> GameRecord:
-    """A `GameRecord` from a games row, with its moves and latest snapshot (unless
-    `moves` is False)."""
-    if not moves:
-        return game_record(tuple(row), (), None)
-    snap = await conn.fetchrow(
-        "SELECT seq, state FROM snapshots WHERE game = $1 ORDER BY seq DESC LIMIT 1", row["id"]
-    )
-    snapshot = None if snap is None else (int(snap[0]), bytes(snap[1]))
-    return game_record(tuple(row), await _moves(conn, row["id"], 0), snapshot)
+# A game's row with its moves and latest snapshot, in one round trip: a connection held
+# across three (row, snapshot, moves) waited three turns of a busy event loop for their
+# answers, and loading the games other processes start starved the pool as players
+# arrived (a second and more a load at 100 players over two processes).
+_LATEST_SNAPSHOT = "FROM snapshots WHERE game = games.id ORDER BY seq DESC LIMIT 1"
+WHOLE_GAME_SELECT = (
+    f"SELECT {', '.join(GAME_COLUMNS)},"
+    " (SELECT array_agg(notation ORDER BY seq) FROM moves WHERE game = games.id),"
+    f" (SELECT seq {_LATEST_SNAPSHOT}), (SELECT state {_LATEST_SNAPSHOT})"
+    " FROM games"
+)
+
+
+def _whole_record(row: asyncpg.Record) -> GameRecord:
+    """A `GameRecord` from a `WHOLE_GAME_SELECT` row: the games columns, then the moves
+    (NULL for none) and the latest snapshot's seq and state (NULL for none)."""
+    columns = len(GAME_COLUMNS)
+    moves, seq, state = row[columns], row[columns + 1], row[columns + 2]
+    snapshot = None if seq is None else (int(seq), bytes(state))
+    return game_record(tuple(row)[:columns], tuple(str(m) for m in moves or ()), snapshot)
 
 
 async def schema_version(conn: Conn) -> int:

@@ -127,6 +127,36 @@ async def test_a_place_in_the_move_log_takes_one_move(database: str) -> None:
     await two.close()
 
 
+async def test_a_game_loads_with_its_moves_in_order_and_its_latest_snapshot(
+    database: str,
+) -> None:
+    """What a process reads to follow a game (one round trip on PostgreSQL): the moves in
+    order, the latest snapshot; a game without either has none; the same from the list
+    of open tables read at start."""
+    store = await opened(database)
+    assert await store.create_table("g", SEATS, "ann")
+    assert await store.create_table("new", SEATS, "ann")
+    assert await store.update_table("g", 0, SEATS, "ann", PLAYING, 5)
+    moves = ("take W U G", "take R K W", "take W U G", "take R K W")
+    for seq, notation in enumerate(moves):
+        await store.append_move("g", seq, notation, seq + 2)
+    await store.save_snapshot("g", 2, b"after two")
+    await store.save_snapshot("g", 4, b"after four")
+    record = await store.load_game("g")
+    assert record is not None
+    assert record.moves == moves and record.snapshot == (4, b"after four") and record.turn == 5
+    bare = await store.load_game("g", moves=False)
+    assert bare is not None and bare.moves == () and bare.snapshot is None
+    empty = await store.load_game("new")
+    assert empty is not None and empty.moves == () and empty.snapshot is None
+    assert await store.load_game("nothing") is None
+    assert {r.id: (r.moves, r.snapshot) for r in await store.open_tables()} == {
+        "g": (moves, (4, b"after four")),
+        "new": ((), None),
+    }
+    await store.close()
+
+
 async def test_a_closed_table_is_no_longer_open(database: str) -> None:
     store = await opened(database)
     assert await store.create_table("w", SEATS, "ann")
