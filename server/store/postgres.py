@@ -744,7 +744,7 @@ async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
 # A game's row with its moves and latest snapshot, in one round trip: a connection held
 # across three (row, snapshot, moves) waited three turns of a busy event loop for their
 # answers, and loading the games other processes start starved the pool as players
-# arrived (a second and more a load at 100 players over two processes).
+# arrived (a second or more a load, at 100 players over two processes).
 _LATEST_SNAPSHOT = "FROM snapshots WHERE game = games.id ORDER BY seq DESC LIMIT 1"
 WHOLE_GAME_SELECT = (
     f"SELECT {', '.join(GAME_COLUMNS)},"
