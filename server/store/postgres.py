@@ -109,6 +109,11 @@ CONNECT_TIMEOUT = 5.0  # seconds to reach the database before giving up for now
 # A database that refuses connections still fails at once; one that does not answer, after
 # CONNECT_TIMEOUT for a new connection (or QUERY_TIMEOUT for the pool's queries in flight).
 POOL_WAIT = 15.0
+# Pooled connections a process holds at most (docs/cluster.md counts them). A request
+# holds one across the turns of its event loop, which lag while players arrive: 8 ran
+# out at 100 players arriving over two processes on a slow 2-core machine (3 to 8 told
+# "busy"); 16 did not.
+POOL_SIZE = 16
 HELD_LONG = 1.0  # seconds: a pooled connection held this long is logged, with its user
 QUERY_TIMEOUT = 10.0  # seconds a statement may take
 LOCK_CLASS = 0x5350  # the first key of every game's advisory lock ("SP")
@@ -238,7 +243,7 @@ class PostgresStore(ClubQueries, Store):
             self._pool = await asyncpg.create_pool(
                 self._url,
                 min_size=1,
-                max_size=16,
+                max_size=POOL_SIZE,
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=QUERY_TIMEOUT,
             )
@@ -465,11 +470,9 @@ class PostgresStore(ClubQueries, Store):
 
     async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
         async with self._conn() as conn:
-            if not moves:
-                row = await conn.fetchrow(GAME_SELECT + " WHERE id = $1", game)
-                return None if row is None else game_record(tuple(row), (), None)
-            row = await conn.fetchrow(WHOLE_GAME_SELECT + " WHERE id = $1", game)
-            return None if row is None else _whole_record(row)
+            select = _WHOLE_GAME_SELECT if moves else GAME_SELECT
+            row = await conn.fetchrow(select + " WHERE id = $1", game)
+        return None if row is None else _record(row)
 
     async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
         async with self._conn() as conn:
@@ -478,10 +481,10 @@ class PostgresStore(ClubQueries, Store):
     async def open_tables(self) -> list[GameRecord]:
         async with self._conn() as conn:
             rows = await conn.fetch(
-                WHOLE_GAME_SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
+                _WHOLE_GAME_SELECT + " WHERE status = ANY($1::text[]) ORDER BY created, id",
                 list(OPEN_STATUSES),
             )
-        return [_whole_record(r) for r in rows]
+        return [_record(r) for r in rows]
 
     # -- chat ------------------------------------------------------------------
 
@@ -746,7 +749,7 @@ async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
 # answers, and loading the games other processes start starved the pool as players
 # arrived (a second or more a load, at 100 players over two processes).
 _LATEST_SNAPSHOT = "FROM snapshots WHERE game = games.id ORDER BY seq DESC LIMIT 1"
-WHOLE_GAME_SELECT = (
+_WHOLE_GAME_SELECT = (
     f"SELECT {', '.join(GAME_COLUMNS)},"
     " (SELECT array_agg(notation ORDER BY seq) FROM moves WHERE game = games.id),"
     f" (SELECT seq {_LATEST_SNAPSHOT}), (SELECT state {_LATEST_SNAPSHOT})"
@@ -754,10 +757,13 @@ WHOLE_GAME_SELECT = (
 )
 
 
-def _whole_record(row: asyncpg.Record) -> GameRecord:
-    """A `GameRecord` from a `WHOLE_GAME_SELECT` row: the games columns, then the moves
-    (NULL for none) and the latest snapshot's seq and state (NULL for none)."""
+def _record(row: asyncpg.Record) -> GameRecord:
+    """A `GameRecord` from a `GAME_SELECT` row (without moves), or from a
+    `_WHOLE_GAME_SELECT` one: the games columns, then the moves (NULL for none) and the
+    latest snapshot's seq and state (NULL for none)."""
     columns = len(GAME_COLUMNS)
+    if len(row) == columns:
+        return game_record(tuple(row), (), None)
     moves, seq, state = row[columns], row[columns + 1], row[columns + 2]
     snapshot = None if seq is None else (int(seq), bytes(state))
     return game_record(tuple(row)[:columns], tuple(str(m) for m in moves or ()), snapshot)
