@@ -90,9 +90,9 @@ async def returns(term: Terminal, latencies: Latencies) -> None:
 
 
 async def _dialog(term: Terminal) -> str:
-    """The return dialog once drawn whole: its title and the prompt with the tokens held
-    (a frame can reach the screen in more than one piece)."""
-    await term.until(lambda: "(R13)" in term.text() and "you keep" in term.row(-2))
+    """The screen once the return prompt is drawn whole, with the tokens held (a frame can
+    reach the screen in more than one piece): "Give back 2 (R13): … · you keep 3W 2U…"."""
+    await term.until(lambda: re.search(r"\(R13\).* you keep ", term.row(-2)) is not None)
     return term.text()
 
 
