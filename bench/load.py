@@ -108,6 +108,12 @@ KINDS_SHORT = {
 }
 
 
+class RunStopped(Exception):
+    """A run that could not measure (players never seated, a worker without any, the load
+    generator silent): the end of the benchmark, but only an over-capacity count to
+    `--capacity`. Anything else wrong (no PostgreSQL here) ends a search too."""
+
+
 @dataclass(frozen=True)
 class Setup:
     """A server to measure: its store and how many processes."""
@@ -235,7 +241,7 @@ class Clients:
         deadline = time.monotonic() + timeout
         while any(r is None for r in self.results) and not self.errors:
             if time.monotonic() > deadline:
-                raise SystemExit("the load generator's processes did not report")
+                raise RunStopped("the load generator's processes did not report")
             await asyncio.sleep(0.1)
 
     async def stop(self) -> None:
@@ -385,7 +391,7 @@ async def play_run(
                 clients.errors += [why for u in clients.unseated for why in u][:3]
                 clients.errors.append(f"none of {n} players could sit down")
             if clients.errors:
-                raise SystemExit(
+                raise RunStopped(
                     "; ".join(clients.errors) + f" (server log: {keep_log(server, label)})"
                 )
             print(f"  {sum(clients.seated)} players ready after {time.monotonic() - started:.1f} s")
@@ -398,7 +404,7 @@ async def play_run(
             for w in range(1, setup.workers + 1):
                 run.per_worker[w] = sum(1 for v in run.where.values() if v == w)
             if setup.workers > 1 and min(run.per_worker.values()) == 0:
-                raise SystemExit(f"a worker got no players: {run.per_worker}; run again")
+                raise RunStopped(f"a worker got no players: {run.per_worker}; run again")
             spies = start_spies(args.py_spy, label, workers, args.duration)
             for pid in workers if watch_dir else []:
                 os.kill(pid, signal.SIGUSR1)
@@ -417,7 +423,7 @@ async def play_run(
             run.rss_mb = [rss_mb(pid) for pid in workers]
             await clients.wait_results()
             if clients.errors:
-                raise SystemExit("; ".join(clients.errors))
+                raise RunStopped("; ".join(clients.errors))
         finally:
             await clients.stop()
             for spy in spies:
@@ -673,7 +679,7 @@ async def capacity(
             label = f"{setup.backend}{setup.workers}-{n}-{r}"
             try:
                 tries.append(await play_run(setup, n, "none", args, dbs, label))
-            except SystemExit as e:  # players never all seated, a worker without any...
+            except RunStopped as e:  # players never all seated, a worker without any...
                 print(f"  the run stopped: {e}")
                 tries.append(Run(setup, n, error=str(e)))
         tries.sort(key=lambda run: run.pct(99) or math.inf)
@@ -882,6 +888,8 @@ async def main(argv: list[str] | None = None) -> None:
                     for clock in args.clocks:
                         label = f"{setup.backend}{setup.workers}-{n}-{clock}-{r + 1}"
                         runs.append(await play_run(setup, n, clock, args, dbs, label))
+    except RunStopped as e:
+        raise SystemExit(str(e)) from None
     finally:
         dbs.close()
     if len(runs) > 1:
