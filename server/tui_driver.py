@@ -1,8 +1,8 @@
 """A Textual driver that runs one app over one SSH channel, inside the server process.
 
-This is the only module that touches Textual internals, and it is written
-against textual==8.2.8 (pinned in pyproject.toml). What it relies on, each
-for a pitfall in docs/design.md (P1–P16):
+This module and `server/compositing.py` (which it imports) are the only ones that touch
+Textual internals, and they are written against textual==8.2.8 (pinned in
+pyproject.toml). What they rely on, each for a pitfall in docs/design.md (P1–P17):
 
 - the `Driver` interface (write/flush/start/stop/disable_input/close and
   `_size`), `Driver.process_message` for mouse bookkeeping;
@@ -14,6 +14,8 @@ for a pitfall in docs/design.md (P1–P16):
   `sys.stdout` while an app runs: replaced by a null context (P5);
 - `Strip.crop_extend` and `Strip.divide`, which cache an unchanged strip in itself
   (a cycle that only a full collection frees): answered without the cache (P6);
+- the compositor's partial update, which renders every widget between the first and
+  the last change: `server/compositing.py` renders only what the update shows (P17);
 - `App.console`, `App._filters`, `App.no_color`, `App.error_console`,
   `App.use_command_palette` and `App._exception`, set per session so that
   colours come from the player's terminal, never the server's environment
@@ -47,6 +49,8 @@ from textual.filter import Monochrome, NoColor
 from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
+
+from . import compositing  # noqa: F401 (its effect: docs/design.md, P17)
 
 log = logging.getLogger("splendor.ssh")
 
