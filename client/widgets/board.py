@@ -122,90 +122,92 @@ class Board(LineWidget):
         base = self.rich_style
         face = self.face
         empty = blank(width, base)
-        cursor = self.cursor
-        at = cursor[1] if cursor is not None and cursor[0] == NOBLE_ROW else None
-        lines = list(noble_strips(face.nobles, at, min(width, g.width), base))
+        lines = list(noble_strips(face.nobles, self._at(NOBLE_ROW), min(width, g.width), base))
         lines = [line.adjust_cell_length(width, base) for line in lines]
-        gap = [blank(g.gap, base)] if g.gap else []
         for r, row in enumerate(face.rows):
             if g.row_gap:
                 lines.append(empty)
-            lines += self._row(row, r + 1, g, width, base, gap)
+            lines += row_strips(row, self._at(r + 1), g, width, base)
         if g.row_gap:
             lines.append(empty)
-        lines.append(self._bank(face.piles, g, width, base))
-        lines += self._hand(face, g, width, base, gap)
+        lines.append(bank_strip(face.piles, self._at(BANK_ROW), g, width, base))
+        lines += hand_strips(face.mine, face.look, self._at(MINE_ROW), g, width, base)
         return lines[:height]
 
-    def _here(self, r: int, c: int) -> bool:
-        return self.cursor == (r, c)
+    def _at(self, r: int) -> int | None:
+        """The cursor's column on cursor row `r` (None: it is not on that row)."""
+        return self.cursor[1] if self.cursor is not None and self.cursor[0] == r else None
 
-    def _tiles(
-        self, row: Sequence[CardFace], r: int, g: Geometry, base: Style, first: int
-    ) -> list[tuple[Strip, ...]]:
-        """A row's tiles; the first `first` cells wide (the deck), the others card-wide."""
-        return [
-            card_strips(
-                face,
-                first if c == 0 and first else g.card,
-                g.height,
-                self._here(r, c),
-                g.boxed,
-                base,
-            )
-            for c, face in enumerate(row)
-        ]
 
-    def _row(
-        self,
-        row: Sequence[CardFace],
-        r: int,
-        g: Geometry,
-        width: int,
-        base: Style,
-        gap: list[Strip],
-    ) -> list[Strip]:
-        tiles = self._tiles(row, r, g, base, g.deck)
-        out = []
-        for y in range(g.height):
-            parts = [tiles[0][y]]
-            for tile in tiles[1:]:
-                parts += gap
-                parts.append(tile[y])
-            out.append(Strip.join(parts).adjust_cell_length(width, base))
-        return out
+# A row's lines are cached by value, as its tiles are: a key moves the cursor in one row
+# (or none), a move changes a card or two, and the other rows are lines drawn before.
+@lru_cache(maxsize=2048)
+def row_strips(
+    row: tuple[CardFace, ...], cursor: int | None, g: Geometry, width: int, base: Style
+) -> tuple[Strip, ...]:
+    """A card row: its deck `g.deck` cells wide, then its cards, `width` cells a line."""
+    tiles = _tiles(row, cursor, g, base, g.deck)
+    gap = [blank(g.gap, base)] if g.gap else []
+    out = []
+    for y in range(g.height):
+        parts = [tiles[0][y]]
+        for tile in tiles[1:]:
+            parts += gap
+            parts.append(tile[y])
+        out.append(Strip.join(parts).adjust_cell_length(width, base))
+    return tuple(out)
 
-    def _hand(
-        self, face: BoardFace, g: Geometry, width: int, base: Style, gap: list[Strip]
-    ) -> list[Strip]:
-        """Your reserved cards under the card columns, then a card looked up (if any) in
-        the fourth column, set apart by a bar."""
-        tiles = self._tiles(face.mine or (), MINE_ROW, g, base, 0)
-        look = (
-            card_strips(face.look, g.card, g.height, False, g.boxed, base)
-            if face.look is not None
-            else None
+
+@lru_cache(maxsize=1024)
+def hand_strips(
+    mine: tuple[CardFace, ...] | None,
+    look: CardFace | None,
+    cursor: int | None,
+    g: Geometry,
+    width: int,
+    base: Style,
+) -> tuple[Strip, ...]:
+    """Your reserved cards under the card columns (none for a spectator), then a card
+    looked up (if any) in the fourth column, set apart by a bar."""
+    tiles = _tiles(mine or (), cursor, g, base, 0)
+    gap = [blank(g.gap, base)] if g.gap else []
+    shown = card_strips(look, g.card, g.height, False, g.boxed, base) if look is not None else None
+    label = "Hand" if mine is not None else ""
+    out = []
+    for y in range(g.height):
+        name = Text(label if y == 0 else "", style=LABEL)
+        parts = [strip(name, g.deck, base)]
+        for tile in tiles:
+            parts += gap
+            parts.append(tile[y])
+        if shown is not None:
+            missing = 3 - len(tiles)
+            parts.append(blank(missing * (g.card + g.gap), base))
+            parts.append(strip(Text("▕", style=DIM), g.gap or 1, base))
+            parts.append(shown[y])
+        out.append(Strip.join(parts).adjust_cell_length(width, base))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def bank_strip(
+    piles: tuple[PileFace, ...], cursor: int | None, g: Geometry, width: int, base: Style
+) -> Strip:
+    """The bank's line: its label in the deck column, then a pile per colour, gold last."""
+    parts = [strip(Text("Bank", style=LABEL), g.deck, base)]
+    each = max(7, (g.width - g.deck) // 6)
+    for c, pile in enumerate(piles):
+        parts.append(pile_strip(pile, each, cursor == c, base))
+    return Strip.join(parts).adjust_cell_length(width, base)
+
+
+def _tiles(
+    row: Sequence[CardFace], cursor: int | None, g: Geometry, base: Style, first: int
+) -> list[tuple[Strip, ...]]:
+    """A row's tiles; the first `first` cells wide (the deck), the others card-wide."""
+    return [
+        card_strips(
+            face, first if c == 0 and first else g.card, g.height, cursor == c, g.boxed, base
         )
-        label = "Hand" if face.mine is not None else ""
-        out = []
-        for y in range(g.height):
-            name = Text(label if y == 0 else "", style=LABEL)
-            parts = [strip(name, g.deck, base)]
-            for tile in tiles:
-                parts += gap
-                parts.append(tile[y])
-            if look is not None:
-                missing = 3 - len(tiles)
-                parts.append(blank(missing * (g.card + g.gap), base))
-                parts.append(strip(Text("▕", style=DIM), g.gap or 1, base))
-                parts.append(look[y])
-            out.append(Strip.join(parts).adjust_cell_length(width, base))
-        return out
-
-    def _bank(self, piles: Sequence[PileFace], g: Geometry, width: int, base: Style) -> Strip:
-        parts = [strip(Text("Bank", style=LABEL), g.deck, base)]
-        room = g.width - g.deck
-        each = max(7, room // 6)
-        for c, pile in enumerate(piles):
-            parts.append(pile_strip(pile, each, self._here(BANK_ROW, c), base))
-        return Strip.join(parts).adjust_cell_length(width, base)
+        for c, face in enumerate(row)
+    ]
