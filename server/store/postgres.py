@@ -625,21 +625,15 @@ class PostgresStore(ClubQueries, Store):
                 self._flush_due.set()
 
     async def _write_sessions(self, batch: dict[str, tuple[Any, ...] | None]) -> None:
+        """One statement (one round trip): the batch's departures deleted, its arrivals and
+        moves written, the others told at commit."""
         if not batch:
             return
         gone = [s for s, row in batch.items() if row is None]
         rows = [row for row in batch.values() if row is not None]
-        async with self._conn() as conn, conn.transaction():
-            if gone:
-                await conn.execute("DELETE FROM sessions WHERE id = ANY($1::text[])", gone)
-            if rows:
-                await conn.executemany(
-                    "INSERT INTO sessions (id, process, name, guest, key, tbl, seat)"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO UPDATE SET"
-                    " tbl = EXCLUDED.tbl, seat = EXCLUDED.seat",
-                    rows,
-                )
-            await conn.execute("SELECT pg_notify($1, 'p')", CHANNEL)
+        columns = [list(column) for column in zip(*rows, strict=True)] or [[]] * 7
+        async with self._conn() as conn:
+            await conn.execute(_WRITE_SESSIONS, gone, *columns, CHANNEL)
         for s in gone:
             self._mine.pop(s, None)
         self._mine.update((row[0], row) for row in rows)
@@ -749,6 +743,19 @@ async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
 # answers, and loading the games other processes start starved the pool as players
 # arrived (a second or more a load, at 100 players over two processes).
 _LATEST_SNAPSHOT = "FROM snapshots WHERE game = games.id ORDER BY seq DESC LIMIT 1"
+
+# The sessions' batch: the id lists are disjoint (a batch holds one change a session).
+_WRITE_SESSIONS = """
+WITH gone AS (DELETE FROM sessions WHERE id = ANY($1::text[])),
+written AS (
+    INSERT INTO sessions (id, process, name, guest, key, tbl, seat)
+    SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[],
+                         $7::text[], $8::integer[])
+    ON CONFLICT (id) DO UPDATE SET tbl = EXCLUDED.tbl, seat = EXCLUDED.seat
+)
+SELECT pg_notify($9, 'p')
+"""
+
 _WHOLE_GAME_SELECT = (
     f"SELECT {', '.join(GAME_COLUMNS)},"
     " (SELECT array_agg(notation ORDER BY seq) FROM moves WHERE game = games.id),"
