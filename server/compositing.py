@@ -48,6 +48,8 @@ def chops_for(compositor: Compositor, wanted: Mapping[int, set[int]]) -> Chops:
             Region(x0 - region.x, first - region.y, x1 - x0, lines[-1] + 1 - first)
         )
         for y in lines:
+            if y - first >= len(strips):
+                break  # a widget that gives fewer lines than asked: Textual skips the rest
             line, want = chops[y], wanted[y]
             starts = [cut for cut in cuts[y] if x0 <= cut <= x1]
             pieces = strips[y - first].divide([cut - x0 for cut in starts[1:]])
@@ -82,9 +84,11 @@ def render_partial_update(self: Compositor) -> ChopsUpdate | None:
 
 
 def render_chops(self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]) -> Chops:
-    """Textual's signature (a full update calls it): every piece of the lines asked for."""
+    """Textual's signature (a full update calls it): every piece of the lines asked for,
+    on the screen (an inline app may ask for more lines than it has)."""
     cuts = self.cuts
-    wanted = {y: set(cuts[y][:-1]) for y in crop.line_range if is_rendered_line(y)}
+    lines = crop.intersection(self.size.region).line_range
+    wanted = {y: set(cuts[y][:-1]) for y in lines if is_rendered_line(y)}
     return chops_for(self, wanted)
 
 
