@@ -5,7 +5,8 @@ The same game is played twice by keys, once on each compositor alone, every fram
 written to a terminal emulator: cursor moves over the board, the players and the moves,
 gems picked and put back, a dialog over the table, a resize, moves played and the bots'
 answers. The two terminals must hold the same cells (characters and their colours and
-attributes) after every step.
+attributes) after every step. An app of layers, clips and dialogs does the same under
+random changes, where a change starts and ends inside the pieces of a line.
 
 Importing `server.compositing` installs it for the whole test process, as the server's
 driver does (`server.tui_driver` imports it): other client tests in the same worker may
