@@ -476,7 +476,12 @@ class PostgresStore(ClubQueries, Store):
 
     async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
         async with self._conn() as conn:
-            return await _moves(conn, game, start)
+            rows = await conn.fetch(
+                "SELECT notation FROM moves WHERE game = $1 AND seq >= $2 ORDER BY seq",
+                game,
+                start,
+            )
+        return tuple(str(r[0]) for r in rows)
 
     async def open_tables(self) -> list[GameRecord]:
         async with self._conn() as conn:
@@ -731,19 +736,6 @@ def _timing(deadline: str, banks: str) -> Timing | None:
     )
 
 
-async def _moves(conn: Conn, game: str, start: int) -> tuple[str, ...]:
-    rows = await conn.fetch(
-        "SELECT notation FROM moves WHERE game = $1 AND seq >= $2 ORDER BY seq", game, start
-    )
-    return tuple(str(r[0]) for r in rows)
-
-
-# A game's row with its moves and latest snapshot, in one round trip: a connection held
-# across three (row, snapshot, moves) waited three turns of a busy event loop for their
-# answers, and loading the games other processes start starved the pool as players
-# arrived (a second or more a load, at 100 players over two processes).
-_LATEST_SNAPSHOT = "FROM snapshots WHERE game = games.id ORDER BY seq DESC LIMIT 1"
-
 # The sessions' batch: the id lists are disjoint (a batch holds one change a session).
 _WRITE_SESSIONS = """
 WITH gone AS (DELETE FROM sessions WHERE id = ANY($1::text[])),
@@ -755,6 +747,12 @@ written AS (
 )
 SELECT pg_notify($9, 'p')
 """
+
+# A game's row with its moves and latest snapshot, in one round trip: a connection held
+# across three (row, snapshot, moves) waited three turns of a busy event loop for their
+# answers, and loading the games other processes start starved the pool as players
+# arrived (a second or more a load, at 100 players over two processes).
+_LATEST_SNAPSHOT = "FROM snapshots WHERE game = games.id ORDER BY seq DESC LIMIT 1"
 
 _WHOLE_GAME_SELECT = (
     f"SELECT {', '.join(GAME_COLUMNS)},"

@@ -389,20 +389,9 @@ async def test_sessions_written_in_one_batch_are_what_another_process_reads(
     written as one statement, is what another process reads; its own are not listed."""
     url = postgres.create_database()  # type: ignore[attr-defined]
     here, there = await opened(url), await opened(url)
-    try:
-        await here.set_session("s1", "ann", False, "K1", None, None)
-        await here.set_session("s2", "guest-bob", True, None, None, None)
-        await here.set_session("s3", "cy", False, "K3", "t9", None)
-        for _ in range(100):
-            if len(await there.sessions()) == 3:
-                break
-            await asyncio.sleep(0.05)
-        await here.set_session("s1", "ann", False, "K1", "t1", 0)
-        await here.drop_session("s2")
-        expected = {
-            ("s1", "ann", False, "K1", "t1", 0),
-            ("s3", "cy", False, "K3", "t9", None),
-        }
+
+    async def read_there(expected: set[tuple[object, ...]]) -> None:
+        """Wait (bounded) until `there` reads `expected`, all of it `here`'s."""
         for _ in range(100):
             rows = await there.sessions()
             seen = {(r.session, r.name, r.guest, r.key, r.table, r.seat) for r in rows}
@@ -411,6 +400,23 @@ async def test_sessions_written_in_one_batch_are_what_another_process_reads(
             await asyncio.sleep(0.05)
         assert seen == expected
         assert {r.process for r in rows} == {here.process}  # type: ignore[attr-defined]
+
+    try:
+        await here.set_session("s1", "ann", False, "K1", None, None)
+        await here.set_session("s2", "guest-bob", True, None, None, None)
+        await here.set_session("s3", "cy", False, "K3", "t9", None)
+        await read_there(
+            {
+                ("s1", "ann", False, "K1", None, None),
+                ("s2", "guest-bob", True, None, None, None),
+                ("s3", "cy", False, "K3", "t9", None),
+            }
+        )
+        await here.set_session("s1", "ann", False, "K1", "t1", 0)
+        await here.drop_session("s2")
+        await read_there(
+            {("s1", "ann", False, "K1", "t1", 0), ("s3", "cy", False, "K3", "t9", None)}
+        )
         assert await here.sessions() == []  # a process lists the others' sessions
     finally:
         await here.close()
