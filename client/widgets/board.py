@@ -147,15 +147,8 @@ def row_strips(
 ) -> tuple[Strip, ...]:
     """A card row: its deck `g.deck` cells wide, then its cards, `width` cells a line."""
     tiles = _tiles(row, cursor, g, base, g.deck)
-    gap = [blank(g.gap, base)] if g.gap else []
-    out = []
-    for y in range(g.height):
-        parts = [tiles[0][y]]
-        for tile in tiles[1:]:
-            parts += gap
-            parts.append(tile[y])
-        out.append(Strip.join(parts).adjust_cell_length(width, base))
-    return tuple(out)
+    lines = (_side_by_side(tiles[0][y], tiles[1:], y, g, base) for y in range(g.height))
+    return tuple(Strip.join(parts).adjust_cell_length(width, base) for parts in lines)
 
 
 @lru_cache(maxsize=1024)
@@ -170,16 +163,12 @@ def hand_strips(
     """Your reserved cards under the card columns (none for a spectator), then a card
     looked up (if any) in the fourth column, set apart by a bar."""
     tiles = _tiles(mine or (), cursor, g, base, 0)
-    gap = [blank(g.gap, base)] if g.gap else []
     shown = card_strips(look, g.card, g.height, False, g.boxed, base) if look is not None else None
     label = "Hand" if mine is not None else ""
     out = []
     for y in range(g.height):
         name = Text(label if y == 0 else "", style=LABEL)
-        parts = [strip(name, g.deck, base)]
-        for tile in tiles:
-            parts += gap
-            parts.append(tile[y])
+        parts = _side_by_side(strip(name, g.deck, base), tiles, y, g, base)
         if shown is not None:
             missing = 3 - len(tiles)
             parts.append(blank(missing * (g.card + g.gap), base))
@@ -199,6 +188,18 @@ def bank_strip(
     for c, pile in enumerate(piles):
         parts.append(pile_strip(pile, each, cursor == c, base))
     return Strip.join(parts).adjust_cell_length(width, base)
+
+
+def _side_by_side(
+    first: Strip, tiles: Sequence[tuple[Strip, ...]], y: int, g: Geometry, base: Style
+) -> list[Strip]:
+    """Line `y` of a row: `first`, then each tile's line `y` after a gap."""
+    gap = [blank(g.gap, base)] if g.gap else []
+    parts = [first]
+    for tile in tiles:
+        parts += gap
+        parts.append(tile[y])
+    return parts
 
 
 def _tiles(
