@@ -16,7 +16,7 @@ then draw with it too. `textuals_own` puts Textual's functions back for a while.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
@@ -80,17 +80,29 @@ class Emulator:
         return [[row[x] for x in range(self.term.columns)] for row in rows]
 
 
-def same_steps(ours: list[tuple[str, Cells]], theirs: list[tuple[str, Cells]]) -> None:
+Steps = list[tuple[str, Cells]]
+
+
+async def on_both(
+    run: Callable[[pytest.MonkeyPatch], Awaitable[Steps]], monkeypatch: pytest.MonkeyPatch
+) -> Steps:
+    """`run` on the server's compositor, then on Textual's alone: the same cells after
+    every step. The server's steps."""
+    with monkeypatch.context() as patched:
+        ours = await run(patched)
+    with monkeypatch.context() as patched, textuals_own():
+        theirs = await run(patched)
     assert [label for label, _ in ours] == [label for label, _ in theirs]
     for (label, mine), (_, textuals) in zip(ours, theirs, strict=True):
         differ = [y for y, (a, b) in enumerate(zip(mine, textuals, strict=True)) if a != b]
         assert not differ, f"after {label}, lines {differ} differ"
+    return ours
 
 
-async def played(kit: Offline, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Cells]]:
+async def played(kit: Offline, monkeypatch: pytest.MonkeyPatch) -> Steps:
     """A scripted game on `kit`; the emulator's cells after each step."""
     emulator = Emulator(monkeypatch, *SIZE)
-    steps: list[tuple[str, Cells]] = []
+    steps: Steps = []
     app = kit.app
     async with app.run_test(size=SIZE) as pilot:
 
@@ -129,12 +141,12 @@ async def played(kit: Offline, monkeypatch: pytest.MonkeyPatch) -> list[tuple[st
 async def test_a_game_shows_the_same_on_both_compositors(
     offline: MakeOffline, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with monkeypatch.context() as patched:
-        ours = await played(await offline(), patched)
-    with monkeypatch.context() as patched, textuals_own():
-        theirs = await played(await offline(), patched)
+
+    async def run(patched: pytest.MonkeyPatch) -> Steps:
+        return await played(await offline(), patched)
+
+    ours = await on_both(run, monkeypatch)
     assert len(ours) > 60
-    same_steps(ours, theirs)
     last = ["".join(cell.data for cell in row) for row in ours[-1][1]]
     assert any(line.startswith("Bank") for line in last), last  # the frames reached the screen
 
@@ -152,7 +164,7 @@ async def test_a_cursor_key_renders_the_board_and_the_prompt_line_alone(
     monkeypatch.setattr(Widget, "render_lines", recording)
     kit = await offline()
     app = kit.app
-    async with app.run_test(size=(110, 36)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         await load(pilot, kit, find_position(2, mid_game))
         shown = {}
         for key, own in (("l", False), ("h", True), ("l", False)):
@@ -246,7 +258,7 @@ class Layers(App[None]):
                 return "texts"
 
 
-async def changed(seed: int, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Cells]]:
+async def changed(seed: int, monkeypatch: pytest.MonkeyPatch) -> Steps:
     emulator = Emulator(monkeypatch, 70, 24)
     app = Layers()
     rng = random.Random(seed)
@@ -264,9 +276,5 @@ async def changed(seed: int, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str,
 async def test_layers_clips_and_dialogs_show_the_same_on_both_compositors(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with monkeypatch.context() as patched:
-        ours = await changed(seed, patched)
-    with monkeypatch.context() as patched, textuals_own():
-        theirs = await changed(seed, patched)
-    same_steps(ours, theirs)
+    ours = await on_both(lambda patched: changed(seed, patched), monkeypatch)
     assert {what.split(": ")[1] for what, _ in ours} >= {"overlay moved", "dialog", "scroll"}
