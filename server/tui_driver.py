@@ -1,8 +1,9 @@
 """A Textual driver that runs one app over one SSH channel, inside the server process.
 
-This module and `server/compositing.py` (which it imports) are the only ones that touch
-Textual internals, and they are written against textual==8.2.8 (pinned in
-pyproject.toml). What they rely on, each for a pitfall in docs/design.md (P1–P17):
+This module and `server/compositing.py` and `server/frames.py` (which it imports) are
+the only ones that touch Textual internals, and they are written against textual==8.2.8
+(pinned in pyproject.toml). What they rely on, each for a pitfall in docs/design.md
+(P1–P18):
 
 - the `Driver` interface (write/flush/start/stop/disable_input/close and
   `_size`), `Driver.process_message` for mouse bookkeeping;
@@ -16,6 +17,10 @@ pyproject.toml). What they rely on, each for a pitfall in docs/design.md (P1–P
   (a cycle that only a full collection frees): answered without the cache (P6);
 - the compositor's partial update, which renders every widget between the first and
   the last change: `server/compositing.py` renders only what the update shows (P17);
+- `ChopsUpdate.render_segments` and `LayoutUpdate.render_segments`, which write each
+  run of text with its whole style, and take a style's codes from the style itself,
+  whichever terminal computed them: `server/frames.py` writes a frame for this
+  terminal, changing only what differs (P18);
 - `App.console`, `App._filters`, `App.no_color`, `App.error_console`,
   `App.use_command_palette` and `App._exception`, set per session so that
   colours come from the player's terminal, never the server's environment
@@ -50,7 +55,10 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from . import compositing  # noqa: F401 (its effect: docs/design.md, P17)
+from . import (
+    compositing,  # noqa: F401 (its effect: docs/design.md, P17)
+    frames,  # noqa: F401 (its effect: docs/design.md, P18)
+)
 
 log = logging.getLogger("splendor.ssh")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncssh
 from gamekit import (
     KEYS,
+    SIZE,
     decision,
     game_server,
     login,
@@ -18,6 +19,7 @@ from gamekit import (
     status,
     turn_shown,
 )
+from sshkit import Player
 
 from shared.protocol import TableUpdate
 
@@ -156,3 +158,23 @@ async def test_a_move_typed_in_one_burst_after_colon_is_played(tmp_path, bot_exe
         await record.wait(lambda m: isinstance(m, TableUpdate) and moment(m.view) != moment(view))
         assert (await game.host.store.moves(table_id(record)))[played] == str(move)
         await player.wait_for(lambda t: turn_shown(t) > view.turn)
+
+
+async def test_each_player_gets_the_colours_of_their_own_terminal(tmp_path, bot_executor):
+    """P8, P18: a 256-colour terminal that comes after a truecolor one gets 256-colour
+    codes, though the two tables share their styles (cached cards, Rich's caches):
+    Textual keeps a style's codes in the style, for whichever terminal came first."""
+    async with game_server(tmp_path, bot_executor) as game:
+        rich = await Player.login(game.port, "ann", size=SIZE, env={"COLORTERM": "truecolor"})
+        await quick_game(rich)
+        plain = await Player.login(game.port, "bob", size=SIZE)
+        await quick_game(plain)
+        for key in "lljj":  # the cursor over the same cards on both tables
+            rich.press(key)
+            plain.press(key)
+        await plain.wait_for(lambda t: "costs" in t)
+        assert b"\x1b[38;2;" in bytes(rich.term.raw)
+        assert b"38;2;" not in bytes(plain.term.raw)
+        assert b"\x1b[38;5;" in bytes(plain.term.raw)
+        await rich.close()
+        await plain.close()
