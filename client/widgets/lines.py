@@ -106,6 +106,25 @@ def theme_colour(app: App[Any], name: str) -> str:
     return _THEMES[key]
 
 
+def changed_columns(old: Strip, new: Strip, width: int) -> tuple[int, int]:
+    """The columns between the first and the last run of text that differ from `old` to
+    `new` (whole runs: a wide character is never cut); the whole line if the two differ
+    in length."""
+    if old.cell_length != new.cell_length:
+        return 0, width
+    before, after = list(old), list(new)
+    same = min(len(before), len(after))
+    head = 0
+    while head < same and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < same - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    start = sum(segment.cell_length for segment in after[:head])
+    stop = new.cell_length - sum(segment.cell_length for segment in after[len(after) - tail :])
+    return (start, stop) if start < stop else (0, width)
+
+
 class LineWidget(Widget):
     """A widget drawn line by line from `draw`; `redraw` repaints the lines that changed."""
 
@@ -118,21 +137,19 @@ class LineWidget(Widget):
         raise NotImplementedError
 
     def redraw(self) -> None:
-        """Draw again; refresh only the lines that differ from the last drawing."""
+        """Draw again; refresh only the lines that differ from the last drawing, and on
+        each only the columns that differ (a cursor key changes two cards of a row)."""
         width, height = self.content_size
         if not self.is_mounted or width <= 0 or height <= 0:
             return  # drawn at the first resize
         new = self.draw(width, height)
         old, self._strips = self._strips, new
-        y, end = 0, max(len(old), len(new))
-        while y < end:
-            if y < len(old) and y < len(new) and old[y] == new[y]:
-                y += 1
-                continue
-            first = y
-            while y < end and not (y < len(old) and y < len(new) and old[y] == new[y]):
-                y += 1
-            self.refresh(Region(0, first, width, y - first))  # content coordinates
+        for y in range(max(len(old), len(new))):
+            if y >= len(old) or y >= len(new):
+                self.refresh(Region(0, y, width, 1))  # content coordinates
+            elif old[y] != new[y]:
+                start, stop = changed_columns(old[y], new[y], width)
+                self.refresh(Region(start, y, stop - start, 1))
 
     def render_line(self, y: int) -> Strip:
         if y < len(self._strips):

@@ -35,6 +35,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
+from client.widgets.board import Board
 from server import compositing, frames
 from shared.state import GameState
 
@@ -310,3 +311,46 @@ async def test_layers_clips_and_dialogs_show_the_same_on_both_compositors(
 ) -> None:
     ours = await on_both(lambda patched: changed(seed, colours, patched), monkeypatch)
     assert {what.split(": ")[1] for what, _ in ours} >= {"overlay moved", "dialog", "scroll"}
+
+
+def written(frame: str, width: int, height: int) -> set[tuple[int, int]]:
+    """The cells `frame` writes: (line, column)."""
+    term = pyte.Screen(width, height)
+    for y in range(height):
+        row = term.buffer[y]
+        for x in range(width):
+            row[x] = row[x]._replace(data="\x7f")
+    pyte.Stream(term).feed(frame)
+    return {(y, x) for y in range(height) for x in range(width) if term.buffer[y][x].data != "\x7f"}
+
+
+async def test_a_cursor_key_writes_the_cards_it_changes_and_no_more_of_the_board(
+    offline: MakeOffline, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """P18: a cursor key sends the cells of the cards whose marker moved, not the board's
+    whole lines (Textual's own rewrites every line of the row from its first column)."""
+    emulator = Emulator(monkeypatch, *SIZE)
+    kit = await offline()
+    app = kit.app
+    async with app.run_test(size=SIZE) as pilot:
+        await load(pilot, kit, find_position(2, mid_game))
+        await pilot.pause()
+        board = app.screen.query_one(Board)
+        lines = range(board.region.y, board.region.bottom)
+        slack = board.geometry.card + board.geometry.gap  # a card and the gap beside it
+        for key in "lljhk":
+            before, sent = emulator.cells(), len(emulator.frames)
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.pause()
+            after = emulator.cells()
+            cells = written("".join(emulator.frames[sent:]), *SIZE)
+            for y in lines:
+                changed = [x for x in range(SIZE[0]) if before[y][x] != after[y][x]]
+                sent_here = sorted(x for line, x in cells if line == y)
+                if not changed:
+                    assert not sent_here, f"{key}: line {y} unchanged but written"
+                    continue
+                assert changed[0] - slack <= sent_here[0], (key, y, changed, sent_here)
+                assert sent_here[-1] <= changed[-1] + slack, (key, y, changed, sent_here)
+            assert any(y in lines for y, _ in cells), key  # the marker moved on the board
