@@ -26,21 +26,23 @@ from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
 
-Chops = list[dict[int, Strip | None]]
+Line = dict[int, Strip | None]  # a line's pieces, by the column they start at
+Chops = list[Line]
 
 _textual_partial_update = Compositor.render_partial_update  # kept for the tests' comparison
 _textual_render_chops = Compositor._render_chops
 
 
-def chops_for(compositor: Compositor, wanted: Mapping[int, set[int]]) -> Chops:
-    """Every line's chops, with those `wanted` filled (line -> the cuts that start the
-    pieces an update shows); the others stay None, as Textual leaves what it skips."""
+def chops_for(compositor: Compositor, wanted: Mapping[int, set[int]]) -> dict[int, Line]:
+    """The chops of the lines `wanted`, with those wanted filled (line -> the cuts that
+    start the pieces an update shows); the others stay None, as Textual leaves what it
+    skips."""
     cuts = compositor.cuts
-    chops: Chops = [dict.fromkeys(line[:-1]) for line in cuts]
+    chops = {y: dict.fromkeys(cuts[y][:-1]) for y in wanted}
     for widget, (region, clip) in compositor.visible_widgets.items():  # front to back
         shown = region.intersection(clip)
         x0, x1 = shown.column_span
-        lines = [y for y in shown.line_range if _open(chops[y], wanted.get(y), x0, x1)]
+        lines = [y for y in shown.line_range if y in chops and _open(chops[y], wanted[y], x0, x1)]
         if not lines:
             continue  # what this widget would show here is covered, or unchanged
         first = lines[0]
@@ -59,10 +61,8 @@ def chops_for(compositor: Compositor, wanted: Mapping[int, set[int]]) -> Chops:
     return chops
 
 
-def _open(line: dict[int, Strip | None], want: set[int] | None, x0: int, x1: int) -> bool:
+def _open(line: Line, want: set[int], x0: int, x1: int) -> bool:
     """Whether a piece wanted on this line, between columns x0 and x1, is still empty."""
-    if not want:
-        return False
     return any(x0 <= cut < x1 and line[cut] is None for cut in want)
 
 
@@ -79,8 +79,9 @@ def render_partial_update(self: Compositor) -> ChopsUpdate | None:
         line = cuts[y]
         want = wanted.setdefault(y, set())
         want.update(start for start, end in pairwise(line) if start < x2 and end > x1)
-    chops = chops_for(self, wanted)
-    return ChopsUpdate(chops, spans, [line[1:] for line in cuts])
+    chops = chops_for(self, wanted)  # only the lines the spans index
+    ends = {y: cuts[y][1:] for y in chops}
+    return ChopsUpdate(chops, spans, ends)  # type: ignore[arg-type]  # indexed by line alone
 
 
 def render_chops(self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]) -> Chops:
@@ -89,7 +90,8 @@ def render_chops(self: Compositor, crop: Region, is_rendered_line: Callable[[int
     cuts = self.cuts
     lines = crop.intersection(self.size.region).line_range
     wanted = {y: set(cuts[y][:-1]) for y in lines if is_rendered_line(y)}
-    return chops_for(self, wanted)
+    chops = chops_for(self, wanted)
+    return [chops[y] if y in chops else dict.fromkeys(line[:-1]) for y, line in enumerate(cuts)]
 
 
 setattr(Compositor, "render_partial_update", render_partial_update)  # noqa: B010
