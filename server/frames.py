@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rich.cells import cell_len
+from rich.cells import cell_len, get_character_cell_size
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
@@ -33,6 +33,7 @@ from textual.strip import SGR_STYLES, Strip
 
 Pen = tuple[str, str, str]  # the SGR codes of the attributes, the foreground, the background
 PLAIN: Pen = ("", "", "")
+UNKNOWN: Pen = ("?", "?", "?")  # a frame's start: whatever the terminal was left with
 RESET = "\x1b[0m"
 
 
@@ -44,18 +45,25 @@ def pen(style: Style | None, system: ColorSystem) -> Pen:
     on = style._attributes & style._set_attributes
     attributes = ";".join(SGR_STYLES[bit] for bit in range(on.bit_length()) if on >> bit & 1)
     colour, background = style._color, style._bgcolor
-    return (
-        attributes,
-        ";".join(colour.downgrade(system).get_ansi_codes()) if colour is not None else "",
-        ";".join(background.downgrade(system).get_ansi_codes(False)) if background else "",
-    )
+    fg = ";".join(colour.downgrade(system).get_ansi_codes()) if colour is not None else ""
+    bg = ";".join(background.downgrade(system).get_ansi_codes(False)) if background else ""
+    return attributes, "" if fg == "39" else fg, "" if bg == "49" else bg  # 39, 49: default
+
+
+def single_cells(text: str) -> bool:
+    """Whether every character of `text` takes one cell: then it may be cut anywhere, and
+    the terminal's cursor moves as far as its length (not so after an emoji, a wide or a
+    combining character, or a variation selector)."""
+    if text.isascii():
+        return text.isprintable()
+    return all(get_character_cell_size(c) == 1 for c in text)
 
 
 @lru_cache(maxsize=16384)
 def change(old: Pen, new: Pen) -> str:
     """The shortest sequence from pen `old` to pen `new`: nothing, the colours that
     differ (39 and 49 give back the terminal's own), or a reset and the whole pen when
-    the attributes differ."""
+    the attributes differ (or are not known)."""
     if old == new:
         return ""
     if old[0] != new[0]:
@@ -77,16 +85,20 @@ class Writer:
     def __init__(self, console: Console) -> None:
         self.system = console._color_system or ColorSystem.TRUECOLOR
         self.out: list[str] = []
-        self.pen = PLAIN
+        self.pen = UNKNOWN  # the first change of the frame resets
         self.at: tuple[int, int] | None = None  # where the cursor is, when known
 
     def piece(self, strip: Strip, x: int, y: int, start: int, stop: int) -> None:
         """The columns `start` to `stop` of `strip`, a piece of line `y` from column `x`.
-        A run of text cut by `start` or `stop` is written whole if it holds a wide
-        character (the terminal must never get half of one): Textual's own writes the
-        whole piece."""
+        A run of text cut by `start` or `stop` is written whole unless every character
+        of it takes one cell (the terminal must never get half of a wide character or of
+        an emoji): Textual's own writes the whole piece."""
         out, system = self.out, self.system
-        for text, style, _ in strip._segments:
+        for text, style, control in strip._segments:
+            if control:  # Textual counts no cells for it; where it leaves the cursor is unknown
+                out.append(text)
+                self.at = None
+                continue
             cells = cell_len(text)
             end = x + cells
             if end <= start or not text:
@@ -94,25 +106,28 @@ class Writer:
                 continue
             if x >= stop:
                 break
-            at, after = x, end
-            if (x < start or end > stop) and len(text) == cells:  # narrow: cut it
+            at = x
+            single = single_cells(text)
+            if (x < start or end > stop) and single:
                 cut = max(start - x, 0)
                 text = text[cut : stop - x]
-                at, after = x + cut, x + cut + len(text)
+                at = x + cut
             if self.at != (at, y):
                 out.append(f"\x1b[{y + 1};{at + 1}H")
             new = pen(style, system)
             if new != self.pen:
                 out.append(change(self.pen, new))
                 self.pen = new
+            # the cursor's column is only sure after single cells: a terminal may count an
+            # emoji or a character of ambiguous width otherwise than Rich does
+            self.at = (at + len(text), y) if single else None
             if style is not None and style._link:
                 text = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{text}\x1b]8;;\x1b\\"
             out.append(text)
-            self.at = (after, y)
             x = end
 
     def finish(self) -> str:
-        if self.pen != PLAIN:
+        if self.pen not in (PLAIN, UNKNOWN):
             self.out.append(RESET)
         return "".join(self.out)
 
