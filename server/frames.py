@@ -6,10 +6,11 @@ screen updates (`ChopsUpdate`, a partial one, and `LayoutUpdate`, the whole scre
 
 Textual writes every run of text as ``ESC[<its whole style>m text ESC[0m``, every piece
 of a changed line from the piece's first column, and a cursor move before each piece.
-Here the terminal's pen is kept in mind through the frame: a run that keeps the pen
-writes no codes; one that changes only a colour writes only that colour; a change of
-attributes (bold, reverse...) resets and sets the whole pen. A piece is written from
-the first column the update covers (never cutting a wide character), and the cursor
+Here the terminal's pen is kept in mind through the frame: the first run sets the whole
+pen (whatever the terminal was left with), a run that keeps the pen writes no codes,
+one that changes only a colour writes only that colour, and a change of attributes
+(bold, reverse...) resets and sets the whole pen. A piece is written from the first
+column the update covers (never cutting a wide character or an emoji), and the cursor
 is moved only where it is not already. The screen shown is the same, in fewer bytes.
 
 It also mends a leak between sessions: Textual keeps a style's codes in the `Style`
