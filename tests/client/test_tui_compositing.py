@@ -1,16 +1,19 @@
-"""The server's compositor (server/compositing.py, docs/design.md P17) shows what Textual's
-own shows, and renders only the widgets an update shows.
+"""The server's compositor (server/compositing.py, docs/design.md P17) and its frames
+(server/frames.py, P18) show what Textual's own show; the compositor renders only the
+widgets an update shows, and a frame writes only the cells that changed.
 
 The same game is played twice by keys, once on each compositor alone, every frame
 written to a terminal emulator: cursor moves over the board, the players and the moves,
 gems picked and put back, a dialog over the table, a resize, moves played and the bots'
 answers. The two terminals must hold the same cells (characters and their colours and
-attributes) after every step. An app of layers, clips and dialogs does the same under
-random changes, where a change starts and ends inside the pieces of a line.
+attributes) after every step. An app of layers, clips, dialogs and wide characters does
+the same under random changes, where a change starts and ends inside the pieces of a
+line, in 24-bit and in 256 colours.
 
-Importing `server.compositing` installs it for the whole test process, as the server's
-driver does (`server.tui_driver` imports it): other client tests in the same worker may
-then draw with it too. `textuals_own` puts Textual's functions back for a while.
+Importing `server.compositing` and `server.frames` installs them for the whole test
+process, as the server's driver does (`server.tui_driver` imports them): other client
+tests in the same worker may then draw with them too. `textuals_own` puts Textual's
+functions back for a while.
 """
 
 from __future__ import annotations
