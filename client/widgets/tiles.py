@@ -82,7 +82,7 @@ def card_strips(
         else:
             colour = FLAT["affordable"] if face.affordable else FLAT[_kind(face)]
         style = base + Style(bgcolor=colour)
-        lines = card_text(face, width, cursor, height).split("\n")
+        lines = card_lines(face, width, cursor, height)
         return tuple(
             strip(lines[y] if y < len(lines) else Text(""), width, style) for y in range(height)
         )
@@ -101,7 +101,7 @@ def card_strips(
     line_style = style + Style(color=edge)
     top_left, across, top_right, side, bottom_left, bottom_right = tuple(corners)
     inner = width - 2
-    lines = card_text(face, inner, cursor, height - 2).split("\n")
+    lines = card_lines(face, inner, cursor, height - 2)
     out = [strip(Text(top_left + across * inner + top_right), width, line_style)]
     for y in range(height - 2):
         content = strip(lines[y] if y < len(lines) else Text(""), inner, style)
@@ -115,21 +115,23 @@ def _kind(face: CardFace) -> str:
     return face.kind if face.kind in (DECK, EMPTY) else "card"
 
 
-def card_text(face: CardFace, width: int, cursor: bool, lines: int = 3) -> Text:
-    """What a card slot says, `width` cells wide (`lines` lines: 3, or 4 on tall cards)."""
+def card_lines(face: CardFace, width: int, cursor: bool, lines: int = 3) -> tuple[Text, ...]:
+    """What a card slot says, `width` cells wide, line by line (`lines` lines: 3, or 4 on
+    tall cards). A card's lines are made and kept one by one: a move changes what the
+    player needs of most cards (their third line), and nothing else of them."""
     width = max(1, width)
     if face.kind == DECK:
-        text = _deck(face, width)
+        rows = tuple(_deck(face, width).split("\n"))
     elif face.kind == EMPTY or face.card is None:
         text = Text(" " + face.label, style=DIM) if not face.blind else _blind(face, width)
+        rows = tuple(text.split("\n"))
     else:
-        text = _card(face, width, lines)
-    if cursor:  # a glyph too, so the cursor shows without colour (NO_COLOR)
-        text = Text("▶", style=CURSOR_GLYPH) + text[1:]
-        parts = text.split("\n")
-        parts[0].truncate(width)
-        text = Text("\n").join(parts)
-    return text
+        rows = _card(face, width, lines)
+    if cursor:  # a glyph too, so the cursor shows without colour (NO_COLOR); all bold
+        first = Text("▶", style=CURSOR_GLYPH) + rows[0][1:]
+        first.truncate(width)
+        rows = (first, *(Text(style=CURSOR_GLYPH) + row for row in rows[1:]))
+    return rows
 
 
 def _deck(face: CardFace, width: int) -> Text:
@@ -148,39 +150,60 @@ def _blind(face: CardFace, width: int) -> Text:
     return Text("\n").join([top, fit(Text(" blind", style=DIM), width), Text("")])
 
 
-def _card(face: CardFace, width: int, lines: int) -> Text:
+def _card(face: CardFace, width: int, lines: int) -> tuple[Text, ...]:
     assert face.card is not None
-    c = card(face.card)
+    rows = (
+        _top(face.card, face.fresh, width),
+        _cost(face.card, width),
+        need_text(face.card, face.affordable, face.gold, face.need, width),
+    )
+    if lines >= 4:
+        return (*rows, _last(face.card, face.pay, width))
+    return rows
+
+
+# A card's lines, each cached by the few values it shows (the Text is shared: never
+# changed in place).
+
+
+@lru_cache(maxsize=4096)
+def _top(card_id: str, fresh: bool, width: int) -> Text:
+    c = card(card_id)
     top = Text(" ")
     top.append_text(chip(c.colour, f" {LETTERS[c.colour]} "))
     top.append(" ")
-    top.append(c.id, style="bold underline #ffd23f" if face.fresh else "bold")
+    top.append(c.id, style="bold underline #ffd23f" if fresh else "bold")
     if c.prestige:
         points = f"{c.prestige}★"
         gap = width - top.cell_len - len(points) - (1 if width >= 15 else 0)
         if gap >= 1:
             top.append(" " * gap)
             top.append(points, style="bold #ffd23f")
-    cost = Text(" ") + cost_text(c.cost, width - 1)
-    rows = [fit(top, width), fit(cost, width), fit(need_text(face, width), width)]
-    if lines >= 4:
-        if face.pay:
-            rows.append(fit(Text(f" pays {face.pay}", style=DIM), width))
-        else:
-            rows.append(fit(Text(f" {COLOUR_NAMES[c.colour]} bonus", style=DIM), width))
-    return Text("\n").join(rows)
+    return fit(top, width)
 
 
-def need_text(face: CardFace, width: int) -> Text:
+@lru_cache(maxsize=4096)
+def _cost(card_id: str, width: int) -> Text:
+    return fit(Text(" ") + cost_text(card(card_id).cost, width - 1), width)
+
+
+@lru_cache(maxsize=4096)
+def _last(card_id: str, pay: str, width: int) -> Text:
+    """A tall card's fourth line: what buying it takes, or its bonus."""
+    if pay:
+        return fit(Text(f" pays {pay}", style=DIM), width)
+    return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]} bonus", style=DIM), width)
+
+
+@lru_cache(maxsize=8192)
+def need_text(card_id: str, affordable: bool, gold: int, need: tuple[int, ...], width: int) -> Text:
     """The card's third line: "✓ buy", "✓ buy 2*", or "need 1W 3K" (its one form, the
     pieces run together only when the card is too narrow for spaces)."""
-    if face.affordable:
-        return Text(" ✓ buy" + (f" {face.gold}*" if face.gold else ""), style=GOOD)
-    pieces = [(c, f"{n}{LETTERS[c]}") for c, n in enumerate(face.need) if n]
+    if affordable:
+        return fit(Text(" ✓ buy" + (f" {gold}*" if gold else ""), style=GOOD), width)
+    pieces = [(c, f"{n}{LETTERS[c]}") for c, n in enumerate(need) if n]
     if not pieces:
-        if face.card is None:
-            return Text("")
-        return Text(f" {COLOUR_NAMES[card(face.card).colour]}", style=DIM)
+        return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]}", style=DIM), width)
     joined = sum(len(p) for _, p in pieces)
     spaced = len(" need ") + joined + len(pieces) - 1 <= width
     out = Text(" need " if spaced or len(" need ") + joined <= width else "need ", style=BAD)
@@ -188,7 +211,7 @@ def need_text(face: CardFace, width: int) -> Text:
         if i and spaced:
             out.append(" ")
         out.append(piece, style=INK[c])
-    return out
+    return fit(out, width)
 
 
 @dataclass(frozen=True, slots=True)
