@@ -173,7 +173,7 @@ def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = No
     lines.append(_counts("crd", p.bonuses, cell, p.cards_bought))
     lines.append(_reserves(face, item))
     if face.nobles:
-        lines.append(_nobles(face, width))
+        lines.append(_nobles(face.nobles, width))
     if face.last_text:  # one line (the whole turn is in the move log)
         lines.append(Text(face.last_text, style=POINTS if face.last_mover else DIM))
     room = height - len(lines)
@@ -224,6 +224,11 @@ def _name_line(face: PlayerFace, width: int, clock: Clock = NO_CLOCK) -> Text:
     return marker + fit(Text(name + away, style="bold"), max(1, room)) + tag + time_left + points
 
 
+# A panel's lines that depend on a few values are kept by them (the Text is shared: never
+# changed in place): a move changes one player's tokens, and the other lines stay.
+
+
+@lru_cache(maxsize=4096)
 def _counts(label: str, counts: tuple[int, ...], cell: int, total: int) -> Text:
     out = Text(label, style=DIM)
     for c in range(6):
@@ -252,10 +257,11 @@ def _reserves(face: PlayerFace, item: int | None) -> Text:
     return out
 
 
-def _nobles(face: PlayerFace, width: int) -> Text:
+@lru_cache(maxsize=4096)
+def _nobles(nobles: tuple[tuple[str, tuple[int, ...]], ...], width: int) -> Text:
     """The nobles on the table, closest first: "♛N7 2U1K  N6 ✓"."""
     out = Text("♛", style=POINTS)
-    for i, (nid, lacks) in enumerate(face.nobles):
+    for i, (nid, lacks) in enumerate(nobles):
         piece = Text(("  " if i else "") + nid + " ", style=DIM)
         piece.append_text(pieces(lacks, False) if any(lacks) else Text("✓", style=GOOD))
         if out.cell_len + piece.cell_len > width:
