@@ -26,7 +26,7 @@ from textual.strip import Strip
 from shared.cards import COLOUR_NAMES, LETTERS, card
 
 from .lines import strip
-from .palette import BAD, CHIP, DIM, GOLD_BG, GOOD, GREEN_BG, INK, chip, cost_text, fit
+from .palette import BAD, CHIP, DIM, GOLD_BG, GOOD, GREEN_BG, chip, cost_text, fit
 
 CARD, DECK, EMPTY = "card", "deck", "empty"
 
@@ -121,10 +121,9 @@ def card_lines(face: CardFace, width: int, cursor: bool, lines: int = 3) -> tupl
     player needs of most cards (their third line), and nothing else of them."""
     width = max(1, width)
     if face.kind == DECK:
-        rows = tuple(_deck(face, width).split("\n"))
+        rows = _deck(face, width)
     elif face.kind == EMPTY or face.card is None:
-        text = Text(" " + face.label, style=DIM) if not face.blind else _blind(face, width)
-        rows = tuple(text.split("\n"))
+        rows = _blind(face, width) if face.blind else (Text(" " + face.label, style=DIM),)
     else:
         rows = _card(face, width, lines)
     if cursor:  # a glyph too, so the cursor shows without colour (NO_COLOR); all bold
@@ -134,7 +133,7 @@ def card_lines(face: CardFace, width: int, cursor: bool, lines: int = 3) -> tupl
     return rows
 
 
-def _deck(face: CardFace, width: int) -> Text:
+def _deck(face: CardFace, width: int) -> tuple[Text, ...]:
     roman = "I" * face.level
     pad = " " if width > 4 else ""
     top = Text(f"{pad}{roman}", style="bold")
@@ -142,12 +141,12 @@ def _deck(face: CardFace, width: int) -> Text:
     n = face.count
     count = f"{pad}{n}" if width < 9 else f" {n} left"
     bottom = Text(count if n else f"{pad}none", style="bold" if n else DIM)
-    return Text("\n").join([fit(top, width), fit(middle, width), fit(bottom, width)])
+    return fit(top, width), fit(middle, width), fit(bottom, width)
 
 
-def _blind(face: CardFace, width: int) -> Text:
+def _blind(face: CardFace, width: int) -> tuple[Text, ...]:
     top = fit(Text(f" level {face.level}" if width >= 8 else f" L{face.level}", "bold"), width)
-    return Text("\n").join([top, fit(Text(" blind", style=DIM), width), Text("")])
+    return top, fit(Text(" blind", style=DIM), width), Text("")
 
 
 def _card(face: CardFace, width: int, lines: int) -> tuple[Text, ...]:
@@ -201,16 +200,12 @@ def need_text(card_id: str, affordable: bool, gold: int, need: tuple[int, ...], 
     pieces run together only when the card is too narrow for spaces)."""
     if affordable:
         return fit(Text(" ✓ buy" + (f" {gold}*" if gold else ""), style=GOOD), width)
-    pieces = [(c, f"{n}{LETTERS[c]}") for c, n in enumerate(need) if n]
-    if not pieces:
+    if not any(need):
         return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]}", style=DIM), width)
-    joined = sum(len(p) for _, p in pieces)
-    spaced = len(" need ") + joined + len(pieces) - 1 <= width
-    out = Text(" need " if spaced or len(" need ") + joined <= width else "need ", style=BAD)
-    for i, (c, piece) in enumerate(pieces):
-        if i and spaced:
-            out.append(" ")
-        out.append(piece, style=INK[c])
+    counts = cost_text(need, width - len(" need "), chips=False)  # spaced if it fits
+    short = counts.cell_len > width - len(" need ")
+    out = Text("need " if short else " need ", style=BAD)
+    out.append_text(counts)
     return fit(out, width)
 
 
