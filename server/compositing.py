@@ -38,11 +38,13 @@ def chops_for(compositor: Compositor, wanted: Mapping[int, set[int]]) -> dict[in
     start the pieces an update shows); the others stay None, as Textual leaves what it
     skips."""
     cuts = compositor.cuts
-    chops = {y: dict.fromkeys(cuts[y][:-1]) for y in wanted}
+    ys = sorted(wanted)
+    chops = {y: dict.fromkeys(cuts[y][:-1]) for y in ys}
     for widget, (region, clip) in compositor.visible_widgets.items():  # front to back
         shown = region.intersection(clip)
         x0, x1 = shown.column_span
-        lines = [y for y in shown.line_range if y in chops and _open(chops[y], wanted[y], x0, x1)]
+        top, bottom = shown.y, shown.bottom
+        lines = [y for y in ys if top <= y < bottom and _open(chops[y], wanted[y], x0, x1)]
         if not lines:
             continue  # what this widget would show here is covered, or unchanged
         first = lines[0]

@@ -144,6 +144,9 @@ class LineWidget(Widget):
             return  # drawn at the first resize
         new = self.draw(width, height)
         old, self._strips = self._strips, new
+        if not old:
+            self.refresh()  # the first drawing (or the first at a new size): all of it
+            return
         for y in range(max(len(old), len(new))):
             if y >= len(old) or y >= len(new):
                 self.refresh(Region(0, y, width, 1))  # content coordinates
@@ -159,4 +162,3 @@ class LineWidget(Widget):
     def on_resize(self) -> None:
         self._strips = []
         self.redraw()
-        self.refresh()
