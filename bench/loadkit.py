@@ -21,6 +21,8 @@ import asyncssh
 import pyte
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from textscreen import TextScreen  # noqa: E402
+
 from server.spawn import local_command, wait_for_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -288,10 +290,11 @@ class Guest(asyncssh.SSHClient):
 
 
 class Terminal(asyncssh.SSHClientSession[bytes]):
-    """A player's terminal: a pyte screen, and a test that is checked on every update."""
+    """A player's terminal: a pyte screen of the text alone (`TextScreen`), and a test
+    that is checked on every update."""
 
     def __init__(self) -> None:
-        self.screen = pyte.Screen(*SIZE)
+        self.screen = TextScreen(*SIZE)
         self.stream = pyte.ByteStream(self.screen)
         self.waiting: tuple[Callable[[], bool], asyncio.Future[float]] | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None

@@ -1,0 +1,62 @@
+"""The load generator's screen (`bench/textscreen.py`) reads what pyte reads: the same
+character in every cell and the cursor in the same place, on the bytes of a whole
+game over SSH and on the edge cases of drawing (wide characters at the right edge,
+autowrap off, combining marks, characters of no width, another character set,
+insert mode)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pyte
+import pytest
+from gamekit import game_server, login, play_to_end, quick_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from textscreen import TextScreen  # noqa: E402
+
+
+def read(kind: type[pyte.Screen], chunks: list[bytes], size: tuple[int, int]) -> tuple:
+    """Every cell's character and the cursor, after `chunks` were written to a `kind`."""
+    screen = kind(*size)
+    stream = pyte.ByteStream(screen)
+    for chunk in chunks:
+        stream.feed(chunk)
+    cells = [[screen.buffer[y][x].data for x in range(screen.columns)] for y in range(screen.lines)]
+    return cells, (screen.cursor.x, screen.cursor.y)
+
+
+async def test_a_whole_game_reads_the_same_as_pyte(tmp_path, bot_executor):
+    async with game_server(tmp_path, bot_executor) as game:
+        player = await login(game.port, "ann")
+        await quick_game(player, "easy")
+        for key in "lljjhk":
+            player.press(key)
+        await play_to_end(player, game.tap.latest("guest-ann"))
+        await player.close()
+    raw = bytes(player.term.raw)
+    assert b"\x1b[38;5;" in raw and "✓".encode() in raw  # colours and wide-ish glyphs drawn
+    chunks = [raw[i : i + 1500] for i in range(0, len(raw), 1500)]  # cut anywhere
+    text, cursor = read(TextScreen, chunks, (110, 36))
+    assert (text, cursor) == read(pyte.Screen, chunks, (110, 36))
+    assert any("Game over" in "".join(row) for row in text)
+
+
+EDGES = {
+    "wide at the right edge": "\x1b[1;9Hab界c\x1b[2;10H界界x",
+    "wraps past the last column": "\x1b[3;1H" + "0123456789" * 3,
+    "autowrap off": "\x1b[?7l\x1b[4;8Habcdefg界h\x1b[?7h",
+    "a combining mark": "\x1b[5;1Hcafe\u0301 e\u0301t\u00e9\x1b[6;1H\u0301x",
+    "characters of no width": "\x1b[6;3Ha\u200bb\x07c\u00adde",
+    "another character set": "\x1b%@\x1b(0\x1b[7;1Habqx\x1b(Bqx\x1b)0\x0eqx\x0fq",
+    "insert mode": "\x1b[8;1Habcdef\x1b[8;3H\x1b[4hXY界\x1b[4lZ",
+    "colours between letters": "\x1b[9;1H\x1b[1;31ma\x1b[0;38;5;200mb\x1b[48;2;1;2;3mc\x1b[m",
+    "a reverse line feed at the top": "\x1b[1;1H\x1bMtop",
+}
+
+
+@pytest.mark.parametrize("name", EDGES)
+def test_drawing_edge_cases_read_the_same_as_pyte(name):
+    chunks = [EDGES[name].encode()]
+    assert read(TextScreen, chunks, (10, 9)) == read(pyte.Screen, chunks, (10, 9))
