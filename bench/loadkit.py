@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
-import pyte
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from textscreen import TextScreen  # noqa: E402
+from textscreen import TextScreen, TextStream  # noqa: E402
 
 from server.spawn import local_command, wait_for_port  # noqa: E402
 
@@ -290,12 +289,12 @@ class Guest(asyncssh.SSHClient):
 
 
 class Terminal(asyncssh.SSHClientSession[bytes]):
-    """A player's terminal: a pyte screen of the text alone (`TextScreen`), and a test
-    that is checked on every update."""
+    """A player's terminal: a pyte screen of the text alone (`TextScreen`, `TextStream`),
+    and a test that is checked on every update."""
 
     def __init__(self) -> None:
         self.screen = TextScreen(*SIZE)
-        self.stream = pyte.ByteStream(self.screen)
+        self.stream = TextStream(self.screen)
         self.waiting: tuple[Callable[[], bool], asyncio.Future[float]] | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self._rows: list[str] | None = None

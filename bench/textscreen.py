@@ -1,26 +1,31 @@
-"""A pyte screen that keeps the text alone: what the load generator's players read.
+"""A pyte screen and stream that keep the text alone: what the load generator reads.
 
 `bench/load.py`'s players look for words on their screens (a prompt, a count, a
-card's id), never at a colour; pyte's own `Screen` spends most of a load
-generator's time on what they never read: every character drawn becomes a new
-`Char` with the pen's colours and attributes (`Char._replace`), and every colour
-change makes a new pen. `TextScreen` keeps the pen at pyte's default (a colour
-change is read and ignored) and draws each character as one `Char` made once per
-character: its text is the same as pyte's, cell for cell
-(tests/server/test_load_screen.py), for about a third of the time (this script, on a
-recorded stream, prints the ratio).
+card's id), never at a colour; pyte spends most of a load generator's time on what
+they never read. Its screen makes every character drawn a new `Char` with the pen's
+colours and attributes (`Char._replace`) and makes a new pen at each colour change;
+its parser reads every escape sequence one character at a time through a generator.
+`TextScreen` keeps the pen at pyte's default (a colour change is read and ignored)
+and draws each character as one `Char` made once per character; `TextStream` matches
+a whole CSI sequence at once (the cursor moves and colours that make up most of a
+frame) and calls the screen as pyte's parser would. The text is pyte's, cell for
+cell, and the cursor too (tests/server/test_load_screen.py), for about a fifth of
+the time (this script, on a recorded stream, prints the ratios).
 
-Anything out of the ordinary goes to pyte's own `draw`: a character set other than
+Anything out of the ordinary goes to pyte's own code: to its `draw`, a character set other than
 the default (G1 or DEC graphics, once UTF-8 is turned off), insert mode, and from
 the first character that is not one or two cells wide (a combining mark joins the
-cell before it, a character of no width ends the run): pyte's rules, unchanged.
+cell before it, a character of no width ends the run); to its parser, a sequence cut
+between two writes, one with a private or intermediate character past its start, OSC,
+and every other escape.
 
-    .venv/bin/python bench/textscreen.py     # stock against text screen, one stream
+    .venv/bin/python bench/textscreen.py     # pyte's against ours, one recorded stream
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from pathlib import Path
@@ -80,6 +85,56 @@ class TextScreen(pyte.Screen):
         self.dirty.add(cursor.y)
 
 
+class TextStream(pyte.ByteStream):
+    """pyte's byte stream with a shortcut for whole CSI sequences (a cursor move, a
+    colour, an erase): matched at once and given to the screen as pyte's parser would,
+    instead of one character at a time through it. Anything else (a sequence cut
+    between two writes, private or intermediate characters, OSC, other escapes) goes
+    through pyte's parser as before."""
+
+    _CSI = re.compile(r"\x1b\[(\??)([0-9;]*)([@A-Za-z`])")
+
+    def attach(self, screen: pyte.Screen) -> None:
+        super().attach(screen)
+        self._handlers = {final: getattr(screen, name) for final, name in self.csi.items()}
+
+    def feed(self, data: bytes) -> None:
+        if self.use_utf8:
+            text = self.utf8_decoder.decode(data)
+        else:
+            text = "".join(map(chr, data))
+        assert self.listener is not None
+        draw = self.listener.draw
+        debug = self.listener.debug
+        handlers = self._handlers
+        match_text = self._text_pattern.match
+        match_csi = self._CSI.match
+        send = self._send_to_parser
+        plain = self._taking_plain_text
+        offset, length = 0, len(text)
+        while offset < length:
+            if plain:
+                found = match_text(text, offset)
+                if found:
+                    draw(text[offset : found.end()])
+                    offset = found.end()
+                    continue
+                found = match_csi(text, offset)
+                if found:  # the parser is at rest: a whole sequence, its way
+                    private, params, final = found.groups()
+                    args = [min(int(p or 0), 9999) for p in params.split(";")]
+                    handler = handlers.get(final, debug)
+                    if private:
+                        handler(*args, private=True)
+                    else:
+                        handler(*args)
+                    offset = found.end()
+                    continue
+            plain = send(text[offset])
+            offset += 1
+        self._taking_plain_text = plain
+
+
 async def record(seed: int, keys: int) -> list[bytes]:
     """The bytes a 256-colour player's table screen is sent (the server's frames,
     `server.frames`) for `keys` keys: cursor keys, Tab, the move line's letters, and a
@@ -129,22 +184,31 @@ async def record(seed: int, keys: int) -> list[bytes]:
     return written
 
 
+KINDS = (
+    (pyte.Screen, pyte.ByteStream),
+    (TextScreen, pyte.ByteStream),
+    (TextScreen, TextStream),
+)
+
+
 def compare(rounds: int) -> None:
-    """pyte's screen against `TextScreen`, side by side on one recorded stream."""
+    """pyte's screen and stream, `TextScreen` alone, and with `TextStream`: side by
+    side on one recorded stream."""
     chunks = asyncio.run(record(seed=1, keys=240))
     print(f"{len(chunks)} writes, {sum(map(len, chunks)) / 1024:.0f} KB")
     for _ in range(rounds):
         spent = []
-        for kind in (pyte.Screen, TextScreen):
-            screen = kind(110, 36)
-            stream = pyte.ByteStream(screen)
+        for screen_kind, stream_kind in KINDS:
+            screen = screen_kind(110, 36)
+            stream = stream_kind(screen)
             start = time.process_time()
             for chunk in chunks:
                 stream.feed(chunk)
             spent.append(time.process_time() - start)
         print(
-            f"pyte {spent[0] * 1000:.0f} ms, text screen {spent[1] * 1000:.0f} ms:"
-            f" ×{spent[1] / spent[0]:.2f}"
+            f"pyte {spent[0] * 1000:.0f} ms; text screen {spent[1] * 1000:.0f} ms"
+            f" (×{spent[1] / spent[0]:.2f}); and its stream {spent[2] * 1000:.0f} ms"
+            f" (×{spent[2] / spent[0]:.2f})"
         )
 
 

@@ -14,13 +14,14 @@ import pytest
 from gamekit import game_server, login, play_to_end, quick_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from textscreen import TextScreen  # noqa: E402
+from textscreen import TextScreen, TextStream  # noqa: E402
 
 
-def read(kind: type[pyte.Screen], chunks: list[bytes], size: tuple[int, int]) -> tuple:
-    """Every cell's character and the cursor, after `chunks` were written to a `kind`."""
-    screen = kind(*size)
-    stream = pyte.ByteStream(screen)
+def read(ours: bool, chunks: list[bytes], size: tuple[int, int]) -> tuple:
+    """Every cell's character and the cursor once `chunks` are written to our screen
+    and stream, or to pyte's."""
+    screen = TextScreen(*size) if ours else pyte.Screen(*size)
+    stream = TextStream(screen) if ours else pyte.ByteStream(screen)
     for chunk in chunks:
         stream.feed(chunk)
     cells = [[screen.buffer[y][x].data for x in range(screen.columns)] for y in range(screen.lines)]
@@ -38,12 +39,12 @@ async def test_a_whole_game_reads_the_same_as_pyte(tmp_path, bot_executor):
     raw = bytes(player.term.raw)
     assert b"\x1b[38;5;" in raw and "✓".encode() in raw  # colours and wide-ish glyphs drawn
     chunks = [raw[i : i + 1500] for i in range(0, len(raw), 1500)]  # cut anywhere
-    text, cursor = read(TextScreen, chunks, (110, 36))
-    assert (text, cursor) == read(pyte.Screen, chunks, (110, 36))
+    text, cursor = read(True, chunks, (110, 36))
+    assert (text, cursor) == read(False, chunks, (110, 36))
     assert any("Game over" in "".join(row) for row in text)
 
 
-EDGES = {
+EDGES: dict[str, str | bytes] = {
     "wide at the right edge": "\x1b[1;9Hab界c\x1b[2;10H界界x",
     "wraps past the last column": "\x1b[3;1H" + "0123456789" * 3,
     "autowrap off": "\x1b[?7l\x1b[4;8Habcdefg界h\x1b[?7h",
@@ -53,10 +54,19 @@ EDGES = {
     "insert mode": "\x1b[8;1Habcdef\x1b[8;3H\x1b[4hXY界\x1b[4lZ",
     "colours between letters": "\x1b[9;1H\x1b[1;31ma\x1b[0;38;5;200mb\x1b[48;2;1;2;3mc\x1b[m",
     "a reverse line feed at the top": "\x1b[1;1H\x1bMtop",
+    "sequences cut between writes": "\x1b[3;|4Hab\x1b|[1mc\x1b[?|7l0123456789x\x1b[?7h\x1b|",
+    "odd sequences": "\x1b[>c\x1b[5;2H\x1b[1;2$pz\x1b[2 qy\x1b[99999;3Hw\x1b[;5H\x1b[9~v",
+    "controls inside a sequence": "\x1b[4;\r5Hq\x1b[2\x08;2Hr\x1b[3\x18s",
+    "a title and a cut character": b"\x1b]2;title\x07\x1b[2;2Hx\xe7|\x95\xa1\x1b[K",
+    "UTF-8 off": b"\x1b%@\x1b[3;3H\xe9t\xe9\x1b%Gok",
+    "erasing": "abcdefghij\x1b[1;5H\x1b[1K\x1b[2;1Hxyz\x1b[2;2H\x1b[X\x1b[J",
 }
 
 
 @pytest.mark.parametrize("name", EDGES)
 def test_drawing_edge_cases_read_the_same_as_pyte(name):
-    chunks = [EDGES[name].encode()]
-    assert read(TextScreen, chunks, (10, 9)) == read(pyte.Screen, chunks, (10, 9))
+    """Each case is written in the pieces its "|" marks (a sequence or a character cut)."""
+    case = EDGES[name]
+    raw = case if isinstance(case, bytes) else case.encode()
+    chunks = raw.split(b"|")
+    assert read(True, chunks, (10, 9)) == read(False, chunks, (10, 9))
