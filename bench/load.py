@@ -31,7 +31,9 @@ worker is refused.
 
 The load generator is `--clients` processes (default: one per 50 sessions), so that
 it is not what the figure measures: each prints its CPU and its own event-loop lag,
-which is part of every latency it measures.
+which is part of every latency it measures. Its players' screens keep the text alone,
+which is all they read (`bench/textscreen.py`: pyte's text, cell for cell, for about
+a fifth of pyte's time).
 
 A player who cannot sit down (the quick game refused, or never shown) is left out and
 counted; the run goes on with the others, and is over capacity when more than one in
