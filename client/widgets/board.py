@@ -15,11 +15,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
-from shared.cards import LETTERS
-
 from ..layout import Geometry, geometry
 from .lines import LineWidget, blank, strip
-from .palette import DIM, GOOD, INK, LABEL, cost_text, fit
+from .palette import DIM, GOOD, LABEL, cost_text, fit, pieces
 from .tiles import FLAT_CURSOR, CardFace, PileFace, card_strips, pile_strip
 
 NOBLE_ROW, BANK_ROW, MINE_ROW = 0, 4, 5  # cursor rows; the card rows are 1 to 3
@@ -46,17 +44,6 @@ class BoardFace:
     mine: tuple[CardFace, ...] | None = None
     nobles: tuple[NobleFace, ...] = field(default=())
     look: CardFace | None = None
-
-
-def pieces(counts: Sequence[int], spaced: bool, ink: bool = True) -> Text:
-    """Counts per colour as ``2U 1K`` (or ``2U1K``), each piece in its colour."""
-    out = Text()
-    for c, n in enumerate(counts):
-        if n:
-            if out and spaced:
-                out.append(" ")
-            out.append(f"{n}{LETTERS[c]}", style=INK[c] if ink else "")
-    return out
 
 
 @lru_cache(maxsize=1024)

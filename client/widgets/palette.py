@@ -46,17 +46,22 @@ def chip(colour: int, text: str | None = None) -> Text:
     return Text(text if text is not None else LETTERS[colour], style=CHIP[colour])
 
 
-def cost_text(counts: Sequence[int], width: int, chips: bool = True) -> Text:
-    """Counts per colour as ``2U 1R`` pieces, spaced if `width` allows, run together if not."""
-    items = [(c, n) for c, n in enumerate(counts) if n]
-    spaced = len(items) * 3 - 1 <= width
+def pieces(counts: Sequence[int], spaced: bool, styles: Sequence[Style] = INK) -> Text:
+    """Counts per colour as ``2U 1K`` pieces (``2U1K`` if not `spaced`), each in its
+    colour's style (`INK`, letters in the colour; `CHIP`, on it)."""
     out = Text()
-    for i, (c, n) in enumerate(items):
-        if i and spaced:
-            out.append(" ")
-        piece = f"{n}{LETTERS[c]}"
-        out.append(piece, style=CHIP[c] if chips else INK[c])
+    for c, n in enumerate(counts):
+        if n:
+            if out and spaced:
+                out.append(" ")
+            out.append(f"{n}{LETTERS[c]}", style=styles[c])
     return out
+
+
+def cost_text(counts: Sequence[int], width: int, chips: bool = True) -> Text:
+    """`pieces`, spaced if `width` allows, run together if not."""
+    spaced = sum(1 for n in counts if n) * 3 - 1 <= width
+    return pieces(counts, spaced, CHIP if chips else INK)
 
 
 def fit(text: Text, width: int) -> Text:

@@ -21,9 +21,8 @@ from textual.strip import Strip
 from shared.cards import LETTERS, card
 from shared.view import PlayerInfo
 
-from .board import pieces
 from .lines import LineWidget, blank, strip
-from .palette import DIM, GOOD, INK, LABEL, chip, fit
+from .palette import DIM, GOOD, INK, LABEL, chip, fit, pieces
 
 CURRENT = "#1e2a3e"  # the background of the player to move
 ACCENT, LAST = "#fea62b", "#e8b500"  # the edge of the player to move, of the last mover
