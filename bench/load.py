@@ -509,6 +509,8 @@ def report(run: Run, args: argparse.Namespace) -> None:
         f"  {len(ms)} keys measured in {wall:.0f} s ({len(ms) / wall:.1f}/s), "
         f"{slow} not shown within {KEY_TIMEOUT:.0f} s"
     )
+    for text in [t for c in run.clients for t in c.get("unseen", [])][:3]:
+        print(f"    not shown: {text}")
     if not ms:
         return
     print(

@@ -33,6 +33,7 @@ import traceback
 from typing import Any
 
 from loadkit import (
+    UNSEEN,
     Latencies,
     Terminal,
     connect,
@@ -260,6 +261,7 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
     pauses = GcPauses()
     for some in latencies.values():  # the players' keys before "go" are not measured
         some.clear()
+    UNSEEN.clear()
     lags: list[float] = []
     probe = asyncio.create_task(lag_probe(lags))
     cpu0, wall0 = own_cpu(), time.monotonic()
@@ -279,6 +281,7 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
             "gc": pauses.pauses,
             "players_failed": len(dead),
             "failures": sorted({_failure(t) for t in dead})[:5],
+            "unseen": UNSEEN[:5],
         }
     )
     probe.cancel()

@@ -33,6 +33,10 @@ KINDS = {
     "l": "cursor (bot's turn)",
 }
 Latencies = list[tuple[str, float]]
+# Keys whose effect never showed within KEY_TIMEOUT, each with what the screen showed
+# then (the load generator's players may type a move the table refuses, or the server
+# may have lost it: this tells which).
+UNSEEN: list[str] = []
 CONFIG = """
 max_sessions = 2000
 max_sessions_per_address = 2000
@@ -351,6 +355,10 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
             shown = await asyncio.wait_for(done, KEY_TIMEOUT)
         except TimeoutError:
             shown = sent + KEY_TIMEOUT
+            UNSEEN.append(
+                f"{KINDS.get(data, 'letter').split(' ')[0]} {data!r}: the status line "
+                f"{self.row(0).strip()!r}, the prompt {self.row(-2).strip()!r}"
+            )
         finally:
             self.waiting = None
         if latencies is not None:
