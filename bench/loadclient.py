@@ -16,8 +16,9 @@ Players: each starts a quick game against an easy bot, on the job's clock, and
 presses a key every 1/rate seconds on average (each gap 0.5 to 1.5 of that, at
 random), from the moment they sit down: the command line (":", the move's letters,
 Enter) on their turn, a cursor key while the bot thinks. A key's latency runs from
-the write to the moment the screen shows its effect; only keys between "go" and
-"stop" are measured.
+the write to the moment the screen shows its effect (for Enter, the next turn or the
+table's refusal: a move refused is not typed again that turn); only keys between
+"go" and "stop" are measured.
 """
 
 from __future__ import annotations
@@ -57,19 +58,27 @@ def typed_so_far(term: Terminal) -> str:
     return re.split(r"\s{2,}", term.row(-2).strip())[0]
 
 
-def choose(term: Terminal) -> str:
-    """A legal-looking move from what the screen shows: buy what it marks buyable,
-    else take three colours the bank has, else pass."""
+def choose(term: Terminal, refused: set[str]) -> str:
+    """A legal-looking move from what the screen shows, other than those the table
+    refused this turn: buy what it marks buyable, else take three colours the bank has,
+    else reserve a card shown (R9), else pass (R12: only when nothing else is legal)."""
     rows = term.rows()
+    moves = []
     for i, row in enumerate(rows[:20]):
         for m in re.finditer(r"✓ buy", row):
             ids = [(c.start(), c.group()) for c in re.finditer(r"\d-\d\d", rows[i - 2])]
-            near = [cid for col, cid in ids if 0 <= col - m.start() <= 8]
-            if near:
-                return f"buy {near[0]}"
+            moves += [f"buy {cid}" for col, cid in ids if 0 <= col - m.start() <= 8][:1]
     bank = counts(next((r for r in rows if r.startswith("Bank")), ""))
     have = sorted((c for c in "WUGRK" if bank.get(c, 0) > 0), key=lambda c: -bank[c])
-    return "take " + " ".join(have[:3]) if have else "pass"
+    if have:
+        moves.append("take " + " ".join(have[:3]))
+    moves += [f"reserve {cid}" for row in rows[:20] for cid in re.findall(r"\d-\d\d", row)]
+    return next((m for m in moves if m not in refused), "pass")
+
+
+def refusal(term: Terminal) -> bool:
+    """The table refused the move typed: the prompt names it and says why."""
+    return term.row(-2).startswith("`")
 
 
 async def returns(term: Terminal, latencies: Latencies) -> None:
@@ -170,6 +179,7 @@ async def player(
         due = max(due, now) + period * random.uniform(0.5, 1.5)
         pressed += 1
 
+    turn, refused = "", set[str]()  # the moves the table refused this turn
     while not stop.is_set():
         top = status(term)
         if "game over" in top:
@@ -179,7 +189,9 @@ async def player(
         elif "your turn: return" in top:
             await returns(term, latencies)
         elif "your turn" in top:
-            move = choose(term)
+            if top != turn:  # a new turn: nothing refused yet
+                turn, refused = top, set()
+            move = choose(term, refused)
             await pace()
             await term.key(":", lambda: "a move:" in term.row(-2), latencies)
             for i in range(len(move)):
@@ -188,7 +200,9 @@ async def player(
                 await term.key(move[i], lambda t=typed: typed_so_far(term) == t, latencies)
             before = status(term)
             await pace()
-            await term.key("\r", lambda b=before: status(term) != b, latencies)
+            await term.key("\r", lambda b=before: status(term) != b or refusal(term), latencies)
+            if refusal(term):
+                refused.add(move)
         else:  # the bot's turn: move the cursor; the line under the board describes its card
             info = term.row(-2)
             await pace()
