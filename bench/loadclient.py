@@ -58,10 +58,11 @@ def typed_so_far(term: Terminal) -> str:
     return re.split(r"\s{2,}", term.row(-2).strip())[0]
 
 
-def choose(term: Terminal, refused: set[str]) -> str:
+def choose(term: Terminal, refused: set[str]) -> str | None:
     """A legal-looking move from what the screen shows, other than those the table
     refused this turn: buy what it marks buyable, else take three colours the bank has,
-    else reserve a card shown (R9), else pass (R12: only when nothing else is legal)."""
+    else reserve a card shown (R9), else pass (R12: only when nothing else is legal);
+    None if the table refused them all."""
     rows = term.rows()
     moves = []
     for i, row in enumerate(rows[:20]):
@@ -73,12 +74,13 @@ def choose(term: Terminal, refused: set[str]) -> str:
     if have:
         moves.append("take " + " ".join(have[:3]))
     moves += [f"reserve {cid}" for row in rows[:20] for cid in re.findall(r"\d-\d\d", row)]
-    return next((m for m in moves if m not in refused), "pass")
+    moves.append("pass")
+    return next((m for m in moves if m not in refused), None)
 
 
 def refusal(term: Terminal) -> bool:
     """The table refused the move typed: the prompt names it and says why."""
-    return term.row(-2).startswith("`")
+    return term.row(-2).lstrip().startswith("`")
 
 
 async def returns(term: Terminal, latencies: Latencies) -> None:
@@ -192,6 +194,11 @@ async def player(
             if top != turn:  # a new turn: nothing refused yet
                 turn, refused = top, set()
             move = choose(term, refused)
+            if move is None:  # every move it could see refused: look around meanwhile
+                info = term.row(-2)
+                await pace()
+                await term.key("l", lambda b=info: term.row(-2) != b, latencies)
+                continue
             await pace()
             await term.key(":", lambda: "a move:" in term.row(-2), latencies)
             for i in range(len(move)):

@@ -45,7 +45,7 @@ class TextScreen(pyte.Screen):
         # per character: (cells wide, its Char, the stub Char after a wide one)
         self._cells: dict[str, tuple[int, Char, Char]] = {}
 
-    def select_graphic_rendition(self, *attrs: int, private: bool = False) -> None:
+    def select_graphic_rendition(self, *attrs: int) -> None:  # no `private`, as pyte's
         """Colours and attributes are not kept: the pen stays pyte's default."""
 
     def draw(self, data: str) -> None:
@@ -122,12 +122,16 @@ class TextStream(pyte.ByteStream):
                 found = match_csi(text, offset)
                 if found:  # the parser is at rest: a whole sequence, its way
                     private, params, final = found.groups()
-                    args = [min(int(p or 0), 9999) for p in params.split(";")]
-                    handler = handlers.get(final, debug)
-                    if private:
-                        handler(*args, private=True)
-                    else:
-                        handler(*args)
+                    try:
+                        args = [min(int(p or 0), 9999) for p in params.split(";")]
+                        handler = handlers.get(final, debug)
+                        if private:
+                            handler(*args, private=True)
+                        else:
+                            handler(*args)
+                    except BaseException:
+                        self._taking_plain_text = True  # as pyte's parser starts again
+                        raise
                     offset = found.end()
                     continue
             plain = send(text[offset])

@@ -2,7 +2,8 @@
 character in every cell and the cursor in the same place, on the bytes of a whole
 game over SSH and on the edge cases of drawing (wide characters at the right edge,
 autowrap off, combining marks, characters of no width, another character set,
-insert mode)."""
+insert mode, sequences cut between writes, sequences pyte fails on). And the load
+generator's players (`bench/loadclient.py`) tell a refused move on a real table."""
 
 from __future__ import annotations
 
@@ -14,16 +15,22 @@ import pytest
 from gamekit import game_server, login, play_to_end, quick_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from loadclient import choose, refusal  # noqa: E402
+from loadkit import Terminal  # noqa: E402
 from textscreen import TextScreen, TextStream  # noqa: E402
 
 
 def read(ours: bool, chunks: list[bytes], size: tuple[int, int]) -> tuple:
     """Every cell's character and the cursor once `chunks` are written to our screen
-    and stream, or to pyte's."""
+    and stream, or to pyte's; a write pyte refuses with an exception is given up, as
+    the caller of either would, and the next one goes on."""
     screen = TextScreen(*size) if ours else pyte.Screen(*size)
     stream = TextStream(screen) if ours else pyte.ByteStream(screen)
     for chunk in chunks:
-        stream.feed(chunk)
+        try:
+            stream.feed(chunk)
+        except Exception as e:
+            screen.draw(f"<{type(e).__name__}>")
     cells = [[screen.buffer[y][x].data for x in range(screen.columns)] for y in range(screen.lines)]
     return cells, (screen.cursor.x, screen.cursor.y)
 
@@ -70,3 +77,50 @@ def test_drawing_edge_cases_read_the_same_as_pyte(name):
     raw = case if isinstance(case, bytes) else case.encode()
     chunks = raw.split(b"|")
     assert read(True, chunks, (10, 9)) == read(False, chunks, (10, 9))
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        [b"\x1b[?1mX"],  # pyte's colours take no private mark: an error, nothing drawn
+        [b"\x1b[?1", b"mX"],
+        [b"\x1b", b"[m\x1b[3K", "\u200bX".encode()],  # pyte fails on erase 3, then starts over
+        [b"\x1b", b"[m\x1b[?5A", "\u200bX".encode()],
+    ],
+)
+def test_a_sequence_pyte_fails_on_fails_the_same_and_what_follows_reads_the_same(chunks):
+    assert read(True, chunks, (10, 3)) == read(False, chunks, (10, 3))
+
+
+CARD_IDS = [
+    f"{level}-{n:02}" for level, count in ((1, 40), (2, 30), (3, 20)) for n in range(1, count + 1)
+]
+
+
+def seen_by_load_generator(player) -> Terminal:
+    """A load generator's terminal, sent all that `player`'s terminal was sent."""
+    term = Terminal()
+    term.stream.feed(bytes(player.term.raw))
+    return term
+
+
+async def test_the_load_generator_sees_a_refused_move_and_does_not_type_it_again(
+    tmp_path, bot_executor
+):
+    """bench/loadclient.py on a real table: a refused move is told from the next turn,
+    and `choose` offers another."""
+    async with game_server(tmp_path, bot_executor) as game:
+        player = await login(game.port, "ann")
+        await quick_game(player, "easy")
+        await player.wait_for(lambda t: "your turn" in t.splitlines()[0])
+        term = seen_by_load_generator(player)
+        assert not refusal(term)
+        first = choose(term, set())
+        assert first is not None and first != "pass"  # takes are legal: pass is not (R12)
+        player.press(":pass\r")
+        await player.wait_for("(R12)")
+        term = seen_by_load_generator(player)
+        assert refusal(term)
+        assert choose(term, {first}) not in (first, None)
+        assert choose(term, {first, "pass"} | {f"reserve {c}" for c in CARD_IDS}) is None
+        await player.close()
