@@ -29,7 +29,6 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pyte
 from pyte import charsets, modes
@@ -145,27 +144,17 @@ async def record(seed: int, keys: int) -> list[bytes]:
     new view after every eighth key (a move played)."""
     import random
 
-    from clientkit import FakeConnection, sensible, wait_for
-    from rich.console import Console
-    from textual._compositor import CompositorUpdate
+    from clientkit import FakeConnection, frame_display, sensible, wait_for
     from textual.app import App
 
-    import server.tui_driver  # noqa: F401  (the server's frames)
     from client.app import SplendorApp
     from client.screens.table import TableScreen
     from shared.deal import new_game
     from shared.protocol import SeatSummary, TableUpdate, Welcome, encode
 
-    console = Console(color_system="256", force_terminal=True, legacy_windows=False)
     written: list[bytes] = []
     display = App._display
-
-    def shown(app: Any, screen: Any, update: Any) -> None:
-        if isinstance(update, CompositorUpdate):
-            written.append(update.render_segments(console).encode())
-        display(app, screen, update)
-
-    App._display = shown  # type: ignore[method-assign]
+    App._display = frame_display("256", lambda frame: written.append(frame.encode()))  # type: ignore[method-assign]
     try:
         seats = (SeatSummary("Ann"), SeatSummary("Bob"))
         rng = random.Random(seed)

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
@@ -200,6 +201,26 @@ class Offline:
         self.base = len(pos.moves)
         self.app.send(Join(table_id))
         return table_id
+
+
+def frame_display(colours: str, sent: Callable[[str], None]) -> Callable[..., None]:
+    """A stand-in for `App._display` that also gives `sent` every frame the app draws, as
+    the server writes it (server.frames) for a terminal of `colours` ("truecolor",
+    "256"...), each line end a terminal's "\\r\\n"; the headless app writes none itself."""
+    from textual._compositor import CompositorUpdate
+    from textual.app import App
+
+    import server.tui_driver  # noqa: F401  (the server's frames)
+
+    console = Console(color_system=colours, force_terminal=True, legacy_windows=False)
+    display = App._display
+
+    def shown(app: App[Any], screen: Any, update: Any) -> None:
+        if isinstance(update, CompositorUpdate):
+            sent(update.render_segments(console).replace("\n", "\r\n"))
+        display(app, screen, update)
+
+    return shown
 
 
 async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], steps: int = 400) -> None:

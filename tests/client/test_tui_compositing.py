@@ -25,11 +25,19 @@ from typing import Any, Literal
 
 import pyte
 import pytest
-from clientkit import MakeOffline, Offline, find_position, load, my_turn, sensible, wait_for
+from clientkit import (
+    MakeOffline,
+    Offline,
+    find_position,
+    frame_display,
+    load,
+    my_turn,
+    sensible,
+    wait_for,
+)
 from rich.color import ColorSystem
-from rich.console import Console
 from rich.style import Style
-from textual._compositor import ChopsUpdate, Compositor, CompositorUpdate, LayoutUpdate
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.geometry import Region
@@ -95,17 +103,12 @@ class Emulator:
         self.term = pyte.Screen(width, height)
         self.frames: list[str] = []
         stream = pyte.ByteStream(self.term)
-        console = Console(color_system=colours, force_terminal=True, legacy_windows=False)
-        display = App._display
 
-        def shown(app: App[Any], screen: Any, update: Any) -> None:
-            if isinstance(update, CompositorUpdate):
-                frame = update.render_segments(console).replace("\n", "\r\n")
-                self.frames.append(frame)
-                stream.feed(frame.encode())
-            display(app, screen, update)
+        def sent(frame: str) -> None:
+            self.frames.append(frame)
+            stream.feed(frame.encode())
 
-        monkeypatch.setattr(App, "_display", shown)
+        monkeypatch.setattr(App, "_display", frame_display(colours, sent))
 
     def cells(self) -> Cells:
         """Every cell: its character, colours and attributes."""
