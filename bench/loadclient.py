@@ -181,6 +181,13 @@ async def player(
         due = max(due, now) + period * random.uniform(0.5, 1.5)
         pressed += 1
 
+    async def look() -> None:
+        """A cursor key: the line under the board describes the card it reaches (or the
+        turn changes meanwhile)."""
+        info, top = term.row(-2), status(term)
+        await pace()
+        await term.key("l", lambda: term.row(-2) != info or status(term) != top, latencies)
+
     turn, refused = "", set[str]()  # the moves the table refused this turn
     while not stop.is_set():
         top = status(term)
@@ -195,9 +202,7 @@ async def player(
                 turn, refused = top, set()
             move = choose(term, refused)
             if move is None:  # every move it could see refused: look around meanwhile
-                info = term.row(-2)
-                await pace()
-                await term.key("l", lambda b=info: term.row(-2) != b, latencies)
+                await look()
                 continue
             await pace()
             await term.key(":", lambda: "a move:" in term.row(-2), latencies)
@@ -210,12 +215,8 @@ async def player(
             await term.key("\r", lambda b=before: status(term) != b or refusal(term), latencies)
             if refusal(term):
                 refused.add(move)
-        else:  # the bot's turn: move the cursor; the line under the board describes its card
-            info = term.row(-2)
-            await pace()
-            await term.key(
-                "l", lambda b=info: term.row(-2) != b or "your turn" in status(term), latencies
-            )
+        else:  # the bot's turn
+            await look()
     conn.close()
     return pressed
 
