@@ -21,8 +21,10 @@ from rich.style import Style
 from rich.text import Span, Text
 from textual.app import App
 from textual.color import Color
+from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 # Text becomes segments without a terminal: styles are resolved later, per session.
@@ -131,6 +133,8 @@ class LineWidget(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._strips: list[Strip] = []
+        self._filtered: dict[int, tuple[Strip, Strip]] = {}  # by line: drawn, as filtered
+        self._filtered_by: tuple[tuple[LineFilter, ...], Color] | None = None
 
     def draw(self, width: int, height: int) -> list[Strip]:
         """The widget's lines for a content area of `width` x `height` (at most `height`)."""
@@ -142,7 +146,7 @@ class LineWidget(Widget):
         width, height = self.content_size
         if not self.is_mounted or width <= 0 or height <= 0:
             return  # drawn at the first resize
-        new = self.draw(width, height)
+        new = list(self.draw(width, height))  # its own list: unchanged lines are put back
         old, self._strips = self._strips, new
         if not old:
             self.refresh()  # the first drawing (or the first at a new size): all of it
@@ -153,11 +157,67 @@ class LineWidget(Widget):
             elif old[y] != new[y]:
                 start, stop = changed_columns(old[y], new[y], width)
                 self.refresh(Region(start, y, stop - start, 1))
+            else:
+                new[y] = old[y]  # the line as it was filtered for the screen (`render_lines`)
 
     def render_line(self, y: int) -> Strip:
         if y < len(self._strips):
             return self._strips[y]
         return blank(self.content_size.width, self.rich_style)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Textual's rendering of the lines in `crop`, without its styles cache when the
+        widget is plain (no border, outline, padding, tint, hatch or opacity: the table's
+        widgets): the lines drawn are the lines shown, filtered as Textual filters them.
+
+        Textual (8.2.8, pinned) would wrap each line in a new `Strip` with caches of its
+        own, after a dozen style look-ups a line; here a line is the `Strip` drawn, shared
+        by every session that shows it. (Its cache stays right for a widget styled later:
+        every refresh marks its lines dirty there.) `tests/client/test_tui_redraw.py`
+        compares the two."""
+        if not self._plain():
+            return super().render_lines(crop)
+        width, height = self.region.size
+        base_background, background = self.background_colors
+        inner = VisualStyle(background=base_background + background).rich_style
+        filters = tuple(self.app.get_line_filters())
+        if (filters, background) != self._filtered_by:
+            self._filtered_by, self._filtered = (filters, background), {}
+        filtered = self._filtered
+        lines = []
+        for y in crop.line_range:
+            line = self.render_line(y) if y < height else Strip.blank(width, inner)
+            line = line.adjust_cell_length(width, inner)
+            if filters:
+                # a line shared by many sessions keeps few filtered copies in itself (one
+                # per session's filter): this widget keeps its own, line by line
+                seen = filtered.get(y)
+                if seen is not None and seen[0] is line:
+                    line = seen[1]
+                else:
+                    drawn = line
+                    for line_filter in filters:
+                        line = line.apply_filter(line_filter, background)
+                    filtered[y] = (drawn, line)
+            lines.append(line)
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            lines = [line.crop(x1, x2) for line in lines]
+        return lines
+
+    def _plain(self) -> bool:
+        """Whether Textual's styles would leave the drawn lines as they are."""
+        styles = self.styles
+        return (
+            not any(edge for edge, _ in styles.border)
+            and not any(edge for edge, _ in styles.outline)
+            and not any(styles.padding)
+            and styles.text_opacity == 1.0
+            and not styles.tint.a
+            and (not styles.has_rule("hatch") or styles.hatch == "none")
+            and self.opacity == 1.0
+            and not (self.auto_links and self.hover_style.link_id)
+        )
 
     def on_resize(self) -> None:
         self._strips = []

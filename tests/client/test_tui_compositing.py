@@ -47,6 +47,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 from client.widgets.board import Board
+from client.widgets.lines import LineWidget
 from server import compositing, frames
 from shared.state import GameState
 
@@ -191,13 +192,8 @@ async def test_a_cursor_key_renders_the_board_and_the_prompt_line_alone(
     offline: MakeOffline, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rendered: list[Widget] = []
-    render_lines = Widget.render_lines
-
-    def recording(widget: Widget, crop: Region) -> list[Strip]:
-        rendered.append(widget)
-        return render_lines(widget, crop)
-
-    monkeypatch.setattr(Widget, "render_lines", recording)
+    for cls in (Widget, LineWidget):  # the table's widgets render past Textual's styles cache
+        monkeypatch.setattr(cls, "render_lines", recording(cls.render_lines, rendered))
     kit = await offline()
     app = kit.app
     async with app.run_test(size=SIZE) as pilot:
@@ -213,6 +209,16 @@ async def test_a_cursor_key_renders_the_board_and_the_prompt_line_alone(
         assert shown[False] == {"Board", "PromptLine"}
         # Textual's own renders the players, the moves and the containers behind them too
         assert {"Players", "MoveLog", "Horizontal"} <= shown[True], shown[True]
+
+
+def recording(
+    render_lines: Callable[[Widget, Region], list[Strip]], rendered: list[Widget]
+) -> Callable[[Widget, Region], list[Strip]]:
+    def record(widget: Widget, crop: Region) -> list[Strip]:
+        rendered.append(widget)
+        return render_lines(widget, crop)
+
+    return record
 
 
 class Short(Static):
