@@ -175,12 +175,12 @@ class LineWidget(Widget):
         by every session that shows it. (Its cache stays right for a widget styled later:
         every refresh marks its lines dirty there.) `tests/client/test_tui_redraw.py`
         compares the two."""
-        if not self._plain():
+        if self.BLANK or not self._plain():
             return super().render_lines(crop)
         width, height = self.region.size
         base_background, background = self.background_colors
         inner = VisualStyle(background=base_background + background).rich_style
-        filters = tuple(self.app.get_line_filters())
+        filters = tuple(self.get_line_filters())
         if (filters, background) != self._filtered_by:
             self._filtered_by, self._filtered = (filters, background), {}
         filtered = self._filtered

@@ -100,9 +100,10 @@ async def test_a_resize_there_and_back_draws_the_same_screen(offline: MakeOfflin
 
 
 def crops(widget: Widget, rng: random.Random) -> list[Region]:
-    """The whole widget, and pieces of it that start and end anywhere."""
+    """The whole widget, its last line and two beyond it, and pieces of it that start and
+    end anywhere."""
     width, height = widget.region.size
-    out = [Region(0, 0, width, height)]
+    out = [Region(0, 0, width, height), Region(0, height - 1, width, 3)]  # past the bottom too
     for _ in range(6):
         x, y = rng.randrange(width), rng.randrange(height)
         out.append(Region(x, y, rng.randint(1, width - x), rng.randint(1, height - y)))
@@ -136,6 +137,7 @@ async def test_the_tables_lines_past_the_styles_cache_are_textuals_own(
         await load(pilot, kit, find_position(3, mid_game))
         screen = table(app)
         assert all(w._plain() for w in app.screen.query(LineWidget))  # the fast path is taken
+        assert app.get_line_filters()  # and the colour filter with it
         for keys in ((), ("l", "down"), ("t", "w", "u"), ("escape", "tab", "j"), ("tab", "k")):
             await pilot.press(*keys)
             await pilot.pause()
