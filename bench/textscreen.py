@@ -84,12 +84,8 @@ class TextScreen(pyte.Screen):
         self.dirty.add(cursor.y)
 
 
-class TextStream(pyte.ByteStream):
-    """pyte's byte stream with a shortcut for whole CSI sequences (a cursor move, a
-    colour, an erase): matched at once and given to the screen as pyte's parser would,
-    instead of one character at a time through it. Anything else (a sequence cut
-    between two writes, private or intermediate characters, OSC, other escapes) goes
-    through pyte's parser as before."""
+class _CsiAtOnce(pyte.Stream):
+    """pyte's text stream with a shortcut for whole CSI sequences (see `TextStream`)."""
 
     _CSI = re.compile(r"\x1b\[(\??)([0-9;]*)([@A-Za-z`])")
 
@@ -97,11 +93,7 @@ class TextStream(pyte.ByteStream):
         super().attach(screen)
         self._handlers = {final: getattr(screen, name) for final, name in self.csi.items()}
 
-    def feed(self, data: bytes) -> None:
-        if self.use_utf8:
-            text = self.utf8_decoder.decode(data)
-        else:
-            text = "".join(map(chr, data))
+    def feed(self, data: str) -> None:
         assert self.listener is not None
         draw = self.listener.draw
         debug = self.listener.debug
@@ -110,15 +102,15 @@ class TextStream(pyte.ByteStream):
         match_csi = self._CSI.match
         send = self._send_to_parser
         plain = self._taking_plain_text
-        offset, length = 0, len(text)
+        offset, length = 0, len(data)
         while offset < length:
             if plain:
-                found = match_text(text, offset)
+                found = match_text(data, offset)
                 if found:
-                    draw(text[offset : found.end()])
+                    draw(data[offset : found.end()])
                     offset = found.end()
                     continue
-                found = match_csi(text, offset)
+                found = match_csi(data, offset)
                 if found:  # the parser is at rest: a whole sequence, its way
                     private, params, final = found.groups()
                     try:
@@ -133,9 +125,17 @@ class TextStream(pyte.ByteStream):
                         raise
                     offset = found.end()
                     continue
-            plain = send(text[offset])
+            plain = send(data[offset])
             offset += 1
         self._taking_plain_text = plain
+
+
+class TextStream(pyte.ByteStream, _CsiAtOnce):
+    """pyte's byte stream (its decoding, then the text to `_CsiAtOnce.feed`) with a
+    shortcut for whole CSI sequences (a cursor move, a colour, an erase): matched at
+    once and given to the screen as pyte's parser would, instead of one character at a
+    time through it. Anything else (a sequence cut between two writes, private or
+    intermediate characters, OSC, other escapes) goes through pyte's parser as before."""
 
 
 async def record(seed: int, keys: int) -> list[bytes]:
