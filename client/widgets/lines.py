@@ -127,6 +127,12 @@ def changed_columns(old: Strip, new: Strip, width: int) -> tuple[int, int]:
     return (start, stop) if start < stop else (0, width)
 
 
+@lru_cache(maxsize=256)
+def _inner(base_background: Color, background: Color) -> Style:
+    """The style of a widget's own blank cells, as Textual's styles cache makes it."""
+    return VisualStyle(background=base_background + background).rich_style
+
+
 class LineWidget(Widget):
     """A widget drawn line by line from `draw`; `redraw` repaints the lines that changed."""
 
@@ -179,7 +185,7 @@ class LineWidget(Widget):
             return super().render_lines(crop)
         width, height = self.region.size
         base_background, background = self.background_colors
-        inner = VisualStyle(background=base_background + background).rich_style
+        inner = _inner(base_background, background)
         filters = tuple(self.get_line_filters())
         if (filters, background) != self._filtered_by:
             self._filtered_by, self._filtered = (filters, background), {}
