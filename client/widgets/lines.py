@@ -21,7 +21,7 @@ from rich.style import Style
 from rich.text import Span, Text
 from textual.app import App
 from textual.color import Color
-from textual.filter import LineFilter
+from textual.filter import ANSIToTruecolor, LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
@@ -127,6 +127,23 @@ def changed_columns(old: Strip, new: Strip, width: int) -> tuple[int, int]:
     return (start, stop) if start < stop else (0, width)
 
 
+@lru_cache(maxsize=4096)
+def _in_rgb(style: Style) -> bool:
+    """Whether `style` is one `ANSIToTruecolor` gives back as it is: its colours in RGB
+    (not a terminal's palette), and not dim (which it blends into the background)."""
+    color, bgcolor = style.color, style.bgcolor
+    return (
+        (color is None or color.triplet is not None)
+        and (bgcolor is None or bgcolor.triplet is not None)
+        and not (style.dim and color is not None)
+    )
+
+
+def _all_rgb(line: Strip) -> bool:
+    """Whether `ANSIToTruecolor` would give `line` back unchanged (see `_in_rgb`)."""
+    return all((style is None or _in_rgb(style)) and not control for _, style, control in line)
+
+
 @lru_cache(maxsize=256)
 def _inner(base_background: Color, background: Color) -> Style:
     """The style of a widget's own blank cells, as Textual's styles cache makes it."""
@@ -203,6 +220,8 @@ class LineWidget(Widget):
                 else:
                     drawn = line
                     for line_filter in filters:
+                        if type(line_filter) is ANSIToTruecolor and _all_rgb(line):
+                            continue  # the table's colours are RGB: it would change nothing
                         line = line.apply_filter(line_filter, background)
                     filtered[y] = (drawn, line)
             lines.append(line)

@@ -12,13 +12,18 @@ import random
 from typing import Any
 
 from clientkit import MakeOffline, find_position, go_to, load, screen_text, table, wait_for
+from rich.segment import Segment
+from rich.style import Style
+from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.color import Color
+from textual.filter import ANSIToTruecolor
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from client.widgets.lines import LineWidget, strip
+from client.widgets.lines import LineWidget, _all_rgb, strip
 from shared.state import GameState
 
 SIZE = (100, 30)  # wide cards, a blank line between the rows (client.layout)
@@ -209,3 +214,32 @@ async def test_a_styled_line_widget_is_rendered_by_textual_and_a_plain_one_past_
             assert check_lines(app, rng) == 5
             second = widget.render_lines(Region(0, 0, *widget.region.size))[1]
             assert word in "".join(segment.text for segment in second)
+
+
+def test_a_line_the_colour_filter_would_leave_as_it_is_is_told_apart() -> None:
+    """The RGB shortcut (`_all_rgb`) says a line is unchanged exactly when Textual's
+    `ANSIToTruecolor` gives it back unchanged: palette colours, either side, and dim
+    text are changed; RGB colours, no style and dim without a colour are not."""
+    styles = [
+        None,
+        Style(),
+        Style(bold=True),
+        Style(color="#102030"),
+        Style(color="#102030", bgcolor="#405060", bold=True),
+        Style(bgcolor="#405060", dim=True),  # dim, no colour to blend
+        Style(color="red"),
+        Style(color="color(200)"),
+        Style(bgcolor="blue"),
+        Style(color="#102030", bgcolor="green"),
+        Style(color="#102030", dim=True),
+        Style(color="default"),
+    ]
+    ansi = ANSIToTruecolor(DEFAULT_TERMINAL_THEME)
+    outcomes = set()
+    for first in styles:
+        for second in styles:
+            line = Strip([Segment("ab", first), Segment("c", second)])
+            unchanged = ansi.apply(list(line), Color(10, 20, 30)) == list(line)
+            assert _all_rgb(line) == unchanged, (first, second)
+            outcomes.add(unchanged)
+    assert outcomes == {True, False}
