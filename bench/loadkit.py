@@ -365,6 +365,17 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
             latencies.append((KINDS.get(data, "letter"), shown - sent))
 
 
+# OpenSSH's own order (`ssh -G host | grep ciphers`), not asyncssh's
+OPENSSH_CIPHERS = [
+    "chacha20-poly1305@openssh.com",
+    "aes128-ctr",
+    "aes192-ctr",
+    "aes256-ctr",
+    "aes128-gcm@openssh.com",
+    "aes256-gcm@openssh.com",
+]
+
+
 async def connect(port: int, name: str) -> tuple[asyncssh.SSHClientConnection, Terminal]:
     conn = await asyncssh.connect(
         "127.0.0.1",
@@ -375,6 +386,7 @@ async def connect(port: int, name: str) -> tuple[asyncssh.SSHClientConnection, T
         client_keys=[],
         client_factory=Guest,
         preferred_auth="keyboard-interactive",
+        encryption_algs=OPENSSH_CIPHERS,  # a player's ssh picks what the server allows
     )
     chan, term = await conn.create_session(
         Terminal, term_type="xterm-256color", term_size=SIZE, encoding=None

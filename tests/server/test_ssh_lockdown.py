@@ -11,7 +11,7 @@ import pytest
 from asyncssh.packet import Boolean, String, UInt32
 from sshkit import WAIT, KeylessClient, Player, connect, running_server
 
-from server.ssh import KEX_ALGS
+from server.ssh import CIPHERS, KEX_ALGS
 
 
 async def test_exec_is_refused_with_one_line_and_status_1(server, new_key, caplog):
@@ -137,6 +137,24 @@ async def test_key_exchange_offers_curve25519_first(server, new_key):
     assert not any(alg.endswith("sha1") or alg.startswith("gss") for alg in KEX_ALGS)
     conn = await connect(server.port, "ann", new_key, kex_algs=["curve25519-sha256"])
     conn.close()
+
+
+async def test_openssh_gets_aes_ctr_and_a_client_offering_only_chacha20_is_refused(server, new_key):
+    """The server offers AES only (`server.ssh.CIPHERS`: asyncssh's ChaCha20 costs the
+    server CPU on every frame); OpenSSH's own order then lands on aes128-ctr."""
+    openssh = "chacha20-poly1305@openssh.com,aes128-ctr,aes192-ctr,aes256-ctr"
+    conn = await connect(
+        server.port, "ann", new_key, encryption_algs=[*openssh.split(","), *CIPHERS]
+    )
+    assert conn.get_extra_info("send_cipher") == "aes128-ctr"
+    assert conn.get_extra_info("recv_cipher") == "aes128-ctr"
+    assert conn.get_extra_info("send_mac").endswith("-etm@openssh.com")  # encrypt-then-MAC
+    conn.close()
+    with pytest.raises(asyncssh.KeyExchangeFailed):
+        await connect(
+            server.port, "ann", new_key, encryption_algs=["chacha20-poly1305@openssh.com"]
+        )
+    await server.settle(lambda: not server.service.gate.connections)
 
 
 # -- logged in, no session: ssh -N ----------------------------------------------------------
