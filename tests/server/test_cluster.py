@@ -450,3 +450,28 @@ async def test_a_stopping_host_follows_no_more_news(
         table = (await ann.next_of(LobbyList, lambda m: m.waiting_at() is not None)).tables[0].id
         await asyncio.sleep(0.5)  # the news has reached b's store by now
         assert table not in b.host.lobby.tables
+
+
+async def test_a_presence_read_due_when_the_cluster_stops_is_not_made(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """Who is online elsewhere is read shortly after news of it (`presence_soon`); a read
+    still due when the host stops is dropped, not started on a stopping host (it was a
+    coroutine left never awaited at the end of a test)."""
+    url = postgres.create_database()
+    async with AsyncExitStack() as stack:
+        _, b = await servers(stack, tmp_path, bot_executor, url, 2)
+        cluster = b.host._cluster
+        assert cluster is not None
+        reads: list[str] = []
+        read = cluster.presence
+
+        async def counted() -> None:
+            reads.append("read")
+            await read()
+
+        cluster.presence = counted  # type: ignore[method-assign]
+        cluster.presence_soon()
+        await cluster.stop()
+        await asyncio.sleep(0.3)  # well past the 0.05 s the read was due after
+        assert reads == []
