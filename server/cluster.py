@@ -70,6 +70,7 @@ class Cluster:
             self._watch.cancel()
         if self._presence_due is not None:
             self._presence_due.cancel()  # a read due soon is not started on a stopping host
+            self._presence_due = None
         await self._tasks.cancel()
 
     def _event(self, event: Event) -> None:

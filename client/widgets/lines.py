@@ -130,7 +130,8 @@ def changed_columns(old: Strip, new: Strip, width: int) -> tuple[int, int]:
 @lru_cache(maxsize=4096)
 def _in_rgb(style: Style) -> bool:
     """Whether `style` is one `ANSIToTruecolor` gives back as it is: its colours in RGB
-    (not a terminal's palette), and not dim (which it blends into the background)."""
+    (not a terminal's palette), and not dim with a colour (it blends that into the
+    background)."""
     color, bgcolor = style.color, style.bgcolor
     return (
         (color is None or color.triplet is not None)
@@ -140,7 +141,8 @@ def _in_rgb(style: Style) -> bool:
 
 
 def _all_rgb(line: Strip) -> bool:
-    """Whether `ANSIToTruecolor` would give `line` back unchanged (see `_in_rgb`)."""
+    """Whether `ANSIToTruecolor` would give `line` back unchanged (see `_in_rgb`; it also
+    drops control codes)."""
     return all((style is None or _in_rgb(style)) and not control for _, style, control in line)
 
 

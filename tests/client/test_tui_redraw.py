@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from clientkit import MakeOffline, find_position, go_to, load, screen_text, table, wait_for
-from rich.segment import Segment
+from rich.segment import ControlType, Segment
 from rich.style import Style
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 from rich.text import Text
@@ -218,8 +218,9 @@ async def test_a_styled_line_widget_is_rendered_by_textual_and_a_plain_one_past_
 
 def test_a_line_the_colour_filter_would_leave_as_it_is_is_told_apart() -> None:
     """The RGB shortcut (`_all_rgb`) says a line is unchanged exactly when Textual's
-    `ANSIToTruecolor` gives it back unchanged: palette colours, either side, and dim
-    text are changed; RGB colours, no style and dim without a colour are not."""
+    `ANSIToTruecolor` gives it back unchanged: palette colours, either side, dim
+    coloured text and control codes are changed; RGB colours, no style and dim without a
+    colour are not."""
     styles = [
         None,
         Style(),
@@ -234,12 +235,14 @@ def test_a_line_the_colour_filter_would_leave_as_it_is_is_told_apart() -> None:
         Style(color="#102030", dim=True),
         Style(color="default"),
     ]
+    bell = Segment("", None, [(ControlType.BELL,)])  # the filter drops control codes
     ansi = ANSIToTruecolor(DEFAULT_TERMINAL_THEME)
     outcomes = set()
     for first in styles:
         for second in styles:
-            line = Strip([Segment("ab", first), Segment("c", second)])
-            unchanged = ansi.apply(list(line), Color(10, 20, 30)) == list(line)
-            assert _all_rgb(line) == unchanged, (first, second)
-            outcomes.add(unchanged)
+            for extra in ([], [bell]):
+                line = Strip([Segment("ab", first), Segment("c", second), *extra])
+                unchanged = ansi.apply(list(line), Color(10, 20, 30)) == list(line)
+                assert _all_rgb(line) == unchanged, (first, second, extra)
+                outcomes.add(unchanged)
     assert outcomes == {True, False}
