@@ -56,7 +56,7 @@ class Cluster:
         self.lobby = lobby
         self.store = store
         self._tasks = Tasks("cluster: following another process", (StoreError,))
-        self._presence_due: asyncio.TimerHandle | None = None
+        self._presence_read: asyncio.TimerHandle | None = None  # a read of who is online, due soon
         self._watch: asyncio.Task[None] | None = None
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -68,9 +68,9 @@ class Cluster:
         self.store.unsubscribe(self._event)  # news that comes while the host stops: not ours
         if self._watch is not None:
             self._watch.cancel()
-        if self._presence_due is not None:
-            self._presence_due.cancel()  # a read due soon is not started on a stopping host
-            self._presence_due = None
+        if self._presence_read is not None:
+            self._presence_read.cancel()  # a read due soon is not started on a stopping host
+            self._presence_read = None
         await self._tasks.cancel()
 
     def _event(self, event: Event) -> None:
@@ -168,11 +168,11 @@ class Cluster:
 
     def presence_soon(self) -> None:
         """Read who is online elsewhere shortly (many changes come in bursts: one read)."""
-        if self._presence_due is None:
-            self._presence_due = asyncio.get_running_loop().call_later(0.05, self._presence_now)
+        if self._presence_read is None:
+            self._presence_read = asyncio.get_running_loop().call_later(0.05, self._presence_now)
 
     def _presence_now(self) -> None:
-        self._presence_due = None
+        self._presence_read = None
         self._tasks.spawn(self.presence())
 
     async def presence(self) -> None:

@@ -208,29 +208,32 @@ class LineWidget(Widget):
         filters = tuple(self.get_line_filters())
         if (filters, background) != self._filtered_by:
             self._filtered_by, self._filtered = (filters, background), {}
-        filtered = self._filtered
         lines = []
         for y in crop.line_range:
-            line = self.render_line(y) if y < height else Strip.blank(width, inner)
+            line = self.render_line(y) if y < height else blank(width, inner)
             line = line.adjust_cell_length(width, inner)
-            if filters:
-                # a line shared by many sessions keeps few filtered copies in itself (one
-                # per session's filter): this widget keeps its own, line by line
-                seen = filtered.get(y)
-                if seen is not None and seen[0] is line:
-                    line = seen[1]
-                else:
-                    drawn = line
-                    for line_filter in filters:
-                        if type(line_filter) is ANSIToTruecolor and _all_rgb(line):
-                            continue  # the table's colours are RGB: it would change nothing
-                        line = line.apply_filter(line_filter, background)
-                    filtered[y] = (drawn, line)
-            lines.append(line)
+            lines.append(self._filter(y, line, filters, background) if filters else line)
         if crop.column_span != (0, width):
             x1, x2 = crop.column_span
             lines = [line.crop(x1, x2) for line in lines]
         return lines
+
+    def _filter(
+        self, y: int, line: Strip, filters: tuple[LineFilter, ...], background: Color
+    ) -> Strip:
+        """Line `y` through the app's filters, kept while the line drawn there is the same:
+        a line shared by many sessions keeps few filtered copies in itself (one per
+        session's filter), so this widget keeps its own, line by line."""
+        seen = self._filtered.get(y)
+        if seen is not None and seen[0] is line:
+            return seen[1]
+        shown = line
+        for line_filter in filters:
+            if type(line_filter) is ANSIToTruecolor and _all_rgb(shown):
+                continue  # the table's colours are RGB: it would change nothing
+            shown = shown.apply_filter(line_filter, background)
+        self._filtered[y] = (line, shown)
+        return shown
 
     def _plain(self) -> bool:
         """Whether Textual's styles would leave the drawn lines as they are."""
