@@ -9,7 +9,9 @@ they favour what the fast greedy policy would play. From a new leaf a short
 greedy playout runs, and the position it reaches is scored by the heuristic,
 turned into win shares by a softmax over the players (a finished game scores
 its real result, R16, R17). Each player maximises their own share (max^n), so
-the search works for 2 to 4 players.
+the search works for 2 to 4 players. At the root it leaves out the moves not worth
+a search (`root_moves`), among them the reserves that neither deny a buy nor pay
+for one next turn: idle reserving is what made its games long (docs/bots.md).
 
 Its strength is a fixed iteration count per player count (`ITERATIONS`), about a
 second of CPU on the reference machine (README, "Play offline"); a deadline only
@@ -27,10 +29,11 @@ from dataclasses import dataclass
 
 from ..moves import Buy, Move, Reserve, ReserveDeck, Return, Take
 from ..state import ACTION, GameState
+from ..tables import LANE, SHIFT, shortfalls
 from ..view import PlayerView
 from .base import Budget, Decision
 from .determinize import Determinizer
-from .heuristic import STRONG, Weights, is_pointless, player_score
+from .heuristic import SEARCH, Weights, is_pointless, player_score
 from .medium import score_moves
 from .policy import fast_move, progress_moves, token_jam
 from .reasons import describe, why_forced
@@ -53,7 +56,7 @@ class SearchConfig:
     playout_plies: int = 4  # greedy plies after a new leaf, before scoring
     sharpness: float = 1.0  # per point of heuristic lead, in the win-share softmax
     fpu: float = 0.1  # an untried move starts this far below its siblings' mean
-    weights: Weights = STRONG
+    weights: Weights = SEARCH
 
 
 CONFIG = SearchConfig()
@@ -135,13 +138,33 @@ def _softmax(values: list[float], temperature: float) -> list[float]:
 
 
 def root_moves(view: PlayerView, state: GameState) -> tuple[Move, ...]:
-    """The moves worth searching: no return that undoes the take (R13), and only moves
-    that change the position when everyone is stuck giving tokens back."""
+    """The moves worth searching: no return that undoes the take (R13), only moves that
+    change the position when everyone is stuck giving tokens back, and only the reserves
+    that deny or pay (`reserve_pays`); all of them if that leaves none."""
     moves = view.legal_moves
     kept = tuple(m for m in moves if not is_pointless(state, m)) or moves
     if view.phase == ACTION and token_jam(view):
         kept = progress_moves(view) or kept
-    return kept
+    return tuple(m for m in kept if reserve_pays(state, m)) or kept
+
+
+def reserve_pays(state: GameState, move: Move) -> bool:
+    """True for any move but a reserve. A reserve (R9) pays if it takes a card another
+    player could buy now, or one the mover could buy next turn with the gold it brings
+    (R10); a blind one never does. Idle reserves made games long (docs/bots.md)."""
+    if isinstance(move, ReserveDeck):
+        return False
+    if not isinstance(move, Reserve):
+        return True
+    me = state.current_player
+    for q in range(state.num_players):
+        gold = state.tokens[q][5]
+        if q == me:
+            gold += 1 if state.bank[5] else 0
+        short = shortfalls(state.bonuses[q], state.tokens[q]) >> SHIFT[move.index] & LANE
+        if short <= gold:
+            return True
+    return False
 
 
 def search(

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from shared import codec
-from shared.bots import Budget, choose_move, make_bot
+from shared.bots import Budget, choose_move, hard, make_bot
 from shared.cards import CARDS
 from shared.deal import new_game
-from shared.moves import Buy, Return, Take, parse_move
+from shared.moves import Buy, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.state import RETURN_PHASE, GameState
 
 from .positions import random_positions
@@ -125,3 +125,40 @@ def test_parse_of_a_bot_move_round_trips() -> None:
     for level, budget in LEVEL_BUDGETS:
         move = choose_move(view, level, 7, budget)
         assert parse_move(str(move)) is move
+
+
+def _can_pay(state: GameState, q: int, index: int, extra_gold: int) -> bool:
+    """R10 worked out plainly: what bonuses and gems leave of the card's cost, against gold."""
+    short = sum(
+        max(0, n - state.bonuses[q][c] - state.tokens[q][c])
+        for c, n in enumerate(CARDS[index].cost)
+    )
+    return short <= state.tokens[q][5] + extra_gold
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_hard_searches_only_the_reserves_that_deny_a_buy_or_pay_next_turn(
+    num_players: int,
+) -> None:
+    """R9, R10: a face-up reserve is searched when another player could buy the card now,
+    or the mover could next turn with the gold the reserve brings; a blind one never,
+    unless nothing else is left to search."""
+    kinds = {True: 0, False: 0}
+    for state in random_positions(num_players, 120, seed=700 + num_players):
+        if state.phase == RETURN_PHASE:
+            continue
+        me = state.current_player
+        view = state.view(me)
+        kept = hard.root_moves(view, state)
+        assert kept and set(kept) <= set(view.legal_moves)
+        others = [m for m in kept if not isinstance(m, Reserve | ReserveDeck)]
+        for move in view.legal_moves:
+            if isinstance(move, Reserve):
+                pays = _can_pay(state, me, move.index, 1 if state.bank[5] else 0) or any(
+                    _can_pay(state, q, move.index, 0) for q in range(num_players) if q != me
+                )
+                kinds[pays] += 1
+                assert (move in kept) == (pays or not others), (move, pays)
+            elif isinstance(move, ReserveDeck):
+                assert (move in kept) == (not others), move
+    assert kinds[True] >= 20 and kinds[False] >= 100, kinds
