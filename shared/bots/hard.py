@@ -42,6 +42,7 @@ from .reasons import describe, why_forced
 # (2 cores, Python 3.11; bench/bots.py prints the think time). More players cost more
 # per iteration (each leaf scores every player).
 ITERATIONS: dict[int, int] = {2: 4000, 3: 3200, 4: 2600}
+ONE_KEPT = "the only move it weighs: the others undo, stall or reserve idly"
 _SAFETY = 0.01  # seconds kept back from a deadline for the final choice and the reply
 
 
@@ -299,8 +300,10 @@ class HardBot:
     def decide(self, view: PlayerView, rng: random.Random, budget: Budget) -> Decision:
         found = search(view, rng, budget, self.config, self.clock)
         move = found.move
-        if len(found.stats) == 1:
+        if len(view.legal_moves) == 1:
             return Decision(move, why_forced(view, move))
+        if len(found.stats) == 1:  # the root kept one move (`root_moves`)
+            return Decision(move, f"{describe(found.flat, move)} ({ONE_KEPT})")
         visits, share = found.stats[move]
         how = (
             f"search: wins {share:.0%} of its {visits:,} lines, of {found.iterations:,}"

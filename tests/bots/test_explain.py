@@ -88,6 +88,18 @@ def test_explain_plays_the_levels_move_and_says_why(players: int) -> None:
     assert kinds & {Take, Buy, Return}
 
 
+def test_hard_says_when_its_root_kept_one_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A root left with one move (`hard.root_moves`: the rest undo a take, stall or
+    reserve idly) is played without a search, and the line says what it does and why."""
+    views = [s.view(s.current_player) for s in random_positions(2, 5, seed=7)]
+    view, take = next((v, m) for v in views for m in v.legal_moves if isinstance(m, Take))
+    monkeypatch.setattr(hard, "root_moves", lambda view, state: (take,))
+    move, why = explain(view, "hard", 3)
+    assert move == take and len(view.legal_moves) > 1
+    assert why.startswith("takes ") and why.endswith(f"({hard.ONE_KEPT})"), why
+    assert len(why) < 160, why
+
+
 def test_explain_bytes_answers_as_explain() -> None:
     state = random_positions(2, 5, seed=7)[-1]
     view = state.view(state.current_player)
