@@ -1,4 +1,5 @@
-"""Levels play sensibly: the return decision (R13), taking a win, easy buying (issue 3)."""
+"""Levels play sensibly: the return decision (R13), taking a win, easy buying (issue 3),
+the reserves hard searches (R9, R10)."""
 
 from __future__ import annotations
 
