@@ -28,14 +28,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..moves import Buy, Move, Reserve, ReserveDeck, Return, Take
-from ..state import ACTION, GameState
+from ..state import GameState
 from ..tables import LANE, SHIFT, shortfalls
 from ..view import PlayerView
 from .base import Budget, Decision
 from .determinize import Determinizer
-from .heuristic import SEARCH, Weights, is_pointless, player_score
+from .heuristic import SEARCH, Weights, player_score
 from .medium import score_moves
-from .policy import fast_move, progress_moves, token_jam
+from .policy import fast_move, worth_a_look
 from .reasons import describe, why_forced
 
 # Iterations per move by player count: about 1 s of CPU each on the reference machine
@@ -139,14 +139,9 @@ def _softmax(values: list[float], temperature: float) -> list[float]:
 
 
 def root_moves(view: PlayerView, state: GameState) -> tuple[Move, ...]:
-    """The moves worth searching: no return that undoes the take (R13), only moves that
-    change the position when everyone is stuck giving tokens back, and only the reserves
-    that deny or pay (`reserve_pays`); all of them if that leaves none."""
-    moves = view.legal_moves
-    kept = tuple(m for m in moves if not is_pointless(state, m)) or moves
-    if view.phase == ACTION and token_jam(view):
-        kept = progress_moves(view) or kept
-    return tuple(m for m in kept if reserve_pays(state, m)) or kept
+    """The moves worth searching (`policy.worth_a_look`), of the reserves only those that
+    deny or pay (`reserve_pays`)."""
+    return worth_a_look(view, state, lambda m: reserve_pays(state, m))
 
 
 def reserve_pays(state: GameState, move: Move) -> bool:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 
 from ..moves import Move, ReserveDeck
-from ..state import ACTION, RETURN_PHASE, GameState
+from ..state import RETURN_PHASE, GameState
 from ..view import PlayerView
 from .base import Budget, Decision
 from .determinize import Determinizer
-from .heuristic import DEFAULT, Weights, evaluate, is_pointless
-from .policy import progress_moves, smart_return, token_jam
+from .heuristic import DEFAULT, Weights, evaluate
+from .policy import smart_return, worth_a_look
 from .reasons import describe, why_forced
 
 
@@ -57,13 +57,7 @@ def _one_ply(
     state = det.sample_without_decks(rng)
     deck_state = det.sample(rng) if any(isinstance(m, ReserveDeck) for m in moves) else state
     # A blind reserve is a lottery the one-ply view can't price; try it only if forced.
-    # Never give back exactly the gems just taken (R13) when there is another way.
-    candidates = (
-        tuple(m for m in moves if not isinstance(m, ReserveDeck) and not is_pointless(state, m))
-        or moves
-    )
-    if view.phase == ACTION and token_jam(view):
-        candidates = progress_moves(view) or candidates
+    candidates = worth_a_look(view, state, lambda m: not isinstance(m, ReserveDeck))
     scores = score_moves(state, deck_state, candidates, w)
     best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
     others = [x for i, x in enumerate(scores) if i != best]

@@ -10,12 +10,13 @@ what its targets still need.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..moves import ALL_MOVES, RESERVES, Buy, Move, Pass, Reserve, ReserveDeck, Return, Take
-from ..state import GameState
+from ..state import ACTION, GameState
 from ..tables import LANE, SHIFT, shortfalls
 from ..view import PlayerView
-from .heuristic import COST_PAIRS, PRESTIGE, greedy_return
+from .heuristic import COST_PAIRS, PRESTIGE, greedy_return, is_pointless
 
 TARGET_DISCOUNT = 0.6
 BONUS_WORTH = 0.6
@@ -124,6 +125,19 @@ def progress_moves(view: PlayerView) -> tuple[Move, ...]:
     if buys:
         return buys
     return tuple(m for m in view.legal_moves if isinstance(m, Reserve))
+
+
+def worth_a_look(
+    view: PlayerView, state: GameState, keep: Callable[[Move], bool]
+) -> tuple[Move, ...]:
+    """The moves a level weighs: no return that gives back exactly what was just taken
+    (R13), only moves that change the position in a token jam, and of those the ones
+    `keep` accepts; each step keeps what it had if it would leave nothing."""
+    moves = view.legal_moves
+    kept = tuple(m for m in moves if not is_pointless(state, m)) or moves
+    if view.phase == ACTION and token_jam(view):
+        kept = progress_moves(view) or kept
+    return tuple(m for m in kept if keep(m)) or kept
 
 
 def fast_move(state: GameState, rng: random.Random) -> Move:
