@@ -109,8 +109,17 @@ async def returns(term: Terminal, latencies: Latencies) -> None:
 
 async def _dialog(term: Terminal) -> str:
     """The screen once the return prompt is drawn whole, with the tokens held (a frame can
-    reach the screen in more than one piece): "Give back 2 (R13): … · you keep 3W 2U…"."""
-    await term.until(lambda: re.search(r"\(R13\).* you keep ", term.row(-2)) is not None)
+    reach the screen in more than one piece): "Give back 2 (R13): … · you keep 3W 2U…".
+    A move typed again while the first was slow to show is refused in its place ("first
+    return 2 tokens"): Escape brings the prompt back."""
+
+    def shown() -> bool:
+        return re.search(r"\(R13\).* you keep ", term.row(-2)) is not None
+
+    await term.until(lambda: shown() or refusal(term))
+    if not shown():
+        term.chan.write(b"\x1b")  # type: ignore[union-attr]
+        await term.until(shown)
     return term.text()
 
 
