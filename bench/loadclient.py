@@ -88,10 +88,7 @@ async def returns(term: Terminal, latencies: Latencies) -> None:
     try:
         text = await asyncio.wait_for(_dialog(term), 10)
     except TimeoutError:
-        raise TimeoutError(
-            f"no return dialog in 10 s; the screen's foot: {term.row(-3)!r} / "
-            f"{term.row(-2)!r} / {term.row(-1)!r}"
-        ) from None
+        raise TimeoutError(f"no return dialog in 10 s: {term.showing()}") from None
     excess = int(re.search(r"return (\d+) token", text).group(1))  # type: ignore[union-attr]
     kept = term.row(-2).split("you keep")[-1]  # the prompt: what the player holds
     mine = {c: int(n) for n, c in re.findall(r"(\d+)([WUGRK*])", kept)}

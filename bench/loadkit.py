@@ -321,6 +321,10 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
             self._rows = [self.row(y) for y in range(self.screen.lines)]
         return self._rows
 
+    def showing(self) -> str:
+        """What a player reads to know where they are: the status line and the prompt."""
+        return f"the status line {self.row(0).strip()!r}, the prompt {self.row(-2).strip()!r}"
+
     def row(self, y: int) -> str:
         """One line of the screen (-1 is the last); the tests look at one or two."""
         y %= self.screen.lines
@@ -355,10 +359,7 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
             shown = await asyncio.wait_for(done, KEY_TIMEOUT)
         except TimeoutError:
             shown = sent + KEY_TIMEOUT
-            UNSEEN.append(
-                f"{KINDS.get(data, 'letter').split(' ')[0]} {data!r}: the status line "
-                f"{self.row(0).strip()!r}, the prompt {self.row(-2).strip()!r}"
-            )
+            UNSEEN.append(f"{KINDS.get(data, 'letter').split(' ')[0]} {data!r}: {self.showing()}")
         finally:
             self.waiting = None
         if latencies is not None:
