@@ -116,6 +116,6 @@ def _reserve(state: GameState, move: Reserve) -> str:
         for q in range(state.num_players)
         if q != p and shortfall_of(move.index, state.bonuses[q], state.tokens[q]) == 0
     ]
-    if rivals:
-        return text + f", which seat {rivals[0]} could buy"
+    if rivals:  # seats numbered from 1, as the table names them ("Medium bot 2")
+        return text + f", which seat {rivals[0] + 1} could buy"
     return text

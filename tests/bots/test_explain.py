@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from shared.bots import Budget, choose_move, encode_request, explain, explain_bytes, hard
+from shared.bots.reasons import describe
 from shared.cards import CARDS
 from shared.moves import Buy, Reserve, Return, Take
+from shared.tables import shortfall_of
 
 from .positions import random_positions
 from .test_hidden_information import _with_blind_reserves, redeal
@@ -106,3 +108,26 @@ def test_explain_bytes_answers_as_explain() -> None:
     text, why = explain_bytes(encode_request(view, "medium", 3))
     move, expected = explain(view, "medium", 3)
     assert (text, why) == (str(move), expected)
+
+
+def test_a_denial_names_the_seat_as_the_table_numbers_it() -> None:
+    """R9, R10: a reserve of a card another player could buy now says which seat, numbered
+    from 1 as the table names seats ("Medium bot 2" sits at seat 2)."""
+    found = 0
+    for state in random_positions(3, 60, seed=31, returns=0):
+        me = state.current_player
+        for move in state.legal_moves():
+            if not isinstance(move, Reserve):
+                continue
+            rivals = [
+                q
+                for q in range(3)
+                if q != me and shortfall_of(move.index, state.bonuses[q], state.tokens[q]) == 0
+            ]
+            why = describe(state, move)
+            if rivals:
+                assert why.endswith(f", which seat {rivals[0] + 1} could buy"), why
+                found += 1
+            else:
+                assert "could buy" not in why, why
+    assert found
