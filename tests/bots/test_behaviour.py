@@ -120,6 +120,26 @@ def test_easy_buys_when_it_can_most_of_the_time() -> None:
     assert could >= 50 and buys >= 0.7 * could
 
 
+def test_medium_opens_by_taking_and_buying_not_by_filling_its_reserve() -> None:
+    """R9: a reserve slot costs medium something, so it opens by gathering and buying: in
+    these 720 turns of the first four rounds it reserves 94 times; with slots free it
+    reserved 281 times (docs/bots.md)."""
+    bot = make_bot("medium")
+    turns = reserves = 0
+    for n in (2, 3, 4):
+        for seed in range(20):
+            state = new_game(n, 700 + seed)
+            rng = random.Random(seed)
+            while state.round <= 4:
+                move = bot.choose(state.view(state.current_player), rng, Budget())
+                if state.phase != RETURN_PHASE:
+                    turns += 1
+                    reserves += isinstance(move, Reserve | ReserveDeck)
+                state = state.apply(move)
+    assert turns == 20 * 4 * (2 + 3 + 4)
+    assert reserves <= 0.25 * turns, (reserves, turns)
+
+
 def test_parse_of_a_bot_move_round_trips() -> None:
     state = new_game(3, 3)
     view = state.view(state.current_player)
