@@ -13,10 +13,11 @@ import random
 
 from ..moves import Buy, Move, Reserve, Return, Take
 from ..state import RETURN_PHASE, GameState
+from ..tables import COST_PAIRS, PRESTIGE
 from ..view import PlayerView
 from .base import Budget, Decision
 from .determinize import Determinizer
-from .heuristic import COST_PAIRS, PRESTIGE, greedy_return
+from .heuristic import greedy_return
 from .policy import ranked_targets
 from .reasons import describe, why_forced
 

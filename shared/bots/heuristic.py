@@ -16,18 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARDS, NOBLES
 from ..moves import RETURNS, Move, Return, Take
 from ..state import ACTION, GameState
-from ..tables import LANE, SHIFT, shortfalls
+from ..tables import COLOUR, COST_PAIRS, LANE, NOBLE_PAIRS, PRESTIGE, SHIFT, shortfalls
 
-COST_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((c, n) for c, n in enumerate(card.cost) if n) for card in CARDS
-)
-COLOUR: tuple[int, ...] = tuple(card.colour for card in CARDS)
-PRESTIGE: tuple[int, ...] = tuple(card.prestige for card in CARDS)
-LEVEL: tuple[int, ...] = tuple(card.level for card in CARDS)
-NOBLE_REQ: tuple[tuple[int, ...], ...] = tuple(n.requires for n in NOBLES)
 RETURN_BY_COUNTS: dict[tuple[int, ...], Move] = {m.counts: m for ms in RETURNS[1:] for m in ms}
 
 _NO_TOKENS = (0, 0, 0, 0, 0, 0)
@@ -60,11 +52,6 @@ DEFAULT = Weights()  # the medium level's
 SEARCH = Weights(bonus=1.8, late_bonus=1.33, spare_gem=0.0, gold=0.3)
 
 
-def _noble_value(w: Weights, missing: int) -> float:
-    curve = w.noble
-    return curve[missing] if missing < len(curve) else 0.0
-
-
 def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
     """Player q's standing, in prestige points: held, plus likely to come."""
     bonus = state.bonuses[q]
@@ -86,19 +73,20 @@ def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
     # Nobles in reach (R14), and what one more bonus of each colour brings toward them.
     noble_total = 0.0
     colour_gain = [0.0, 0.0, 0.0, 0.0, 0.0]
+    curve = w.noble
+    far = len(curve)  # this many bonuses missing or more: worth nothing
     for noble in state.nobles:
-        req = NOBLE_REQ[noble]
+        pairs = NOBLE_PAIRS[noble]
         missing = 0
-        for c in range(5):
-            d = req[c] - bonus[c]
-            if d > 0:
-                missing += d
-        value = _noble_value(w, missing)
+        for c, k in pairs:
+            if k > bonus[c]:
+                missing += k - bonus[c]
+        value = curve[missing] if missing < far else 0.0
         noble_total += value
         if missing:
-            gain = _noble_value(w, missing - 1) - value
-            for c in range(5):
-                if req[c] > bonus[c]:
+            gain = (curve[missing - 1] if missing <= far else 0.0) - value
+            for c, k in pairs:
+                if k > bonus[c]:
                     colour_gain[c] += gain
     lead = 0
     for p in range(n):
@@ -118,9 +106,19 @@ def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
     prices = shortfalls(bonus, _NO_TOKENS)  # each card's cost after bonuses, in lanes
     shorts = shortfalls(bonus, tok)  # and after bonuses and gems
     low_bank = min(bank[0], bank[1], bank[2], bank[3], bank[4])
-    targets = [i for row in state.board for i in row if i >= 0]
+    power = (
+        bonus[0] + tok[0],
+        bonus[1] + tok[1],
+        bonus[2] + tok[2],
+        bonus[3] + tok[3],
+        bonus[4] + tok[4],
+    )
+    board = state.board
+    targets = [*board[0], *board[1], *board[2]]  # -1: an empty slot
     targets.extend(i for i, _ in state.reserved[q])
     for idx in targets:
+        if idx < 0:
+            continue
         at = SHIFT[idx]
         value = PRESTIGE[idx] + bonus_worth + colour_gain[COLOUR[idx]] - gem * (prices >> at & LANE)
         if value <= 0:
@@ -131,20 +129,22 @@ def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
         else:
             if final:
                 continue  # no turn left to gather for it
-            top = 0
-            scarce = 0
-            for c, k in COST_PAIRS[idx]:
-                d = k - bonus[c] - tok[c]
-                if d > top:
-                    top = d
-                if d > low_bank and d > bank[c]:
-                    scarce += d - bank[c]
+            pairs = COST_PAIRS[idx]
+            top = 0  # the most lacking in one colour (R8: two a turn at best)
+            for c, k in pairs:
+                if k - power[c] > top:
+                    top = k - power[c]
             turns = short / 3
             two = (top - gold) / 2
             if two > turns:
                 turns = two
-            if scarce > gold:
-                turns += w.scarce * (scarce - gold)
+            if top > low_bank:  # some colour may lack more than the bank holds
+                scarce = 0
+                for c, k in pairs:
+                    if k - power[c] > bank[c]:
+                        scarce += k - power[c] - bank[c]
+                if scarce > gold:
+                    turns += w.scarce * (scarce - gold)
         value *= disc ** (turns + shift)
         if value > b1:
             b1, b2, b3, i1, i2 = value, b1, b2, idx, i1

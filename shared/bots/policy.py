@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from ..moves import ALL_MOVES, RESERVES, Buy, Move, Pass, Reserve, ReserveDeck, Return, Take
 from ..state import ACTION, GameState
-from ..tables import LANE, SHIFT, shortfalls
+from ..tables import COST_PAIRS, LANE, PRESTIGE, SHIFT, shortfalls
 from ..view import PlayerView
-from .heuristic import COST_PAIRS, PRESTIGE, greedy_return, is_pointless
+from .heuristic import greedy_return, is_pointless
 
 TARGET_DISCOUNT = 0.6
 BONUS_WORTH = 0.6
