@@ -132,8 +132,9 @@ def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
             pairs = COST_PAIRS[idx]
             top = 0  # the most lacking in one colour (R8: two a turn at best)
             for c, k in pairs:
-                if k - power[c] > top:
-                    top = k - power[c]
+                d = k - power[c]
+                if d > top:
+                    top = d
             turns = short / 3
             two = (top - gold) / 2
             if two > turns:
@@ -141,8 +142,9 @@ def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
             if top > low_bank:  # some colour may lack more than the bank holds
                 scarce = 0
                 for c, k in pairs:
-                    if k - power[c] > bank[c]:
-                        scarce += k - power[c] - bank[c]
+                    d = k - power[c] - bank[c]
+                    if d > 0:
+                        scarce += d
                 if scarce > gold:
                     turns += w.scarce * (scarce - gold)
         value *= disc ** (turns + shift)
