@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from rich.console import RenderableType
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
@@ -50,7 +51,7 @@ from .replay import Replay
 from .screens import modes
 from .screens.club import LeaderboardScreen, ProfileScreen
 from .screens.help import HelpScreen
-from .screens.lobby import LOBBY_HELP, LobbyScreen
+from .screens.lobby import LobbyScreen, lobby_help
 from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
@@ -273,13 +274,14 @@ class SplendorApp(App[None]):
             groups.append(("A profile", ProfileScreen.BINDINGS))
         groups.append(("A replay", ReplayScreen.BINDINGS))
         groups.append(("Everywhere", self.BINDINGS))
-        now, legend = "", ""
+        now: RenderableType | None = None
+        legend = ""
         if isinstance(self.screen, ReplayScreen):
             now, legend = modes.page(modes.REPLAY, self.local), modes.LEGEND
         elif isinstance(main, TableScreen):
             now, legend = modes.page(main.mode, self.local), modes.LEGEND
         elif isinstance(main, LobbyScreen):
-            now = LOBBY_HELP
+            now = lobby_help()
         self.push_screen(HelpScreen(groups, now, legend))
 
     def action_request_quit(self) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.markup import escape
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -44,19 +46,31 @@ row, the game ends as it stands (R18).
 
 
 KeyGroups = Sequence[tuple[str, Sequence[BindingType]]]
+KeyRows = Sequence[tuple[str, str]]
 
 
-def keys_text(groups: KeyGroups) -> str:
-    """The keys of each group of bindings, as lines for the help screen."""
-    out: list[str] = []
+def key_page(title: str, rows: KeyRows, key_width: int = 14) -> Group:
+    """A title, then a row for each key (bold) and what it does: a description too long
+    for the line goes on indented under itself, never under the keys."""
+    grid = Table.grid(padding=(0, 0, 0, 1), pad_edge=True)
+    grid.add_column(no_wrap=True, min_width=key_width + 1)
+    grid.add_column()
+    for keys, what in rows:
+        grid.add_row(Text(keys, style="bold"), Text(what))
+    return Group(Text(title, style="bold"), grid)
+
+
+def keys_page(groups: KeyGroups) -> Group:
+    """Every key of each group of bindings, for the help screen's last page."""
+    parts: list[RenderableType] = [Text("Keys", style="bold")]
     for title, bindings in groups:
-        out.append(f"\n[b]{title}[/b]")
-        for b in bindings:
-            if not isinstance(b, Binding) or not (b.tooltip or b.description):
-                continue
-            keys = " ".join(_key_name(k) for k in b.key.split(","))
-            out.append(f" [b]{escape(keys):<18}[/b] {escape(b.tooltip or b.description)}")
-    return "\n".join(out)
+        rows = [
+            (" ".join(_key_name(k) for k in b.key.split(",")), b.tooltip or b.description)
+            for b in bindings
+            if isinstance(b, Binding) and (b.tooltip or b.description)
+        ]
+        parts += [Text(""), key_page(title, rows, key_width=18)]
+    return Group(*parts)
 
 
 def _key_name(key: str) -> str:
@@ -88,12 +102,15 @@ class HelpScreen(ModalScreen[None]):
         Binding("pageup", "scroll(-10)", show=False),
     ]
 
-    def __init__(self, groups: KeyGroups, now: str = "", legend: str = "") -> None:
+    def __init__(
+        self, groups: KeyGroups, now: RenderableType | None = None, legend: str = ""
+    ) -> None:
         super().__init__()
         self.groups = groups  # (title, bindings) of each screen the keys of which it lists
-        self.pages = [("Now", now)] if now else []  # the keys of the moment
+        self.pages: list[tuple[str, RenderableType]] = []
+        self.pages += [("Now", now)] if now is not None else []  # the keys of the moment
         self.pages += [("The table", legend)] if legend else []  # how to read it
-        self.pages += [("Rules", RULES), ("Every key", "[b]Keys[/b]" + keys_text(groups))]
+        self.pages += [("Rules", RULES), ("Every key", keys_page(groups))]
         self.at = 0
 
     def compose(self) -> ComposeResult:

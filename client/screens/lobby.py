@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from rich.console import Group
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -43,6 +44,7 @@ from ..widgets.chatbox import ChatBox
 from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import NameList, Row, TableList
 from .club import GameIdDialog, PlayerPicker, candidates
+from .help import key_page
 from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 
 if TYPE_CHECKING:
@@ -76,29 +78,40 @@ KEYS_AT_TABLE: Keys = (  # waiting at a table someone else made: its host starts
 )
 KEYS_HOSTING: Keys = (KEYS_AT_TABLE[0], ("s", "s", "Start"), *KEYS_AT_TABLE[1:])  # one's own
 TYPING: Keys = (("enter", "⏎", "Say"), ("escape", "esc", "Close"))
-LOBBY_HELP = """\
-[b]In the lobby[/b]
- [b]↑ ↓ PgUp PgDn[/b]  select a table
- [b]Enter[/b]          join the selected table (waiting) or watch it (playing); your own
-                 game in progress: back to your seat
- [b]g[/b]              a quick game against bots, at once
- [b]c[/b]              create a table: 2 to 4 seats, each open or a bot
- [b]j[/b] / [b]w[/b]          join / watch the selected table
- [b]s[/b]              start the table you host, once every seat is filled
- [b]l[/b]              leave the table you wait at
- [b]m[/b]              your next game where it is your move
- [b]t[/b]              chat to the lobby: Enter says it, Esc closes; /mute NAME hides a
-                  name's lines (this session), /unmute NAME, /bell turns the bell off or on
- [b]r[/b]              the leaderboard (Enter on a row: that player's profile)
- [b]p[/b]              a player's profile: yours, the selected table's players, anyone's
- [b]v[/b]              replay a finished game: type its id (profiles list them)
- [b]q[/b]              quit (a seat in a game is kept: connect again to play on)
-
-The lobby lists every table waiting for players or playing, with its seats, rated or
-casual, its clock (5+10: minutes each and seconds a move; 3d: days a move) and the
-game's turn; "your game" marks a game you hold a seat in, "your move" one that waits
-for your move. A rated game changes the ratings of its players with a key, and of its
+LOBBY_KEYS = [
+    ("↑ ↓ PgUp PgDn", "select a table"),
+    (
+        "Enter",
+        "join the selected table (waiting) or watch it (playing); your own game in "
+        "progress: back to your seat",
+    ),
+    ("g", "a quick game against bots, at once"),
+    ("c", "create a table: 2 to 4 seats, each open or a bot"),
+    ("j / w", "join / watch the selected table"),
+    ("s", "start the table you host, once every seat is filled"),
+    ("l", "leave the table you wait at"),
+    ("m", "your next game where it is your move"),
+    (
+        "t",
+        "chat to the lobby: Enter says it, Esc closes; /mute NAME hides a name's lines "
+        "(this session), /unmute NAME, /bell turns the bell off or on",
+    ),
+    ("r", "the leaderboard (Enter on a row: that player's profile)"),
+    ("p", "a player's profile: yours, the selected table's players, anyone's"),
+    ("v", "replay a finished game: type its id (profiles list them)"),
+    ("q", "quit (a seat in a game is kept: connect again to play on)"),
+]
+LOBBY_ABOUT = """\
+The lobby lists every table waiting for players or playing, with its seats, rated or \
+casual, its clock (5+10: minutes each and seconds a move; 3d: days a move) and the \
+game's turn; "your game" marks a game you hold a seat in, "your move" one that waits \
+for your move. A rated game changes the ratings of its players with a key, and of its \
 bots."""
+
+
+def lobby_help() -> Group:
+    """The help screen's first page in the lobby: its keys, then how to read it."""
+    return Group(key_page("In the lobby", LOBBY_KEYS), Text(""), Text(LOBBY_ABOUT))
 
 
 def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:

@@ -9,9 +9,12 @@ with what the keys do.
 
 from __future__ import annotations
 
+from rich.console import Group
+
 from shared.view import PlayerView
 
 from ..widgets.keybar import Keys
+from .help import key_page
 
 CHOOSE, WAIT, PICK, CONFIRM, RETURN = "choose", "wait", "pick", "confirm", "return"
 TYPE, WATCH, OVER, QUIT, SMALL = "type", "watch", "over", "quit", "small"
@@ -211,12 +214,9 @@ LEGEND = """\
  [b]♛[/b]    the nobles, closest first, and what this player lacks for each"""
 
 
-def page(mode: str, local: bool) -> str:
+def page(mode: str, local: bool) -> Group:
     """The first help page for `mode`: the keys of the moment."""
-    lines = [f"[b]{TITLES[mode]}[/b]"]
     entries = PAGES[mode] + (PRACTICE_HELP if local and mode in (CHOOSE, WAIT, RETURN) else [])
     entries += ONLINE_HELP if not local and mode in (CHOOSE, WAIT) else []
-    for key, what in entries:
-        lines.append(f" [b]{key:<14}[/b] {what}")
-    lines.append(f" [b]{'? q':<14}[/b] help (Tab: the table, rules, every key) · quit")
-    return "\n".join(lines)
+    entries += [("? q", "help (Tab: the table, rules, every key) · quit")]
+    return key_page(TITLES[mode], entries)

@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from client.app import SplendorApp
 from client.connection import Connection
@@ -305,6 +306,15 @@ async def go_to(pilot: Pilot[None], screen: TableScreen, square: tuple[int, int]
         await pilot.press("l" if col > c else "h")
         c = screen.cursor[1]
     assert screen.cursor == square
+
+
+def help_text(app: SplendorApp) -> str:
+    """Every page of the open help screen as plain text, whole (as scrolling shows it)."""
+    console = Console(width=app.size.width, file=io.StringIO(), record=True)
+    for page in app.screen.query(".help-page"):
+        assert isinstance(page, Static)
+        console.print(page.content)
+    return console.export_text()
 
 
 def screen_text(app: SplendorApp) -> str:

@@ -240,7 +240,8 @@ async def test_a_host_of_another_protocol_version_is_left_with_a_message() -> No
 
 async def test_the_lobby_fits_80x24_with_its_keys_and_help() -> None:
     """Issue 13: at 80x24 the lobby keeps its Turn column and its ? key in view, and ?
-    opens help at the lobby's own page."""
+    opens help at the lobby's own page, where a key's description too long for the line
+    goes on under the description, not under the keys."""
     from client.screens.help import HelpScreen
 
     conn = FakeConnection()
@@ -254,7 +255,10 @@ async def test_the_lobby_fits_80x24_with_its_keys_and_help() -> None:
         assert "Turn" in text and "12" in text and "? Help" in text and "q Quit" in text
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
-        assert "In the lobby" in screen_text(app)
+        lines = screen_text(app).splitlines()
+        assert any("In the lobby" in line for line in lines)
+        at = next(i for i, line in enumerate(lines) if "Enter          join the" in line)
+        assert lines[at + 1].startswith("│" + " " * 17 + "your own game")  # under the words
 
 
 FOUR = TableSummary(
