@@ -16,7 +16,7 @@ from shared.cards import NOBLE_BY_ID, card
 from shared.moves import Move, ReserveDeck
 from shared.view import PlayerInfo, PlayerView
 
-from .describe import last_mover, whole_turn
+from .describe import last_mover, short_turn, whole_turn
 from .model import Seat, letters, noble_lacks, price, short_name, shortfall
 from .widgets.board import BANK_ROW, MINE_ROW, NOBLE_ROW, NobleFace
 from .widgets.movelog import decorated
@@ -151,6 +151,7 @@ def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, .
                 last_mover=s == mover,
                 first=s == view.starting_player,
                 last_text="" if last is None else "last: " + whole_turn(last),
+                last_short="" if last is None else "last: " + short_turn(last),
                 nobles=tuple(nobles),
                 reserve_needs=needs,
                 rank=0 if outcome is None else outcome.ranks[s],

@@ -211,7 +211,9 @@ LEGEND = """\
  [b]gem[/b]  tokens of each colour and Σ their total (10 at most, R13)
  [b]crd[/b]  bonuses: the cards bought of each colour, Σ all of them
  [b]res[/b]  reserved cards ([b]L2?[/b] another's blind level 2 card)
- [b]♛[/b]    the nobles, closest first, and what this player lacks for each"""
+ [b]♛[/b]    the nobles, closest first, and what this player lacks for each
+ [b]last[/b] their last turn; in short, [b]res[/b] reserved, [b]+1*[/b] a gold, \
+[b]-W[/b] W given back"""
 
 
 def page(mode: str, local: bool) -> Group:

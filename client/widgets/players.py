@@ -45,6 +45,7 @@ class PlayerFace:
     last_mover: bool = False
     first: bool = False
     last_text: str = ""
+    last_short: str = ""  # the same turn for a narrow panel (`describe.short_turn`)
     nobles: tuple[tuple[str, tuple[int, ...]], ...] = ()
     reserve_needs: tuple[tuple[int, ...] | None, ...] = ()
     rank: int = 0  # at the end of the game
@@ -174,7 +175,8 @@ def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = No
     if face.nobles:
         lines.append(_nobles(face.nobles, width))
     if face.last_text:  # one line (the whole turn is in the move log)
-        lines.append(Text(face.last_text, style=POINTS if face.last_mover else DIM))
+        last = face.last_text if len(face.last_text) <= width else face.last_short
+        lines.append(Text(last, style=POINTS if face.last_mover else DIM))
     room = height - len(lines)
     details = [line for i in range(len(p.reserved)) for line in _detail(face, i, width)]
     if 0 < len(details) <= room:

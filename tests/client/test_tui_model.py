@@ -76,6 +76,18 @@ def test_log_lines_read_like_the_issue() -> None:
     assert text == "Di took W U G, returned W *"
 
 
+def test_a_narrow_panel_names_the_card_whole() -> None:
+    """A player's panel is 18 cells wide at 80 columns: "last: reserved 2-…" lost the very
+    card; the short form keeps it, and says gold and returns as the bank line does."""
+    short = describe.short_turn
+    assert short(LastTurn(parse_move("reserve 2-14"), took_gold=True)) == "res 2-14 +1*"
+    assert short(LastTurn(parse_move("reserve deck 3"), took_gold=False)) == "res L3?"
+    assert short(LastTurn(parse_move("buy 1-07"), noble="N3")) == "bought 1-07"
+    turn = LastTurn(parse_move("take W U G"), returned=parse_move("return W *"))
+    assert short(turn) == "took W U G -W *"
+    assert short(LastTurn(parse_move("take R R"))) == "took 2 R"
+
+
 def test_ended_turns_follow_the_turn_counter() -> None:
     state = new_game(3, 9)
     start = state.current_player
