@@ -386,7 +386,7 @@ class TableView(Screen[None]):
         elif mode == modes.OVER and self.area == BOARD:
             prompt.say(self.over_text())
         else:
-            prompt.say(self._cursor_text())
+            prompt.say(self._cursor_text(), short=self._cursor_short())
 
     def _again(self) -> str:
         return "New game" if self.splendor.local else "Lobby"
@@ -415,6 +415,16 @@ class TableView(Screen[None]):
         if face.card is None or face.kind == DECK:
             return prompts.slot_text(face, mine=r == faces.MINE_ROW)
         return self._card_text(face.card)
+
+    def _cursor_short(self) -> str | None:
+        """On the move list, for a prompt too narrow for the turn and its card's whole
+        line: the turn and what the player needs for the card, whose face shows beside
+        the hand."""
+        look = self.looked_card() if self.area == MOVES and self.entries else None
+        me = self._me_now()
+        if look is None or me is None:
+            return None
+        return f"{self.entries[self.log_at].text} · {model.your_need(look, me, brief=True)}"
 
     def _card_text(self, card_id: str) -> str:
         assert self.view is not None

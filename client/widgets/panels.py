@@ -53,13 +53,15 @@ class PromptLine(LineWidget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.said: tuple[str | Text, str] = ("", "")
+        self.short: str | None = None  # said instead when `said` does not fit
         self.editing: tuple[str, int] | None = None  # the move line: its text and caret
         self.placeholder = PLACEHOLDER
 
-    def say(self, text: str | Text, kind: str = "") -> None:
-        """Show `text`; kind is "" (information), "ask" (waiting for Enter) or "error"."""
-        if (text, kind) != self.said:
-            self.said = (text, kind)
+    def say(self, text: str | Text, kind: str = "", short: str | None = None) -> None:
+        """Show `text`; kind is "" (information), "ask" (waiting for Enter) or "error";
+        `short`, if given, in its place on a line too narrow for `text`."""
+        if ((text, kind), short) != (self.said, self.short):
+            self.said, self.short = (text, kind), short
             self.redraw()
 
     @property
@@ -86,13 +88,16 @@ class PromptLine(LineWidget):
             )
             return [line]
         text, kind = self.said
+        said = Text(text) if isinstance(text, str) else text
+        if self.short is not None and said.cell_len > width - 2:  # `padded`'s margins
+            said = Text(self.short)
         if kind == "error":
             style = base + Style(bgcolor=RED_BG, color="#ffd0cc", bold=True)
         elif kind == "ask":
             style = base + Style(bgcolor=GOLD_BG, color="#fff2b0", bold=True)
         else:
             style = over(base, theme_colour(self.app, "boost"))
-        return [padded(Text(text) if isinstance(text, str) else text, width, style)]
+        return [padded(said, width, style)]
 
 
 def edit_line(

@@ -30,7 +30,7 @@ from client.widgets.keybar import KeyBar
 from server.bots import run_bot
 from shared.cards import CARDS
 from shared.deal import new_game
-from shared.moves import Take
+from shared.moves import Reserve, Take
 from shared.protocol import SeatSummary, TableUpdate, Welcome, encode
 from shared.state import GameState
 
@@ -121,6 +121,35 @@ async def test_the_cursor_reaches_opponents_reserves_and_the_move_log(
         assert screen.log_at == 0 and screen.log_lines[0] in prompt(app)  # the whole game
         await pilot.press("escape")  # back to the board
         assert screen.area == "board"
+
+
+def just_reserved_for_gold(state: GameState) -> bool:
+    """The player before seat 0 has just reserved a face-up card and taken a gold (R9)."""
+    last = state.last_turns[(state.current_player - 1) % state.num_players]
+    return last is not None and isinstance(last.action, Reserve) and last.took_gold
+
+
+async def test_a_turn_on_the_move_list_keeps_its_card_whole_at_80_columns(
+    offline: MakeOffline,
+) -> None:
+    """The prompt names a turn of the move list and its card (here one reserved by the
+    other player, and what they still need for it); at 80 columns that does not fit, so
+    only what the player needs for it is said (the card's face shows beside the hand),
+    never a line cut off."""
+    kit = await offline()
+    app = kit.app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, kit, find_position(2, just_reserved_for_gold))
+        await pilot.press("tab", "tab")  # the moves: the latest first
+        assert table(app).area == "moves"
+        line = screen_text(app).splitlines()[-2]
+        assert " reserved " in line and " · you " in line and "…" not in line
+        assert "who needs" not in line
+        await pilot.resize_terminal(140, 40)  # room for the card's whole line
+        await wait_for(pilot, lambda: tuple(app.size) == (140, 40))
+        await pilot.pause()
+        line = screen_text(app).splitlines()[-2]
+        assert " reserved " in line and ", who needs " in line and " · you " in line
 
 
 async def test_a_card_id_typed_on_the_move_line_shows_the_card(offline: MakeOffline) -> None:
