@@ -182,15 +182,16 @@ def reserve_prompt(view: PlayerView, move: Reserve | ReserveDeck) -> str:
     return f"Reserve {what}{gold}?"
 
 
-def card_summary(card_id: str, me: PlayerInfo | None) -> str:
-    """One line about a card for the prompt: colour, prestige, cost and what is missing."""
+def card_summary(card_id: str, me: PlayerInfo | None, brief: bool = False) -> str:
+    """One line about a card for the prompt: colour, prestige, cost and what is missing
+    (`brief`: without what the gold covers)."""
     c = card(card_id)
     points = f", {c.prestige}★" if c.prestige else ""
     colour = f"{COLOUR_NAMES[c.colour]} ({COLOURS[c.colour]})"
     text = f"{card_id}: {colour} bonus{points}, costs {c.cost_text()}"
     if me is None:
         return text
-    return text + " — " + your_need(card_id, me)
+    return text + " — " + your_need(card_id, me, brief)
 
 
 def your_need(card_id: str, me: PlayerInfo, brief: bool = False) -> str:

@@ -14,12 +14,18 @@ from .faces import holder, order
 from .widgets.tiles import DECK, CardFace
 
 
-def card_text(view: PlayerView, names: Sequence[str], card_id: str, me: PlayerInfo | None) -> str:
+def card_text(
+    view: PlayerView,
+    names: Sequence[str],
+    card_id: str,
+    me: PlayerInfo | None,
+    brief: bool = False,
+) -> str:
     """A card; one another player reserved says first what they still need for it (its
-    face shows beside your hand)."""
+    face shows beside your hand). `brief`: without what your gold covers."""
     seat = holder(view, card_id)
     if seat is None or seat == view.seat:
-        return model.card_summary(card_id, me)
+        return model.card_summary(card_id, me, brief)
     owner = view.players[seat]
     short = model.shortfall(card_id, owner)
     lacks = "can buy it" if sum(short) <= owner.tokens[5] else "needs " + model.letters(short)
@@ -36,6 +42,17 @@ def noble_text(view: PlayerView, names: Sequence[str], nid: str) -> str:
         lacks = model.noble_lacks(need, view.players[s])
         parts.append(f"{who} {model.letters(lacks) or '✓'}")
     return f"{nid} asks {model.letters(need)} in bonuses (3★, R14) · to go: " + ", ".join(parts)
+
+
+def noble_short(view: PlayerView, nid: str) -> str:
+    """A noble in fewer cells: what it asks and what you lack for it (each player's panel
+    says what they lack, R14)."""
+    need = NOBLE_BY_ID[nid].requires
+    head = f"{nid} asks {model.letters(need)} in bonuses (3★, R14)"
+    if view.me is None:
+        return head
+    lacks = model.letters(model.noble_lacks(need, view.me))
+    return f"{head} · you lack {lacks}" if lacks else f"{head} · you have them"
 
 
 def player_text(

@@ -386,49 +386,53 @@ class TableView(Screen[None]):
         elif mode == modes.OVER and self.area == BOARD:
             prompt.say(self.over_text())
         else:
-            prompt.say(self._cursor_text(), short=self._cursor_short())
+            text, short = self._cursor_text()
+            prompt.say(text, short=short)
 
     def _again(self) -> str:
         return "New game" if self.splendor.local else "Lobby"
 
-    def _cursor_text(self) -> str:
+    def _cursor_text(self) -> tuple[str, str | None]:
+        """What the prompt says of what is under the cursor, and a shorter form for a
+        prompt too narrow for it (None: nothing shorter to say)."""
         view = self.view
         assert view is not None
         if self.area == PLAYERS:
             seat = faces.order(view)[self.pcursor[0]]
-            return prompts.player_text(view, self.names, seat, self.pcursor[1], self._me_now())
+            me = self._me_now()
+            return prompts.player_text(view, self.names, seat, self.pcursor[1], me), None
         if self.area == MOVES:
             if not self.entries:
-                return "no moves yet"
-            entry = self.entries[self.log_at]
+                return "no moves yet", None
+            turn = self.entries[self.log_at].text
             look = self.looked_card()
-            return entry.text + ("" if look is None else " · " + self._card_text(look))
+            if look is None:
+                return turn, None
+            text = f"{turn} · {self._card_text(look)[0]}"
+            me = self._me_now()  # in short, what you need for it: its face is beside the hand
+            return text, None if me is None else f"{turn} · {model.your_need(look, me, True)}"
         if self.looked is not None:
             return self._card_text(self.looked)
         r, c = self.cursor
         if r == faces.NOBLE_ROW:
-            return prompts.noble_text(view, self.names, view.nobles[c])
+            nid = view.nobles[c]
+            return prompts.noble_text(view, self.names, nid), prompts.noble_short(view, nid)
         if r == faces.BANK_ROW:
-            return prompts.pile_text(view, c)
+            return prompts.pile_text(view, c), None
         face = self.square(r, c)
         assert isinstance(face, CardFace)
         if face.card is None or face.kind == DECK:
-            return prompts.slot_text(face, mine=r == faces.MINE_ROW)
+            return prompts.slot_text(face, mine=r == faces.MINE_ROW), None
         return self._card_text(face.card)
 
-    def _cursor_short(self) -> str | None:
-        """On the move list, for a prompt too narrow for the turn and its card's whole
-        line: the turn and what the player needs for the card, whose face shows beside
-        the hand."""
-        look = self.looked_card() if self.area == MOVES and self.entries else None
-        me = self._me_now()
-        if look is None or me is None:
-            return None
-        return f"{self.entries[self.log_at].text} · {model.your_need(look, me, brief=True)}"
-
-    def _card_text(self, card_id: str) -> str:
+    def _card_text(self, card_id: str) -> tuple[str, str]:
+        """A card as the prompt says it, and in short (without what the gold covers)."""
         assert self.view is not None
-        return prompts.card_text(self.view, self.names, card_id, self._me_now())
+        me = self._me_now()
+        return (
+            prompts.card_text(self.view, self.names, card_id, me),
+            prompts.card_text(self.view, self.names, card_id, me, brief=True),
+        )
 
     def _send(self, move: Move) -> None:
         self.splendor.send(PlayMove(move))

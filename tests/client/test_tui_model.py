@@ -8,7 +8,7 @@ from client import describe, model
 from client.screens.results import end_note, tie_notes
 from shared.deal import new_game, replay
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take, parse_move
-from shared.view import LastTurn, PlayerView
+from shared.view import LastTurn, PlayerInfo, PlayerView
 
 
 def view0(state) -> PlayerView:  # type: ignore[no-untyped-def]
@@ -104,3 +104,14 @@ def test_tie_notes_explain_r17() -> None:
     state = replay(2, 3, moves)
     assert tie_notes.__doc__ and end_note.__doc__
     assert state.outcome() is None
+
+
+def test_a_card_line_in_brief_leaves_out_what_the_gold_covers() -> None:
+    """R10: gold pays for any missing gem. The prompt says so when it has room; a
+    narrow one says the card and what is missing."""
+    me = PlayerInfo(0, (0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0), 0, (), (), (), None)
+    whole = model.card_summary("1-06", me)
+    assert whole.endswith("— you need 3K more (your 1 gold covers 1)")
+    assert model.card_summary("1-06", me, brief=True) == whole.removesuffix(
+        " (your 1 gold covers 1)"
+    )

@@ -152,6 +152,27 @@ async def test_a_turn_on_the_move_list_keeps_its_card_whole_at_80_columns(
         assert " reserved " in line and ", who needs " in line and " · you " in line
 
 
+async def test_a_noble_at_80_columns_says_what_you_lack_and_wide_what_everyone_does(
+    offline: MakeOffline,
+) -> None:
+    """R14: the prompt on a noble lists what each player lacks for it, in playing order;
+    at four players that is too long for 80 columns, so it says what you lack (each
+    player's panel says theirs), never a line cut off."""
+    kit = await offline()
+    app = kit.app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, kit, find_position(4, lambda s: s.turn <= 4))
+        await go_to(pilot, table(app), (NOBLE_ROW, 0))
+        line = screen_text(app).splitlines()[-2]
+        assert " asks " in line and "(3★, R14) · you " in line and "…" not in line
+        assert "to go:" not in line
+        await pilot.resize_terminal(140, 40)
+        await wait_for(pilot, lambda: tuple(app.size) == (140, 40))
+        await pilot.pause()
+        line = screen_text(app).splitlines()[-2]
+        assert "to go: " in line and line.count("Easy bot") == 3
+
+
 async def test_a_card_id_typed_on_the_move_line_shows_the_card(offline: MakeOffline) -> None:
     kit = await offline()
     app = kit.app
