@@ -408,9 +408,11 @@ class TableView(Screen[None]):
             look = self.looked_card()
             if look is None:
                 return turn, None
-            text = f"{turn} · {self._card_text(look)[0]}"
-            me = self._me_now()  # in short, what you need for it: its face is beside the hand
-            return text, None if me is None else f"{turn} · {model.your_need(look, me, True)}"
+            me = self._me_now()
+            text = f"{turn} · {prompts.card_text(view, self.names, look, me)}"
+            if me is None:
+                return text, None
+            return text, f"{turn} · {model.your_need(look, me, True)}"  # the face is by the hand
         if self.looked is not None:
             return self._card_text(self.looked)
         r, c = self.cursor
