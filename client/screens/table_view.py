@@ -363,18 +363,19 @@ class TableView(Screen[None]):
         if mode == modes.SMALL:
             prompt.say(*(self.message or ("",)))
         elif mode == modes.QUIT:
-            detail = (
-                "A local game ends when you quit."
-                if self.splendor.local
-                else "Your seat is kept: connect again to play on."
-            )
-            prompt.say(f"Leave this game and quit? {detail}  y: yes · n: no", "ask")
+            ask, answers = "Leave this game and quit?", "y: yes · n: no"
+            if self.splendor.local:
+                prompt.say(f"{ask} A local game ends when you quit.  {answers}", "ask")
+            else:
+                detail = "Your seat is kept: connect again to play on."
+                brief = f"{ask} Your seat is kept.  {answers}"
+                prompt.say(f"{ask} {detail}  {answers}", "ask", short=brief)
         elif self.message is not None:
             prompt.say(*self.message)
         elif mode == modes.CONFIRM:
             assert self.pending is not None
-            text = prompts.pending_text(view, self.pending)
-            prompt.say(text + "  Enter: yes · Esc: no", "ask")
+            text = prompts.pending_text(view, self.pending)  # the key line says Enter, Esc
+            prompt.say(text + "  Enter: yes · Esc: no", "ask", short=text)
         elif mode == modes.PICK:
             picked = " ".join(GEMS[c] for c in sorted(self.picked)) or "—"
             prompt.say(

@@ -100,13 +100,17 @@ async def test_r9_reserve_a_face_up_card_with_the_cursor(offline: MakeOffline) -
 
 
 async def test_r9_reserve_blind_from_a_deck_pressing_r_twice(offline: MakeOffline) -> None:
+    """The question is asked whole at 80 columns (the key line says Enter and Esc)."""
     kit = await offline()
     app = kit.app
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await load(pilot, kit, find_position(2, first_turn))
         screen = table(app)
         await go_to(pilot, screen, square_of(screen, "deck", 3))
-        await pilot.press("r", "r")
+        await pilot.press("r")
+        asked = screen_text(app).splitlines()[-2].strip()
+        assert asked == "Reserve the top card of the level 3 deck and take 1 gold?"
+        await pilot.press("r")
         await wait_for(pilot, lambda: len(kit.moves) >= 1)
         assert kit.moves[0] == "reserve deck 3"
         await wait_for(pilot, lambda: my_turn(app))

@@ -307,3 +307,24 @@ async def test_online_undo_and_hints_are_refused_before_asking() -> None:
         await pilot.press("i")
         assert "only for offline games" in prompt(app)
         assert conn.sent == []
+
+
+async def test_q_online_at_80_columns_asks_in_one_whole_line() -> None:
+    """Leaving an online game keeps the seat; at 80 columns the question says so in short
+    rather than being cut off before its answers."""
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(80, 24)) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        seats = (SeatSummary("Ann"), SeatSummary(None, bot="easy"))
+        conn.deliver(encode(TableUpdate("t1", seats, 0, new_game(2, 1).view(0))))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("q")
+        line = screen_text(app).splitlines()[-2]
+        assert "Leave this game and quit? Your seat is kept.  y: yes · n: no" in line
+        await pilot.resize_terminal(120, 40)
+        await wait_for(pilot, lambda: tuple(app.size) == (120, 40))
+        await pilot.pause()
+        assert "connect again to play on.  y: yes · n: no" in screen_text(app)
+        await pilot.press("n")
+        assert "Leave this game" not in screen_text(app) and "q Quit" in keys(app)
