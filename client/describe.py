@@ -54,11 +54,12 @@ def short_turn(turn: LastTurn) -> str:
     """The turn in a dozen cells, for a narrow player's panel, with the card it names
     whole and gold and returns as the bank counts them: "res 1-06 +1*", "res L2? +1*",
     "took W U G -K", "bought 1-07" (a noble's visit is left to the move log)."""
+    gold = " +1*" if turn.took_gold else ""
     match turn.action:
         case Reserve(card=cid):
-            return f"res {cid}" + (" +1*" if turn.took_gold else "")
+            return f"res {cid}{gold}"
         case ReserveDeck(level=level):  # as the panels show a blind reserve (R9)
-            return f"res L{level}?" + (" +1*" if turn.took_gold else "")
+            return f"res L{level}?{gold}"
     text = action_text(turn.action)
     if isinstance(turn.returned, Return):  # R13
         text += f" -{_letters(turn.returned.tokens)}"

@@ -41,18 +41,22 @@ def noble_text(view: PlayerView, names: Sequence[str], nid: str) -> str:
         who = "you" if s == view.seat else names[s]
         lacks = model.noble_lacks(need, view.players[s])
         parts.append(f"{who} {model.letters(lacks) or '✓'}")
-    return f"{nid} asks {model.letters(need)} in bonuses (3★, R14) · to go: " + ", ".join(parts)
+    return f"{_noble_asks(nid)} · to go: " + ", ".join(parts)
 
 
 def noble_short(view: PlayerView, nid: str) -> str:
     """A noble in fewer cells: what it asks and what you lack for it (each player's panel
     says what they lack, R14)."""
     need = NOBLE_BY_ID[nid].requires
-    head = f"{nid} asks {model.letters(need)} in bonuses (3★, R14)"
+    head = _noble_asks(nid)
     if view.me is None:
         return head
     lacks = model.letters(model.noble_lacks(need, view.me))
     return f"{head} · you lack {lacks}" if lacks else f"{head} · you have them"
+
+
+def _noble_asks(nid: str) -> str:
+    return f"{nid} asks {model.letters(NOBLE_BY_ID[nid].requires)} in bonuses (3★, R14)"
 
 
 def player_text(
