@@ -36,6 +36,7 @@ from .determinize import Determinizer
 from .heuristic import SEARCH, Weights, player_score
 from .medium import score_moves
 from .policy import fast_move, worth_a_look
+from .race import RACE, RaceConfig, race_move
 from .reasons import describe, why_forced
 
 # Iterations per move by player count: about 1 s of CPU each on the reference machine
@@ -44,6 +45,7 @@ from .reasons import describe, why_forced
 ITERATIONS: dict[int, int] = {2: 4000, 3: 3200, 4: 2600}
 ONE_KEPT = "the only move it weighs: the others undo, stall or reserve idly"
 _SAFETY = 0.01  # seconds kept back from a deadline for the final choice and the reply
+_RACE_TIME = 0.3  # a deadline closer than this skips the race planner (it takes ~0.05 s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,10 @@ class SearchConfig:
     sharpness: float = 1.0  # per point of heuristic lead, in the win-share softmax
     fpu: float = 0.1  # an untried move starts this far below its siblings' mean
     weights: Weights = SEARCH
+    # The root's prior share given to the solo race planner's move (`race`), by player
+    # count; the rest follows the one-ply values. Measured at 2 players only.
+    race_prior: tuple[tuple[int, float], ...] = ((2, 0.8),)
+    race: RaceConfig = RACE
 
 
 CONFIG = SearchConfig()
@@ -91,12 +97,14 @@ class _Node:
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """What a search found: the move, the root's (visits, mean win share) per move, the
-    iterations run, and the deal its one-ply priors were judged on."""
+    iterations run, the deal its one-ply priors were judged on, and the race planner's
+    first move if it was asked (`race`)."""
 
     move: Move
     stats: dict[Move, tuple[int, float]]
     iterations: int
     flat: GameState
+    planned: Move | None = None
 
 
 def win_shares(state: GameState, cfg: SearchConfig) -> list[float]:
@@ -186,10 +194,20 @@ def search(
     # noise (see `medium.best_move`); a blind reserve needs a deal with decks.
     deck_state = det.sample(rng) if any(isinstance(m, ReserveDeck) for m in moves) else flat
     values = score_moves(flat, deck_state, moves, cfg.weights)
+    priors = _softmax(values, cfg.prior_temperature)
+    share = dict(cfg.race_prior).get(view.num_players, 0.0)
+    planned = None
+    if share and deadline - clock() > _RACE_TIME:
+        planned = race_move(flat, moves, cfg.race)
+        if planned is not None:
+            priors = [
+                (1 - share) * p + (share if m is planned else 0.0)
+                for m, p in zip(moves, priors, strict=True)
+            ]
     me = view.current_player
     root = _Node(mover=-1, prior=1.0)
     root.expanded = True
-    for m, p in zip(moves, _softmax(values, cfg.prior_temperature), strict=True):
+    for m, p in zip(moves, priors, strict=True):
         root.children[id(m)] = _Node(mover=me, prior=p)
     done = 0
     while done < iterations and clock() < deadline:
@@ -204,7 +222,7 @@ def search(
         best = max(moves, key=lambda m: (stats[m][0], stats[m][1], order[id(m)]))
     else:  # no time to search: the best one-ply value
         best = moves[max(range(len(moves)), key=lambda i: (values[i], -i))]
-    return SearchResult(best, stats, done, flat)
+    return SearchResult(best, stats, done, flat, planned)
 
 
 def _iterate(
@@ -305,4 +323,6 @@ class HardBot:
             if found.iterations
             else "no time to search: its best value one move ahead"
         )
+        if move is found.planned:
+            how += "; its race plan's first move"
         return Decision(move, f"{describe(found.flat, move)} ({how})")

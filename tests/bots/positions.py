@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from shared import codec
+from shared.cards import CARDS
 from shared.deal import new_game
 from shared.moves import Buy, ReserveDeck, Return
 from shared.state import RETURN_PHASE, GameState
@@ -48,3 +50,40 @@ def return_phase_count(states: list[GameState]) -> int:
     return sum(
         1 for s in states if s.phase == RETURN_PHASE and isinstance(s.legal_moves()[0], Return)
     )
+
+
+def winning_buy_position() -> tuple[GameState, Buy]:
+    """Seat 0 plays last in the round (R15), has 13 prestige and can afford a face-up
+    2-prestige card; seat 1 has 14. Buying it wins (15 to 14); anything else hands
+    seat 1 another turn."""
+    state = codec.loads(codec.dumps(new_game(2, 8)))
+    on_board = {i for row in state.board for i in row}
+    target = next(i for i in on_board if CARDS[i].prestige == 2)
+    decks = [list(d) for d in state.decks]
+
+    def take_cards(points: int) -> list[int]:
+        chosen: list[int] = []
+        for level in (3, 2):  # big cards first, then fill in from level 2
+            for i in list(decks[level - 1]):
+                if sum(CARDS[c].prestige for c in chosen) + CARDS[i].prestige <= points:
+                    chosen.append(i)
+                    decks[level - 1].remove(i)
+        assert sum(CARDS[c].prestige for c in chosen) == points
+        return chosen
+
+    bought = (take_cards(13), take_cards(14))
+    state.bought = tuple(tuple(b) for b in bought)
+    state.card_prestige = (13, 14)
+    bonuses = [[0] * 5, [0] * 5]
+    for seat, cards in enumerate(bought):
+        for i in cards:
+            bonuses[seat][CARDS[i].colour] += 1
+    state.bonuses = tuple(tuple(b) for b in bonuses)  # type: ignore[assignment]
+    need = [max(0, n - bonuses[0][c]) for c, n in enumerate(CARDS[target].cost)]
+    state.tokens = ((*need, 0), (0, 0, 0, 0, 0, 0))  # type: ignore[assignment]
+    state.bank = tuple(b - t for b, t in zip(state.bank, state.tokens[0], strict=True))  # type: ignore[assignment]
+    state.decks = tuple(tuple(d) for d in decks)
+    state.current_player, state.starting_player = 0, 1
+    state.turn = 30
+    assert min(state.bank) >= 0
+    return state, Buy(CARDS[target].id)

@@ -7,14 +7,13 @@ import random
 
 import pytest
 
-from shared import codec
 from shared.bots import Budget, choose_move, hard, make_bot
 from shared.cards import CARDS
 from shared.deal import new_game
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.state import RETURN_PHASE, GameState
 
-from .positions import random_positions
+from .positions import random_positions, winning_buy_position
 
 LEVEL_BUDGETS = [("easy", None), ("medium", None), ("hard", Budget(iterations=40))]
 
@@ -59,46 +58,9 @@ def test_r13_gold_is_kept_when_gems_can_go_back(return_positions, level: str) ->
     assert checked >= 10
 
 
-def _winning_buy_position() -> tuple[GameState, Buy]:
-    """Seat 0 plays last in the round (R15), has 13 prestige and can afford a face-up
-    2-prestige card; seat 1 has 14. Buying it wins (15 to 14); anything else hands
-    seat 1 another turn."""
-    state = codec.loads(codec.dumps(new_game(2, 8)))
-    on_board = {i for row in state.board for i in row}
-    target = next(i for i in on_board if CARDS[i].prestige == 2)
-    decks = [list(d) for d in state.decks]
-
-    def take_cards(points: int) -> list[int]:
-        chosen: list[int] = []
-        for level in (3, 2):  # big cards first, then fill in from level 2
-            for i in list(decks[level - 1]):
-                if sum(CARDS[c].prestige for c in chosen) + CARDS[i].prestige <= points:
-                    chosen.append(i)
-                    decks[level - 1].remove(i)
-        assert sum(CARDS[c].prestige for c in chosen) == points
-        return chosen
-
-    bought = (take_cards(13), take_cards(14))
-    state.bought = tuple(tuple(b) for b in bought)
-    state.card_prestige = (13, 14)
-    bonuses = [[0] * 5, [0] * 5]
-    for seat, cards in enumerate(bought):
-        for i in cards:
-            bonuses[seat][CARDS[i].colour] += 1
-    state.bonuses = tuple(tuple(b) for b in bonuses)  # type: ignore[assignment]
-    need = [max(0, n - bonuses[0][c]) for c, n in enumerate(CARDS[target].cost)]
-    state.tokens = ((*need, 0), (0, 0, 0, 0, 0, 0))  # type: ignore[assignment]
-    state.bank = tuple(b - t for b, t in zip(state.bank, state.tokens[0], strict=True))  # type: ignore[assignment]
-    state.decks = tuple(tuple(d) for d in decks)
-    state.current_player, state.starting_player = 0, 1
-    state.turn = 30
-    assert min(state.bank) >= 0
-    return state, Buy(CARDS[target].id)
-
-
 @pytest.mark.parametrize(("level", "budget"), LEVEL_BUDGETS[1:])
 def test_r15_medium_and_hard_take_a_winning_buy(level: str, budget: Budget | None) -> None:
-    state, win = _winning_buy_position()
+    state, win = winning_buy_position()
     assert win in state.legal_moves()
     after = state.apply(win)
     assert after.is_over and after.outcome().winners == (0,)  # type: ignore[union-attr]

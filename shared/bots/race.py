@@ -1,0 +1,242 @@
+"""A solo race planner: the quickest line to 15 points for one seat, the others frozen.
+
+The hard level's search judges a move by where a few plies of play lead, scored
+by the heuristic; it sees far enough to buy well but not to plan a race: its
+self-play games lasted 28 to 29 rounds where strong players finish in about 27.
+This planner looks further along one question only: if nobody else moved, what
+would this seat play to reach 15 prestige (R15) soonest? A beam search over the
+seat's own moves, six turns deep, keeps the most promising plans (`plan_value`)
+and ends early on a plan that wins. Its first move is what the hard level's root
+leans to (`hard.SearchConfig.race_prior`); the search still decides.
+
+What it simplifies, to be fast (about 60 ms a move): nobody else moves, so the
+bank only changes by this seat's takes and payments; bought or reserved cards are
+not replaced (the decks are unknown); a take that goes past 10 tokens gives back
+the most held colour not just taken (R13); it reserves only face-up level 2 and 3
+cards (R9). It plans on the seat's view: an opponent's blind reserves play no part,
+and its own blind reserves are cards it knows.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..moves import Buy, Move, Reserve, Take
+from ..state import ACTION, GameState
+from ..tables import COLOUR, COST_PAIRS, LANE, LEVEL, NOBLE_PAIRS, PRESTIGE, SHIFT, shortfalls
+
+GOAL = 15  # R15
+MAX_TOKENS = 10  # R13
+MAX_RESERVED = 3  # R9
+NOBLE_POINTS = 3  # R14
+
+
+@dataclass(frozen=True, slots=True)
+class RaceConfig:
+    """The planner's knobs: beam width and depth, and `plan_value`'s weights."""
+
+    width: int = 60  # plans kept per turn of look-ahead
+    depth: int = 6  # turns looked ahead
+    bonus: float = 0.4  # a bonus, early; worth nothing at 15 points
+    card_bonus: float = 1.0  # a card in reach: its prestige plus this
+    card_discount: float = 0.6  # its worth per 3 gems still short
+    noble_discount: float = 0.5  # a noble's 3 points per bonus still missing
+    gem: float = 0.1
+    gold: float = 0.2
+
+
+RACE = RaceConfig()
+_RANKED = (1.0, 0.4, 0.2)  # weights of the best, second and third card in reach
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A seat's position as the planner sees it: nobody else moves."""
+
+    tokens: tuple[int, ...]  # six, gold last
+    bonuses: tuple[int, ...]
+    points: int
+    bank: tuple[int, ...]
+    board: tuple[int, ...]  # face-up card indices, -1 for a slot emptied in the plan
+    reserved: tuple[int, ...]
+    nobles: tuple[int, ...]  # still on the table, in table order (R14)
+
+
+def start(state: GameState) -> Plan:
+    """The position of the seat to move, as a plan's first step."""
+    me = state.current_player
+    return Plan(
+        tokens=state.tokens[me],
+        bonuses=state.bonuses[me],
+        points=state.prestige(me),
+        bank=state.bank,
+        board=tuple(i for row in state.board for i in row if i >= 0),
+        reserved=tuple(i for i, _ in state.reserved[me]),
+        nobles=state.nobles,
+    )
+
+
+def _buy(p: Plan, idx: int, from_board: bool) -> Plan | None:
+    """R10: pay with gems after bonuses, gold for the rest; None if gold cannot cover it.
+    Then R14: the first noble on the table whose demand the bonuses now meet."""
+    tok = list(p.tokens)
+    bank = list(p.bank)
+    short = 0
+    for c, n in COST_PAIRS[idx]:
+        need = n - p.bonuses[c]
+        if need > 0:
+            use = min(need, tok[c])
+            tok[c] -= use
+            bank[c] += use
+            short += need - use
+    if short > tok[5]:
+        return None
+    tok[5] -= short
+    bank[5] += short
+    bon = list(p.bonuses)
+    bon[COLOUR[idx]] += 1
+    points = p.points + PRESTIGE[idx]
+    nobles = p.nobles
+    for n in nobles:
+        if all(bon[c] >= k for c, k in NOBLE_PAIRS[n]):
+            points += NOBLE_POINTS
+            nobles = tuple(x for x in nobles if x != n)
+            break
+    board, reserved = p.board, p.reserved
+    if from_board:
+        board = tuple(-1 if x == idx else x for x in board)
+    else:
+        reserved = tuple(x for x in reserved if x != idx)
+    return Plan(tuple(tok), tuple(bon), points, tuple(bank), board, reserved, nobles)
+
+
+def _take(p: Plan, colours: tuple[int, ...]) -> Plan | None:
+    """R7/R8, then R13 by a fixed rule: give back the most held colour not just taken.
+    None if the take would change nothing."""
+    tok = list(p.tokens)
+    bank = list(p.bank)
+    for c in colours:
+        tok[c] += 1
+        bank[c] -= 1
+    for _ in range(sum(tok) - MAX_TOKENS):
+        others = [c for c in range(5) if tok[c] and c not in colours] or [
+            c for c in range(5) if tok[c]
+        ]
+        c = max(others, key=lambda c: tok[c])
+        tok[c] -= 1
+        bank[c] += 1
+    if tuple(tok) == p.tokens:
+        return None
+    return Plan(tuple(tok), p.bonuses, p.points, tuple(bank), p.board, p.reserved, p.nobles)
+
+
+def _reserve(p: Plan, idx: int) -> Plan:
+    """R9: the card to hand, and a gold if there is one and room under 10 tokens."""
+    tok, bank = p.tokens, p.bank
+    if bank[5] and sum(tok) < MAX_TOKENS:
+        tok = (*tok[:5], tok[5] + 1)
+        bank = (*bank[:5], bank[5] - 1)
+    board = tuple(-1 if x == idx else x for x in p.board)
+    return Plan(tok, p.bonuses, p.points, bank, board, (*p.reserved, idx), p.nobles)
+
+
+# A step of a plan: ("buy" | "reserve", card index) or ("take", colours).
+Step = tuple[str, int | tuple[int, ...]]
+
+
+def steps(p: Plan) -> list[tuple[Step, Plan]]:
+    """The seat's moves from `p` in the planner's simplified rules, with where they lead."""
+    out: list[tuple[Step, Plan]] = []
+    for idx in p.board:
+        if idx >= 0 and (after := _buy(p, idx, True)) is not None:
+            out.append((("buy", idx), after))
+    for idx in p.reserved:
+        if (after := _buy(p, idx, False)) is not None:
+            out.append((("buy", idx), after))
+    available = tuple(c for c in range(5) if p.bank[c])
+    if len(available) >= 3:
+        triples: Iterable[tuple[int, ...]] = itertools.combinations(available, 3)
+    else:  # R7: one of each remaining colour
+        triples = (available,) if available else ()
+    for colours in triples:
+        if (after := _take(p, colours)) is not None:
+            out.append((("take", colours), after))
+    for c in range(5):
+        if p.bank[c] >= 4 and (after := _take(p, (c, c))) is not None:  # R8
+            out.append((("take", (c, c)), after))
+    if len(p.reserved) < MAX_RESERVED:
+        for idx in p.board:
+            if idx >= 0 and LEVEL[idx] > 1:
+                out.append((("reserve", idx), _reserve(p, idx)))
+    return out
+
+
+def plan_value(p: Plan, cfg: RaceConfig = RACE) -> float:
+    """How far along the race `p` is, in prestige: points, bonuses (less as 15 nears), the
+    three best cards in reach by how short it is of them, and the nobles by how close."""
+    tok = p.tokens
+    gold = tok[5]
+    lanes = shortfalls(p.bonuses, tok)
+    worths = []
+    for idx in (*p.board, *p.reserved):
+        if idx >= 0:
+            short = max(0, (lanes >> SHIFT[idx] & LANE) - gold)
+            worths.append((PRESTIGE[idx] + cfg.card_bonus) * math.pow(cfg.card_discount, short / 3))
+    worths.sort(reverse=True)
+    cards = sum(w * r for w, r in zip(worths, _RANKED, strict=False))
+    nobles = 0.0
+    for n in p.nobles:
+        missing = sum(max(0, k - p.bonuses[c]) for c, k in NOBLE_PAIRS[n])
+        nobles += NOBLE_POINTS * cfg.noble_discount**missing
+    return (
+        p.points
+        + cfg.bonus * sum(p.bonuses) * max(0.0, 1 - p.points / GOAL)
+        + cards
+        + nobles
+        + cfg.gem * sum(tok[:5])
+        + cfg.gold * gold
+    )
+
+
+def first_step(p: Plan, cfg: RaceConfig = RACE) -> Step | None:
+    """The first step of the best plan found: the first that reaches 15 in fewest turns,
+    else the first of the best valued after `cfg.depth` turns. None if there is no step."""
+    beam: list[tuple[Step | None, Plan]] = [(None, p)]
+    for _ in range(cfg.depth):
+        seen: dict[tuple[object, ...], tuple[Step, Plan]] = {}
+        for first, plan in beam:
+            for step, after in steps(plan):
+                lead = first or step
+                if after.points >= GOAL:
+                    return lead
+                key = (after.tokens, after.bonuses, after.board, after.reserved)
+                if key not in seen:
+                    seen[key] = (lead, after)
+        if not seen:
+            break
+        ranked = sorted(seen.values(), key=lambda fp: -plan_value(fp[1], cfg))
+        beam = list(ranked[: cfg.width])
+    return beam[0][0]
+
+
+def race_move(state: GameState, moves: tuple[Move, ...], cfg: RaceConfig = RACE) -> Move | None:
+    """The move among `moves` that starts the quickest solo race from `state` (an action
+    turn), or None if the plan starts with none of them."""
+    if state.phase != ACTION:
+        return None
+    step = first_step(start(state), cfg)
+    if step is None:
+        return None
+    kind, what = step
+    for m in moves:
+        if kind == "take" and isinstance(m, Take) and isinstance(what, tuple):
+            if m.colours == tuple(sorted(what)):
+                return m
+        elif kind == "buy" and isinstance(m, Buy) and m.index == what:
+            return m
+        elif kind == "reserve" and isinstance(m, Reserve) and m.index == what:
+            return m
+    return None
