@@ -2,14 +2,14 @@
 
 The hard level's search judges a move by where a few plies of play lead, scored
 by the heuristic; it sees far enough to buy well but not to plan a race: its
-self-play games lasted 28 to 29 rounds where strong players finish in about 27.
+self-play games lasted 28 rounds where strong players finish in about 27.
 This planner looks further along one question only: if nobody else moved, what
 would this seat play to reach 15 prestige (R15) soonest? A beam search over the
 seat's own moves, six turns deep, keeps the most promising plans (`plan_value`)
 and ends early on a plan that wins. Its first move is what the hard level's root
 leans to (`hard.SearchConfig.race_prior`); the search still decides.
 
-What it simplifies, to be fast (about 60 ms a move): nobody else moves, so the
+What it simplifies, to be fast (about 40 ms a move, docs/bots.md): nobody else moves, so the
 bank only changes by this seat's takes and payments; bought or reserved cards are
 not replaced (the decks are unknown); a take that goes past 10 tokens gives back
 the most held colour not just taken (R13); it reserves only face-up level 2 and 3
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..moves import Buy, Move, Reserve, Take
@@ -201,11 +202,19 @@ def plan_value(p: Plan, cfg: RaceConfig = RACE) -> float:
     )
 
 
-def first_step(p: Plan, cfg: RaceConfig = RACE) -> Step | None:
+def first_step(
+    p: Plan,
+    cfg: RaceConfig = RACE,
+    deadline: float = math.inf,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Step | None:
     """The first step of the best plan found: the first that reaches 15 in fewest turns,
-    else the first of the best valued after `cfg.depth` turns. None if there is no step."""
+    else the first of the best valued after `cfg.depth` turns, or after as many as were
+    looked at by `deadline` (as `clock` counts). None if there is no step."""
     beam: list[tuple[Step | None, Plan]] = [(None, p)]
     for _ in range(cfg.depth):
+        if beam[0][0] is not None and clock() > deadline:
+            break
         seen: dict[tuple[object, ...], tuple[Step, Plan]] = {}
         for first, plan in beam:
             for step, after in steps(plan):
@@ -222,12 +231,18 @@ def first_step(p: Plan, cfg: RaceConfig = RACE) -> Step | None:
     return beam[0][0]
 
 
-def race_move(state: GameState, moves: tuple[Move, ...], cfg: RaceConfig = RACE) -> Move | None:
+def race_move(
+    state: GameState,
+    moves: tuple[Move, ...],
+    cfg: RaceConfig = RACE,
+    deadline: float = math.inf,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Move | None:
     """The move among `moves` that starts the quickest solo race from `state` (an action
-    turn), or None if the plan starts with none of them."""
+    turn), or None if the plan starts with none of them (`first_step` for `deadline`)."""
     if state.phase != ACTION:
         return None
-    step = first_step(start(state), cfg)
+    step = first_step(start(state), cfg, deadline, clock)
     if step is None:
         return None
     kind, what = step

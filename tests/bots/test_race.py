@@ -16,6 +16,7 @@ from shared.moves import Buy, Move, Reserve, Return, Take
 from shared.state import ACTION, GameState
 
 from .positions import random_positions, winning_buy_position
+from .test_budget import FakeClock
 
 
 def _action_positions(num_players: int, count: int, seed: int) -> list[GameState]:
@@ -141,3 +142,17 @@ def test_hard_says_when_it_plays_its_race_plan() -> None:
         else:
             assert "race plan" not in why
     assert said
+
+
+def test_past_its_deadline_it_answers_with_the_best_first_turn() -> None:
+    """Time-aware (issue 14): a planner out of time still names a step, the best one turn
+    ahead, and hard keeps a deadline with the planner in it."""
+    for state in _action_positions(2, 10, seed=750):
+        plan = race.start(state)
+        late = race.first_step(plan, deadline=0.0, clock=lambda: 1.0)
+        assert late == race.first_step(plan, replace(race.RACE, depth=1))
+    view = state.view(state.current_player)
+    clock = FakeClock(0.05)  # every read of the clock: 50 ms later
+    found = hard.search(view, random.Random(2), Budget(10**9, seconds=0.5), clock=clock)
+    assert found.planned is not None and found.iterations > 0
+    assert clock.now - 100.0 <= 0.5 + 0.05  # the last read may be the one past the deadline
