@@ -25,13 +25,11 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..constants import ACTION, MAX_RESERVED, TOKEN_LIMIT, WINNING_PRESTIGE
 from ..moves import Buy, Move, Reserve, Take
-from ..state import ACTION, GameState
+from ..state import GameState
 from ..tables import COLOUR, COST_PAIRS, LANE, LEVEL, NOBLE_PAIRS, PRESTIGE, SHIFT, shortfalls
 
-GOAL = 15  # R15
-MAX_TOKENS = 10  # R13
-MAX_RESERVED = 3  # R9
 NOBLE_POINTS = 3  # R14
 
 
@@ -122,7 +120,7 @@ def _take(p: Plan, colours: tuple[int, ...]) -> Plan | None:
     for c in colours:
         tok[c] += 1
         bank[c] -= 1
-    for _ in range(sum(tok) - MAX_TOKENS):
+    for _ in range(sum(tok) - TOKEN_LIMIT):
         others = [c for c in range(5) if tok[c] and c not in colours] or [
             c for c in range(5) if tok[c]
         ]
@@ -137,7 +135,7 @@ def _take(p: Plan, colours: tuple[int, ...]) -> Plan | None:
 def _reserve(p: Plan, idx: int) -> Plan:
     """R9: the card to hand, and a gold if there is one and room under 10 tokens."""
     tok, bank = p.tokens, p.bank
-    if bank[5] and sum(tok) < MAX_TOKENS:
+    if bank[5] and sum(tok) < TOKEN_LIMIT:
         tok = (*tok[:5], tok[5] + 1)
         bank = (*bank[:5], bank[5] - 1)
     board = tuple(-1 if x == idx else x for x in p.board)
@@ -194,7 +192,7 @@ def plan_value(p: Plan, cfg: RaceConfig = RACE) -> float:
         nobles += NOBLE_POINTS * cfg.noble_discount**missing
     return (
         p.points
-        + cfg.bonus * sum(p.bonuses) * max(0.0, 1 - p.points / GOAL)
+        + cfg.bonus * sum(p.bonuses) * max(0.0, 1 - p.points / WINNING_PRESTIGE)
         + cards
         + nobles
         + cfg.gem * sum(tok[:5])
@@ -219,7 +217,7 @@ def first_step(
         for first, plan in beam:
             for step, after in steps(plan):
                 lead = first or step
-                if after.points >= GOAL:
+                if after.points >= WINNING_PRESTIGE:
                     return lead
                 key = (after.tokens, after.bonuses, after.board, after.reserved)
                 if key not in seen:
