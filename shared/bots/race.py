@@ -9,12 +9,12 @@ seat's own moves, six turns deep, keeps the most promising plans (`plan_value`)
 and ends early on a plan that wins. Its first move is what the hard level's root
 leans to (`hard.SearchConfig.race_prior`); the search still decides.
 
-What it simplifies, to be fast (about 40 ms a move, docs/bots.md): nobody else moves, so the
-bank only changes by this seat's takes and payments; bought or reserved cards are
-not replaced (the decks are unknown); a take that goes past 10 tokens gives back
-the most held colour not just taken (R13); it reserves only face-up level 2 and 3
-cards (R9). It plans on the seat's view: an opponent's blind reserves play no part,
-and its own blind reserves are cards it knows.
+What it simplifies, to be fast (about 40 ms a move, docs/bots.md): nobody else
+moves, so the bank only changes by this seat's takes and payments; bought or reserved
+cards are not replaced (the decks are unknown); a take that goes past 10 tokens gives
+back the most held colour not just taken, and a reserve at 10 tokens takes no gold
+(R13); it reserves only face-up level 2 and 3 cards (R9). It plans on the seat's view:
+an opponent's blind reserves play no part, and its own are cards it knows.
 """
 
 from __future__ import annotations
