@@ -9,7 +9,7 @@ seat's own moves, six turns deep, keeps the most promising plans (`plan_value`)
 and ends early on a plan that wins. Its first move is what the hard level's root
 leans to (`hard.SearchConfig.race_prior`); the search still decides.
 
-What it simplifies, to be fast (about 40 ms a move, docs/bots.md): nobody else
+What it simplifies, to be fast (30 to 40 ms a move, docs/bots.md): nobody else
 moves, so the bank only changes by this seat's takes and payments; bought or reserved
 cards are not replaced (the decks are unknown); a take that goes past 10 tokens gives
 back the most held colour not just taken, and a reserve at 10 tokens takes no gold
@@ -79,8 +79,7 @@ def start(state: GameState) -> Plan:
 
 
 def _buy(p: Plan, idx: int, from_board: bool) -> Plan | None:
-    """R10: pay with gems after bonuses, gold for the rest; None if gold cannot cover it.
-    Then R14: the first noble on the table whose demand the bonuses now meet."""
+    """R10: pay with gems after bonuses, gold for the rest; None if gold cannot cover it."""
     tok = list(p.tokens)
     bank = list(p.bank)
     short = 0
@@ -97,19 +96,13 @@ def _buy(p: Plan, idx: int, from_board: bool) -> Plan | None:
     bank[5] += short
     bon = list(p.bonuses)
     bon[COLOUR[idx]] += 1
-    points = p.points + PRESTIGE[idx]
-    nobles = p.nobles
-    for n in nobles:
-        if all(bon[c] >= k for c, k in NOBLE_PAIRS[n]):
-            points += NOBLE_POINTS
-            nobles = tuple(x for x in nobles if x != n)
-            break
     board, reserved = p.board, p.reserved
     if from_board:
         board = tuple(-1 if x == idx else x for x in board)
     else:
         reserved = tuple(x for x in reserved if x != idx)
-    return Plan(tuple(tok), tuple(bon), points, tuple(bank), board, reserved, nobles)
+    points = p.points + PRESTIGE[idx]
+    return Plan(tuple(tok), tuple(bon), points, tuple(bank), board, reserved, p.nobles)
 
 
 def _take(p: Plan, colours: tuple[int, ...]) -> Plan | None:
@@ -142,12 +135,28 @@ def _reserve(p: Plan, idx: int) -> Plan:
     return Plan(tok, p.bonuses, p.points, bank, board, (*p.reserved, idx), p.nobles)
 
 
+def _end_of_turn(p: Plan) -> Plan:
+    """R14, after any action: the first noble on the table whose demand the bonuses meet
+    visits (one a turn, so a second one met by the same buy comes a turn later)."""
+    for n in p.nobles:
+        if all(p.bonuses[c] >= k for c, k in NOBLE_PAIRS[n]):
+            nobles = tuple(x for x in p.nobles if x != n)
+            points = p.points + NOBLE_POINTS
+            return Plan(p.tokens, p.bonuses, points, p.bank, p.board, p.reserved, nobles)
+    return p
+
+
 # A step of a plan: ("buy" | "reserve", card index) or ("take", colours).
 Step = tuple[str, int | tuple[int, ...]]
 
 
 def steps(p: Plan) -> list[tuple[Step, Plan]]:
-    """The seat's moves from `p` in the planner's simplified rules, with where they lead."""
+    """The seat's moves from `p` in the planner's simplified rules, with where they lead
+    at the end of the turn."""
+    return [(step, _end_of_turn(after)) for step, after in _actions(p)]
+
+
+def _actions(p: Plan) -> list[tuple[Step, Plan]]:
     out: list[tuple[Step, Plan]] = []
     for idx in p.board:
         if idx >= 0 and (after := _buy(p, idx, True)) is not None:
@@ -219,7 +228,7 @@ def first_step(
                 lead = first or step
                 if after.points >= WINNING_PRESTIGE:
                     return lead
-                key = (after.tokens, after.bonuses, after.board, after.reserved)
+                key = (after.tokens, after.bonuses, after.board, after.reserved, after.nobles)
                 if key not in seen:
                     seen[key] = (lead, after)
         if not seen:
@@ -237,7 +246,8 @@ def race_move(
     clock: Callable[[], float] = time.perf_counter,
 ) -> Move | None:
     """The move among `moves` that starts the quickest solo race from `state` (an action
-    turn), or None if the plan starts with none of them (`first_step` for `deadline`)."""
+    turn), or None if the plan starts with none of them (a search may leave out the move
+    the plan starts with: `hard.root_moves`). `first_step` says what `deadline` does."""
     if state.phase != ACTION:
         return None
     step = first_step(start(state), cfg, deadline, clock)
