@@ -19,16 +19,25 @@ an opponent's blind reserves play no part, and its own are cards it knows.
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..constants import ACTION, MAX_RESERVED, TOKEN_LIMIT, WINNING_PRESTIGE
-from ..moves import Buy, Move, Reserve, Take
+from ..moves import BUYS, RESERVES, Move, Take, takes_for
 from ..state import GameState
-from ..tables import COLOUR, COST_PAIRS, LANE, LEVEL, NOBLE_PAIRS, PRESTIGE, SHIFT, shortfalls
+from ..tables import (
+    COLOUR,
+    LANE,
+    LEVEL,
+    NOBLE_PAIRS,
+    PRESTIGE,
+    SHIFT,
+    payment,
+    shortfalls,
+    visiting_noble,
+)
 
 NOBLE_POINTS = 3  # R14
 
@@ -80,20 +89,11 @@ def start(state: GameState) -> Plan:
 
 def _buy(p: Plan, idx: int, from_board: bool) -> Plan | None:
     """R10: pay with gems after bonuses, gold for the rest; None if gold cannot cover it."""
-    tok = list(p.tokens)
-    bank = list(p.bank)
-    short = 0
-    for c, n in COST_PAIRS[idx]:
-        need = n - p.bonuses[c]
-        if need > 0:
-            use = min(need, tok[c])
-            tok[c] -= use
-            bank[c] += use
-            short += need - use
-    if short > tok[5]:
+    pay = payment(idx, p.bonuses, p.tokens)
+    if pay[5] > p.tokens[5]:
         return None
-    tok[5] -= short
-    bank[5] += short
+    tok = tuple(t - n for t, n in zip(p.tokens, pay, strict=True))
+    bank = tuple(b + n for b, n in zip(p.bank, pay, strict=True))
     bon = list(p.bonuses)
     bon[COLOUR[idx]] += 1
     board, reserved = p.board, p.reserved
@@ -102,7 +102,7 @@ def _buy(p: Plan, idx: int, from_board: bool) -> Plan | None:
     else:
         reserved = tuple(x for x in reserved if x != idx)
     points = p.points + PRESTIGE[idx]
-    return Plan(tuple(tok), tuple(bon), points, tuple(bank), board, reserved, p.nobles)
+    return Plan(tok, tuple(bon), points, bank, board, reserved, p.nobles)
 
 
 def _take(p: Plan, colours: tuple[int, ...]) -> Plan | None:
@@ -138,47 +138,36 @@ def _reserve(p: Plan, idx: int) -> Plan:
 def _end_of_turn(p: Plan) -> Plan:
     """R14, after any action: the first noble on the table whose demand the bonuses meet
     visits (one a turn, so a second one met by the same buy comes a turn later)."""
-    for n in p.nobles:
-        if all(p.bonuses[c] >= k for c, k in NOBLE_PAIRS[n]):
-            nobles = tuple(x for x in p.nobles if x != n)
-            points = p.points + NOBLE_POINTS
-            return Plan(p.tokens, p.bonuses, points, p.bank, p.board, p.reserved, nobles)
-    return p
+    noble = visiting_noble(p.bonuses, p.nobles)
+    if noble is None:
+        return p
+    nobles = tuple(x for x in p.nobles if x != noble)
+    points = p.points + NOBLE_POINTS
+    return Plan(p.tokens, p.bonuses, points, p.bank, p.board, p.reserved, nobles)
 
 
-# A step of a plan: ("buy" | "reserve", card index) or ("take", colours).
-Step = tuple[str, int | tuple[int, ...]]
+def steps(p: Plan) -> list[tuple[Move, Plan]]:
+    """The seat's moves from `p` in the planner's simplified rules (the engine's interned
+    moves), with where they lead at the end of the turn."""
+    return [(move, _end_of_turn(after)) for move, after in _actions(p)]
 
 
-def steps(p: Plan) -> list[tuple[Step, Plan]]:
-    """The seat's moves from `p` in the planner's simplified rules, with where they lead
-    at the end of the turn."""
-    return [(step, _end_of_turn(after)) for step, after in _actions(p)]
-
-
-def _actions(p: Plan) -> list[tuple[Step, Plan]]:
-    out: list[tuple[Step, Plan]] = []
+def _actions(p: Plan) -> list[tuple[Move, Plan]]:
+    out: list[tuple[Move, Plan]] = []
     for idx in p.board:
         if idx >= 0 and (after := _buy(p, idx, True)) is not None:
-            out.append((("buy", idx), after))
+            out.append((BUYS[idx], after))
     for idx in p.reserved:
         if (after := _buy(p, idx, False)) is not None:
-            out.append((("buy", idx), after))
-    available = tuple(c for c in range(5) if p.bank[c])
-    if len(available) >= 3:
-        triples: Iterable[tuple[int, ...]] = itertools.combinations(available, 3)
-    else:  # R7: one of each remaining colour
-        triples = (available,) if available else ()
-    for colours in triples:
-        if (after := _take(p, colours)) is not None:
-            out.append((("take", colours), after))
-    for c in range(5):
-        if p.bank[c] >= 4 and (after := _take(p, (c, c))) is not None:  # R8
-            out.append((("take", (c, c)), after))
+            out.append((BUYS[idx], after))
+    for take in takes_for(p.bank[:5]):  # R7, R8
+        assert isinstance(take, Take)
+        if (after := _take(p, take.colours)) is not None:
+            out.append((take, after))
     if len(p.reserved) < MAX_RESERVED:
         for idx in p.board:
             if idx >= 0 and LEVEL[idx] > 1:
-                out.append((("reserve", idx), _reserve(p, idx)))
+                out.append((RESERVES[idx], _reserve(p, idx)))
     return out
 
 
@@ -214,15 +203,15 @@ def first_step(
     cfg: RaceConfig = RACE,
     deadline: float = math.inf,
     clock: Callable[[], float] = time.perf_counter,
-) -> Step | None:
+) -> Move | None:
     """The first step of the best plan found: the first that reaches 15 in fewest turns,
     else the first of the best valued after `cfg.depth` turns, or after as many as were
     looked at by `deadline` (as `clock` counts). None if there is no step."""
-    beam: list[tuple[Step | None, Plan]] = [(None, p)]
+    beam: list[tuple[Move | None, Plan]] = [(None, p)]
     for _ in range(cfg.depth):
         if beam[0][0] is not None and clock() > deadline:
             break
-        seen: dict[tuple[object, ...], tuple[Step, Plan]] = {}
+        seen: dict[tuple[object, ...], tuple[Move, Plan]] = {}
         for first, plan in beam:
             for step, after in steps(plan):
                 lead = first or step
@@ -251,15 +240,4 @@ def race_move(
     if state.phase != ACTION:
         return None
     step = first_step(start(state), cfg, deadline, clock)
-    if step is None:
-        return None
-    kind, what = step
-    for m in moves:
-        if kind == "take" and isinstance(m, Take) and isinstance(what, tuple):
-            if m.colours == tuple(sorted(what)):
-                return m
-        elif kind == "buy" and isinstance(m, Buy) and m.index == what:
-            return m
-        elif kind == "reserve" and isinstance(m, Reserve) and m.index == what:
-            return m
-    return None
+    return next((m for m in moves if m == step), None)

@@ -11,9 +11,9 @@ import pytest
 
 from shared import codec
 from shared.bots import Budget, explain, hard, race
-from shared.cards import CARDS, NOBLES
+from shared.cards import NOBLES
 from shared.deal import new_game
-from shared.moves import Buy, Move, Reserve, Return, Take
+from shared.moves import Buy, Reserve, Return, Take
 from shared.state import ACTION, GameState
 
 from .positions import random_positions, winning_buy_position
@@ -22,17 +22,6 @@ from .test_budget import FakeClock
 
 def _action_positions(num_players: int, count: int, seed: int) -> list[GameState]:
     return [s for s in random_positions(num_players, count, seed) if s.phase == ACTION]
-
-
-def _engine_move(step: race.Step) -> Move:
-    """The engine's move for a plan step."""
-    kind, what = step
-    if kind == "take":
-        assert isinstance(what, tuple)
-        return Take(tuple(sorted(what)))
-    assert isinstance(what, int)
-    card = CARDS[what].id
-    return Buy(card) if kind == "buy" else Reserve(card)
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -44,9 +33,8 @@ def test_every_step_is_a_legal_move_that_lands_where_the_engine_does(num_players
         me = state.current_player
         legal = set(state.legal_moves())
         for step, plan in race.steps(race.start(state)):
-            move = _engine_move(step)
-            assert move in legal, (step, state.turn)
-            after = state.apply(move)
+            assert step in legal, (step, state.turn)
+            after = state.apply(step)
             if after.phase != ACTION and after.current_player == me:  # R13 to come
                 extra = [a - b for a, b in zip(after.tokens[me], plan.tokens, strict=True)]
                 assert min(extra) >= 0 and sum(plan.tokens) == 10, step
@@ -67,7 +55,7 @@ def test_it_misses_no_buy_and_no_take_that_changes_the_hand(num_players: int) ->
     """Every legal buy (R10) and take (R7, R8) is a step; reserves only of face-up level 2
     and 3 cards (R9), never past 3 in hand."""
     for state in _action_positions(num_players, 30, seed=710 + num_players):
-        steps = {_engine_move(step) for step, _ in race.steps(race.start(state))}
+        steps = {step for step, _ in race.steps(race.start(state))}
         for move in state.legal_moves():
             if isinstance(move, Buy):
                 assert move in steps, move
@@ -93,12 +81,12 @@ def test_r14_a_noble_already_met_visits_at_the_end_of_any_turn() -> None:
     state.bonuses = tuple(bonuses)  # type: ignore[assignment]
     kinds = set()
     for step, plan in race.steps(race.start(state)):
-        after = state.apply(_engine_move(step))
+        after = state.apply(step)
         assert after.phase == ACTION, step
         assert noble not in plan.nobles and plan.nobles == after.nobles, step
         assert plan.points == after.prestige(me) >= 3, step
-        kinds.add(step[0])
-    assert {"take", "reserve"} <= kinds
+        kinds.add(type(step))
+    assert {Take, Reserve} <= kinds
 
 
 def test_a_winning_buy_is_the_plan() -> None:
@@ -123,7 +111,7 @@ def test_alone_it_reaches_15_in_fewer_turns_than_a_strong_game_lasts() -> None:
             step = race.first_step(plan)
             assert step is not None
             planned = dict(race.steps(plan))[step]
-            state = state.apply(_engine_move(step))
+            state = state.apply(step)
             if state.phase != ACTION:  # R13: give back what the plan gives back
                 extra = tuple(a - b for a, b in zip(state.tokens[me], planned.tokens, strict=True))
                 state = state.apply(Return(tuple(c for c, n in enumerate(extra) for _ in range(n))))
