@@ -1,5 +1,5 @@
 """The SSH transport alone, for `bench/load.py --app echo`: the real server stack
-(`server.ssh`, `server.session`, `server.tui_driver`, GC tuning) with a small
+(`server.front.ssh`, `server.front.session`, `server.front.tui_driver`, GC tuning) with a small
 app of a dozen widgets instead of the game, so the figures show what the
 transport and Textual's basic rendering cost without the game's screens.
 
@@ -22,9 +22,9 @@ from textual.widgets import Footer, Header, Static
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.cli import collect_garbage, tune_gc  # noqa: E402
-from server.config import load_config  # noqa: E402
-from server.ssh import SSHService, load_host_key  # noqa: E402
+from server.commands.cli import collect_garbage, tune_gc  # noqa: E402
+from server.front.config import load_config  # noqa: E402
+from server.front.ssh import SSHService, load_host_key  # noqa: E402
 from server.store import default_url, open_store  # noqa: E402
 
 

@@ -155,7 +155,7 @@ class Databases:
         if self.url and self.url.startswith("postgres"):
             return self.url
         if self.cluster is None:
-            from server.pgtemp import PgCluster, bin_dir
+            from server.store.pgtemp import PgCluster, bin_dir
 
             bindir = bin_dir()
             if bindir is None:

@@ -22,7 +22,7 @@ import asyncssh
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from textscreen import TextScreen, TextStream  # noqa: E402
 
-from server.spawn import local_command, wait_for_port  # noqa: E402
+from server.commands.spawn import local_command, wait_for_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SIZE = (110, 36)
@@ -55,7 +55,7 @@ PROFILE = (
 
 
 class ServerProcess:
-    """`python -m server.cli` in a temporary data directory, watched through /proc.
+    """`python -m server.commands.cli` in a temporary data directory, watched through /proc.
 
     With `workers` > 1 it is the supervisor of that many worker processes sharing the
     port (`database` must be PostgreSQL); CPU and memory are then the workers' sum.

@@ -157,8 +157,8 @@ class Watch:
         """In a splendor server: from a session's input arriving to its next frame going
         out (the server's own share of a key's latency, transport and client excluded)."""
         try:
-            from server.session import GameSession
-            from server.tui_driver import SSHDriver
+            from server.front.session import GameSession
+            from server.front.tui_driver import SSHDriver
         except ImportError:
             return
         received, flush = GameSession.data_received, SSHDriver.flush
@@ -189,10 +189,10 @@ class Watch:
         import importlib
 
         targets = [
-            ("server.table", "Table", "play", "move: Table.play"),
+            ("server.host.table", "Table", "play", "move: Table.play"),
             ("server.store.sqlite", "SqliteStore", "append_move", "store: append_move (SQLite)"),
             ("server.store.postgres", "PostgresStore", "append_move", "store: append_move (PG)"),
-            ("server.bots", "BotPool", "choose", "bot: BotPool.choose"),
+            ("server.host.bots", "BotPool", "choose", "bot: BotPool.choose"),
         ]
         for module, cls_name, name, label in targets:
             try:
@@ -251,8 +251,8 @@ class Watch:
         from textual.timer import Timer
         from textual.widget import Widget
 
-        from server.session import GameSession
-        from server.tui_driver import SSHDriver
+        from server.front.session import GameSession
+        from server.front.tui_driver import SSHDriver
 
         lines: dict[int, Any] = {}
 
@@ -295,7 +295,7 @@ class Watch:
 
         GameSession.data_received = data_received  # type: ignore[method-assign]
         wrap(SSHDriver, "flush", "flush", lambda d: d._app)
-        from server.bridge import HostBridge
+        from server.front.bridge import HostBridge
 
         wrap(HostBridge, "deliver", "host sends", lambda b: b._app)
         wrap(HostBridge, "_receive", "app receives", lambda b: b._app)

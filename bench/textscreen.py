@@ -140,7 +140,7 @@ class TextStream(pyte.ByteStream, _CsiAtOnce):
 
 async def record(seed: int, keys: int) -> list[bytes]:
     """The bytes a 256-colour player's table screen is sent (the server's frames,
-    `server.frames`) for `keys` keys: cursor keys, Tab, the move line's letters, and a
+    `server.front.frames`) for `keys` keys: cursor keys, Tab, the move line's letters, and a
     new view after every eighth key (a move played)."""
     import random
 

@@ -2,7 +2,7 @@
 
 Three kinds, each with a short notation used on the wire, in the store and on screen:
 
-- casual, ``none``: no clock (absent players may be voted out instead: `server.votes`);
+- casual, ``none``: no clock (absent players may be voted out instead: `server.host.votes`);
 - real time, ``5+10``: a bank of 5 minutes per player, plus 10 seconds after each of
   their turns; running out of bank hands the seat to a bot for the rest of the game;
 - correspondence, ``3d``: 3 days for each move; a bot plays a turn whose time ran out,

@@ -24,7 +24,7 @@ MAX_RECORD = 200_000  # characters in a game record (docs/records.md)
 
 
 class TableStatus(Enum):
-    """Where a table is in its life (the host's transitions are in `server.seat`)."""
+    """Where a table is in its life (the host's transitions are in `server.host.seat`)."""
 
     WAITING = "waiting"
     PLAYING = "playing"
@@ -67,7 +67,7 @@ class TableSummary:
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
-    """A seat's rating after a rated game (`server.ratings.display`) and how it moved."""
+    """A seat's rating after a rated game (`server.store.ratings.display`) and how it moved."""
 
     shown: int
     change: int
@@ -241,7 +241,7 @@ class Ranked:
 
     rank: int
     player: str
-    rating: int  # as shown (server.ratings.display)
+    rating: int  # as shown (server.store.ratings.display)
     games: int
     wins: int
     last: float  # when it last finished a rated game (seconds since the epoch)
@@ -283,7 +283,7 @@ class AskRecord:
 
 
 LEADERBOARD_PAGE = 20  # rows a leaderboard page holds
-MAX_RATING = 100_000  # a rating as shown is from 0 to this (server.ratings.display)
+MAX_RATING = 100_000  # a rating as shown is from 0 to this (server.store.ratings.display)
 PROFILE_HISTORY = 51  # ratings a profile's course holds: the start and 50 games
 PROFILE_GAMES = 20  # games a profile lists, at most
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from server.bots import process_pool
+from server.host.bots import process_pool
 from server.store import default_url
 
 RUN_MARK = "SPLENDOR_TEST_RUN"  # its value names one run: pytest's pid and a random tag
@@ -36,9 +36,9 @@ LEFTOVER_WAIT = float(os.environ.get("SPLENDOR_LEFTOVER_WAIT", "15"))
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Any]:
-    """A PostgreSQL server of the run's own (`server.pgtemp.PgCluster`), started on first
+    """A PostgreSQL server of the run's own (`server.store.pgtemp.PgCluster`), started on first
     use."""
-    from server.pgtemp import PgCluster, bin_dir
+    from server.store.pgtemp import PgCluster, bin_dir
 
     bindir = bin_dir()
     if bindir is None:

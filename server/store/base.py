@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ratings import Rated
 from .queries import Standing
+from .ratings import Rated
 from .records import DEFAULT_SETTINGS, ChatRecord, GameRecord, SeatRecord, Settings, Timing
 
 
@@ -260,7 +260,7 @@ class Store(ABC):
     @abstractmethod
     async def rating_changes(self, game: str) -> dict[str, tuple[int, int]]:
         """For a rated game that finished: each rated player's rating after it, and by how
-        much it moved (`server.ratings.display` points)."""
+        much it moved (`server.store.ratings.display` points)."""
 
     @abstractmethod
     async def leaderboard(self, limit: int, offset: int = 0) -> list[Standing]:

@@ -12,7 +12,6 @@ from typing import Any
 
 from shared.players import bot_label
 
-from ..ratings import display
 from .base import PastGame, Profile
 from .queries import (
     BY_PLAYERS,
@@ -23,6 +22,7 @@ from .queries import (
     STANDING,
     Standing,
 )
+from .ratings import display
 from .records import ChatRecord, StoreError, chat_query, chat_record
 
 Statement = tuple[str, Sequence[Any]]

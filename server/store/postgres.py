@@ -42,7 +42,6 @@ from typing import Any
 
 import asyncpg
 
-from ..ratings import NEW, Rated
 from .base import (
     ChatPosted,
     ChatRemoved,
@@ -65,6 +64,7 @@ from .queries import (
     pg,
     rating_rows,
 )
+from .ratings import NEW, Rated
 from .records import (
     ADD_CHAT,
     CHAT_COLUMNS,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ratings import NEW, Rated, Rating, rate
+from .ratings import NEW, Rated, Rating, rate
 from .records import GAME_COLUMNS
 
 # Every table a copy (`splendor-server copy-db`) copies, with its columns, in an order

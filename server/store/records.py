@@ -166,7 +166,7 @@ class GameRecord:
     snapshot: tuple[int, bytes] | None = None  # (moves applied, state bytes), the latest
     version: int = 0
     turn: int = 0
-    rated: bool = False  # its game updates the players' ratings (server.ratings)
+    rated: bool = False  # its game updates the players' ratings (server.store.ratings)
     settings: Settings = DEFAULT_SETTINGS
     timing: Timing = Timing()
 

@@ -9,7 +9,7 @@ Version 1: names, games (started games only), moves, snapshots.
 Version 2: tables are stored from creation (status "waiting", no seed yet; also
 "closed"), with a `version` for compare-and-set changes and the game's current
 `turn`; PostgreSQL also keeps the cluster's processes and their sessions.
-Version 3: ratings (`server.ratings`): a table is rated or not; who played which
+Version 3: ratings (`server.store.ratings`): a table is rated or not; who played which
 game (`game_players`, for profiles); each player's rating and its history; banned
 names.
 Version 4: time and company (issue 12): a table's time control, its patience with
@@ -115,7 +115,7 @@ CREATE TABLE rating_history (
     rank   INTEGER NOT NULL,                -- as rated (an abandon ranks last)
     mu     REAL NOT NULL,
     sigma  REAL NOT NULL,
-    shown  INTEGER NOT NULL,                -- server.ratings.display after the game
+    shown  INTEGER NOT NULL,                -- server.store.ratings.display after the game
     change INTEGER NOT NULL,                -- ...and how much it moved
     PRIMARY KEY (player, game)
 );
@@ -159,7 +159,7 @@ CREATE INDEX chat_removed ON chat (removed);
 POSTGRES: dict[int, str] = {
     1: """
 CREATE TABLE names (
-    name    TEXT PRIMARY KEY,        -- player names are lower case (server.identity)
+    name    TEXT PRIMARY KEY,        -- player names are lower case (server.host.identity)
     key     TEXT NOT NULL,
     claimed DOUBLE PRECISION NOT NULL
 );

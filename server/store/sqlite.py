@@ -27,7 +27,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..ratings import Rated
 from .base import ChatPosted, ChatRemoved, Dump, Event, Store
 from .club import ClubQueries, Statement
 from .queries import (
@@ -39,6 +38,7 @@ from .queries import (
     marks,
     rating_rows,
 )
+from .ratings import Rated
 from .records import (
     ADD_CHAT,
     ADD_GAME_PLAYER,

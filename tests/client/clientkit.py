@@ -22,14 +22,14 @@ from client.connection import Connection
 from client.faces import BANK_ROW, MINE_ROW, level_row
 from client.screens.setup import GameSetup
 from client.screens.table import TableScreen
-from server.bots import BotRunner, fallback_choose_move_bytes, fallback_move
-from server.bridge import connect_app
-from server.hostsettings import HostSettings
-from server.identity import Identity
-from server.link import HostLink
-from server.play import offline_host, offline_identity
+from server.commands.play import offline_host, offline_identity
+from server.front.bridge import connect_app
+from server.host.bots import BotRunner, fallback_choose_move_bytes, fallback_move
+from server.host.hostsettings import HostSettings
+from server.host.identity import Identity
+from server.host.link import HostLink
+from server.host.table import Table
 from server.store import PLAYING, SeatRecord
-from server.table import Table
 from shared.deal import new_game
 from shared.moves import Move, Take, parse_move
 from shared.protocol import ClientMessage, Join, TableUpdate, decode_client, decode_host
@@ -123,7 +123,7 @@ def before_the_end(players: int, seed: int) -> tuple[Position, Move]:
 
 class Offline:
     """An app on the server's own game host in this process, joined as `splendor play`
-    joins it. Bots answer at once, in a thread, with `server.bots.fallback_move` unless
+    joins it. Bots answer at once, in a thread, with `server.host.bots.fallback_move` unless
     another `runner` is given (so positions do not depend on `shared.bots`)."""
 
     _ids = itertools.count(1)
@@ -206,12 +206,12 @@ class Offline:
 
 def frame_display(colours: str, sent: Callable[[str], None]) -> Callable[..., None]:
     """A stand-in for `App._display` that also gives `sent` every frame the app draws, as
-    the server writes it (server.frames) for a terminal of `colours` ("truecolor",
+    the server writes it (server.front.frames) for a terminal of `colours` ("truecolor",
     "256"...), each line end a terminal's "\\r\\n"; the headless app writes none itself."""
     from textual._compositor import CompositorUpdate
     from textual.app import App
 
-    import server.tui_driver  # noqa: F401  (the server's frames)
+    import server.front.tui_driver  # noqa: F401  (the server's frames)
 
     console = Console(color_system=colours, force_terminal=True, legacy_windows=False)
     display = App._display

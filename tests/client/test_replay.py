@@ -11,7 +11,7 @@ from clientkit import screen_text
 
 from client.replay import Replay
 from client.screens.replay import ReplayApp, ReplayScreen
-from server.play import main
+from server.commands.play import main
 from shared.bots import choose_move
 from shared.deal import new_game, turns
 from shared.gamerecord import Record, parse_record, record_of, replay_record, write_record

@@ -23,7 +23,7 @@ from client.screens.help import HelpScreen
 from client.screens.results import tie_notes
 from client.screens.setup import GameSetup, SetupScreen
 from client.screens.table import TableScreen
-from server.play import parse_args, player_name, setup_from
+from server.commands.play import parse_args, player_name, setup_from
 from shared.state import Outcome
 
 

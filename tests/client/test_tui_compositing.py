@@ -1,5 +1,5 @@
-"""The server's compositor (server/compositing.py, docs/design.md P17) and its frames
-(server/frames.py, P18) show what Textual's own show; the compositor renders only the
+"""The server's compositor (server/front/compositing.py, docs/design.md P17) and its frames
+(server/front/frames.py, P18) show what Textual's own show; the compositor renders only the
 widgets an update shows, and a frame writes only the cells that changed.
 
 The same game is played twice by keys, once on each compositor alone, every frame
@@ -10,8 +10,8 @@ attributes) after every step. An app of layers, clips, dialogs and wide characte
 the same under random changes, where a change starts and ends inside the pieces of a
 line, in 24-bit and in 256 colours.
 
-Importing `server.compositing` and `server.frames` installs them for the whole test
-process, as the server's driver does (`server.tui_driver` imports them): other client
+Importing `server.front.compositing` and `server.front.frames` installs them for the whole test
+process, as the server's driver does (`server.front.tui_driver` imports them): other client
 tests in the same worker may then draw with them too. `textuals_own` puts Textual's
 functions back for a while.
 """
@@ -48,7 +48,7 @@ from textual.widgets import OptionList, Static
 
 from client.widgets.board import Board
 from client.widgets.lines import LineWidget
-from server import compositing, frames
+from server.front import compositing, frames
 from shared.state import GameState
 
 SIZE = (110, 36)
@@ -59,7 +59,7 @@ _render_style = Strip.render_style.__func__  # type: ignore[attr-defined]
 
 def _without_the_leak(cls: type[Strip], style: Style, text: str, color_system: ColorSystem) -> str:
     """Textual's `Strip.render_style`, told to forget the codes it kept in the style for
-    whichever colour system came first (the leak server/frames.py mends, P18)."""
+    whichever colour system came first (the leak server/front/frames.py mends, P18)."""
     style._ansi = None
     return str(_render_style(cls, style, text, color_system))
 

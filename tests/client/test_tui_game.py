@@ -12,7 +12,7 @@ from client.model import shortfall
 from client.screens.help import HelpScreen
 from client.screens.setup import GameSetup
 from client.screens.table import TableScreen
-from server.bots import run_bot
+from server.host.bots import run_bot
 from shared.cards import card
 from shared.deal import replay
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take

@@ -22,7 +22,7 @@ from clientkit import (
 from textual import events
 
 from client.faces import MINE_ROW
-from server.bots import fallback_choose_move_bytes
+from server.host.bots import fallback_choose_move_bytes
 from shared.moves import Buy, Take
 from shared.protocol import notice
 from shared.state import GameState

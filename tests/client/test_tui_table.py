@@ -27,7 +27,7 @@ from client.layout import geometry
 from client.screens.help import HelpScreen
 from client.screens.table import TableScreen
 from client.widgets.keybar import KeyBar
-from server.bots import run_bot
+from server.host.bots import run_bot
 from shared.cards import CARDS
 from shared.deal import new_game
 from shared.moves import Reserve, Take

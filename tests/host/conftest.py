@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from hostkit import FakeClock, StartHost, make_host, quick_settings
 
-from server.host import GameHost
-from server.hostsettings import HostSettings
+from server.host.gamehost import GameHost
+from server.host.hostsettings import HostSettings
 
 
 @pytest.fixture

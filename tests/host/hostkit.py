@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from client.connection import Connection
-from server.host import GameHost
-from server.hostsettings import HostSettings
-from server.identity import Identity
+from server.host.gamehost import GameHost
+from server.host.hostsettings import HostSettings
+from server.host.identity import Identity
 from server.store import SqliteStore, open_store
 from shared import protocol
 from shared.moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move

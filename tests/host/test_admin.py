@@ -1,4 +1,4 @@
-"""A club's admin commands (server/admin.py): export a finished game's record, print the
+"""A club's admin commands (server/commands/admin.py): export a finished game's record, print the
 leaderboard, rename a player, ban a name; run as `splendor-server COMMAND`, on the
 server's database, on both backends."""
 
@@ -18,8 +18,8 @@ from hostkit import (
     table_when,
 )
 
-from server.cli import main as server_main
-from server.identity import Identity
+from server.commands.cli import main as server_main
+from server.host.identity import Identity
 from shared.gamerecord import parse_record, replay_record
 from shared.protocol import Quick
 

@@ -9,9 +9,9 @@ import io
 
 from hostkit import HostConnection, identity, play_to_end, table_of
 
-from server import admin
-from server.chat import BURST, LOBBY_LINES
-from server.host import GameHost
+from server.commands import admin
+from server.host.chat import BURST, LOBBY_LINES
+from server.host.gamehost import GameHost
 from shared.codec import dumps
 from shared.gamerecord import parse_record
 from shared.protocol import AskRecord, ChatLines, GameRecordText, Notice, Say, Watch

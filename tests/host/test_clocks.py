@@ -20,8 +20,8 @@ from hostkit import (
     table_of,
 )
 
-from server.clocks import TIMEOUT_LEVEL, start_timing, timing_after
-from server.host import GameHost
+from server.host.clocks import TIMEOUT_LEVEL, start_timing, timing_after
+from server.host.gamehost import GameHost
 from server.store import Timing
 from shared.clock import DAY, parse_time_control
 from shared.deal import new_game

@@ -1,4 +1,4 @@
-"""The club desk (server/clubdesk.py) as a session asks it: the leaderboard, a profile, a
+"""The club desk (server/host/clubdesk.py) as a session asks it: the leaderboard, a profile, a
 finished game's record; never the record of a game in progress (its seed tells the
 decks); a guest's own profile is its session's games. Both backends."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hostkit import HostConnection, identity, play_to_end, play_turn
 
-from server.host import GameHost
+from server.host.gamehost import GameHost
 from shared.gamerecord import parse_record, replay_record
 from shared.protocol import (
     LEADERBOARD_PAGE,

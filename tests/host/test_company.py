@@ -17,8 +17,8 @@ from hostkit import (
     table_of,
 )
 
-from server.clocks import TIMEOUT_LEVEL
-from server.host import GameHost
+from server.host.clocks import TIMEOUT_LEVEL
+from server.host.gamehost import GameHost
 from shared.clock import parse_time_control
 from shared.protocol import (
     Create,

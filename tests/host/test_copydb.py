@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hostkit import HostConnection, StartHost, identity, play_to_end, play_turn
 
-from server.copydb import main as copy_db
+from server.commands.copydb import main as copy_db
 from server.store import default_url, open_store
 from shared.protocol import Create, LobbyList, Quick, TableUpdate
 

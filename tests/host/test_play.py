@@ -7,7 +7,7 @@ import logging
 import pytest
 from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_end
 
-from server.host import GameHost
+from server.host.gamehost import GameHost
 from shared import protocol
 from shared.codec import dumps
 from shared.deal import replay

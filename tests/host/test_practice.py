@@ -1,6 +1,6 @@
 """Practice tools of offline play (undo, hints) and the seed at the end of a game.
 
-Undo and hints are host features that only `server.play.offline_host` turns on: a
+Undo and hints are host features that only `server.commands.play.offline_host` turns on: a
 server refuses them with a notice. The seed deals the decks, so it reaches a player
 only once the game is over.
 """
@@ -22,7 +22,7 @@ from hostkit import (
     quick_settings,
 )
 
-from server.host import GameHost
+from server.host.gamehost import GameHost
 from shared.deal import replay, turns
 from shared.protocol import (
     Advice,

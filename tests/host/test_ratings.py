@@ -1,4 +1,4 @@
-"""Ratings (server/ratings.py): Plackett–Luce updates for 2, 3 and 4 players, ties (R17),
+"""Ratings (server/store/ratings.py): Plackett–Luce updates for 2, 3 and 4 players, ties (R17),
 bots by level, never guests, abandons last; written with the game's end, once, on both
 backends and across processes."""
 
@@ -22,9 +22,9 @@ from hostkit import (
     table_when,
 )
 
-from server.host import GameHost
-from server.ratings import NEW, Rated, Rating, display, participants, rate
+from server.host.gamehost import GameHost
 from server.store import FINISHED, PLAYING, SeatRecord
+from server.store.ratings import NEW, Rated, Rating, display, participants, rate
 from shared.players import bot_player
 from shared.protocol import Create, Join, Leave, LobbyList, Quick, Start
 

@@ -9,13 +9,13 @@ from dataclasses import replace
 import pytest
 from hostkit import WAIT, HostConnection, identity, my_turn, pick, play_move, play_to_end
 
-from server.host import GameHost
-from server.identity import Identity, guest_key
-from server.link import HostLink
-from server.listing import LOBBY_BATCH, LOBBY_BATCH_GAP
-from server.lobby import Lobby
+from server.host.gamehost import GameHost
+from server.host.identity import Identity, guest_key
+from server.host.link import HostLink
+from server.host.listing import LOBBY_BATCH, LOBBY_BATCH_GAP
+from server.host.lobby import Lobby
+from server.host.table import Seat, Table, TableError
 from server.store import GameRecord
-from server.table import Seat, Table, TableError
 from shared.codec import dumps
 from shared.deal import replay
 from shared.moves import parse_move

@@ -23,6 +23,7 @@ from hostkit import (
     write_in_progress,
 )
 
+from server.host.table import Table
 from server.store import (
     ABANDONED,
     CLOSED,
@@ -39,7 +40,6 @@ from server.store import (
     open_store,
 )
 from server.store.schema import POSTGRES, SQLITE
-from server.table import Table
 from shared.codec import dumps
 from shared.deal import new_game, replay
 from shared.moves import parse_move

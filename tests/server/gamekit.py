@@ -17,11 +17,11 @@ from typing import Any
 from hostkit import make_host, pick, quick_settings
 from sshkit import WAIT, Player, host_key
 
-from server.cli import make_app
-from server.config import Config
-from server.host import GameHost
-from server.identity import Identity
-from server.ssh import SSHService
+from server.commands.cli import make_app
+from server.front.config import Config
+from server.front.ssh import SSHService
+from server.host.gamehost import GameHost
+from server.host.identity import Identity
 from shared import protocol
 from shared.moves import Move
 from shared.protocol import HostMessage, Notice, TableUpdate

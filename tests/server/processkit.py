@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.spawn import local_command, wait_for_port
+from server.commands.spawn import local_command, wait_for_port
 
 REPO = Path(__file__).resolve().parents[2]
 START_WAIT = 30.0  # seconds for a server process to listen (bot workers start too)
@@ -99,7 +99,7 @@ def running(process: tuple[int, str]) -> bool:
 
 
 class ServerProcess:
-    """`python -m server.cli` on 127.0.0.1, port 0 (the port comes from --port-file), with
+    """`python -m server.commands.cli` on 127.0.0.1, port 0 (the port comes from --port-file), with
     `extra` options; `name` tells apart the files of several servers in one directory."""
 
     def __init__(self, data_dir: Path, *extra: str, name: str = "server") -> None:

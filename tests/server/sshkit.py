@@ -18,10 +18,10 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from client.connection import Connection
-from server.bridge import AppFactory
-from server.config import Config
-from server.identity import Identity
-from server.ssh import SSHService
+from server.front.bridge import AppFactory
+from server.front.config import Config
+from server.front.ssh import SSHService
+from server.host.identity import Identity
 from server.store import SqliteStore, Store
 
 WAIT = 10.0  # seconds any one expected screen may take, at most

@@ -1,4 +1,4 @@
-"""How an update becomes bytes (server/frames.py, docs/design.md P18): the shortest
+"""How an update becomes bytes (server/front/frames.py, docs/design.md P18): the shortest
 change of the terminal's pen, and a style's codes for each colour system of its own.
 The frames themselves are compared with Textual's cell by cell in
 tests/client/test_tui_compositing.py."""
@@ -11,7 +11,7 @@ from rich.segment import ControlType, Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from server.frames import PLAIN, RESET, Writer, change, pen
+from server.front.frames import PLAIN, RESET, Writer, change, pen
 
 TRUE, EIGHT = ColorSystem.TRUECOLOR, ColorSystem.EIGHT_BIT
 

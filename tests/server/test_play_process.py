@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 async def test_splendor_play_in_a_terminal_plays_against_real_bot_workers(tmp_path: Path) -> None:
     log = tmp_path / "play.log"
     command = (
-        f"cd {REPO} && {sys.executable} -m server.play play --players 2 --bots medium "
+        f"cd {REPO} && {sys.executable} -m server.commands.play play --players 2 --bots medium "
         f"--seed 7 --name Ann --bot-delay 0 --log {log}; echo EXIT=$?; sleep 60"
     )
     tmux = Tmux(f"splendor-play-{os.getpid()}-{tmp_path.name}")

@@ -10,7 +10,7 @@ import asyncssh
 from gamekit import KEYS, game_server, login, play_to_end, quick_game, status
 from hostkit import FakeClock, HostConnection, await_turn, identity, pick, play_move
 
-from server.identity import Identity
+from server.host.identity import Identity
 from shared.clock import parse_time_control
 from shared.protocol import Create, Join, LobbyList, Quick, Say, Start, TableUpdate, Vote
 

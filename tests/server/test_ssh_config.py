@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import parse_args, worker_argv
-from server.config import Config, ConfigError, load_config, workers_setting
-from server.ssh import HOST_KEY_FILE, check_name, load_host_key
+from server.commands.cli import parse_args, worker_argv
+from server.front.config import Config, ConfigError, load_config, workers_setting
+from server.front.ssh import HOST_KEY_FILE, check_name, load_host_key
 
 
 def test_defaults_are_the_documented_ones():

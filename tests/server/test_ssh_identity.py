@@ -9,9 +9,9 @@ import pytest
 from hostkit import write_in_progress
 from sshkit import WAIT, EchoApp, FakeHost, Player, connect, running_server
 
-from server.config import Config
-from server.identity import guest_key
-from server.ssh import PlayerAuth, SSHService, load_host_key
+from server.front.config import Config
+from server.front.ssh import PlayerAuth, SSHService, load_host_key
+from server.host.identity import guest_key
 
 
 class PublicOnlyKey(asyncssh.SSHKeyPair):

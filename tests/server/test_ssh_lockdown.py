@@ -12,7 +12,7 @@ import pytest
 from asyncssh.packet import Boolean, String, UInt32
 from sshkit import WAIT, KeylessClient, Player, connect, running_server
 
-from server.ssh import CIPHERS, KEX_ALGS
+from server.front.ssh import CIPHERS, KEX_ALGS
 
 
 async def test_exec_is_refused_with_one_line_and_status_1(server, new_key, caplog):
@@ -141,7 +141,7 @@ async def test_key_exchange_offers_curve25519_first(server, new_key):
 
 
 async def test_openssh_gets_aes_and_a_client_offering_only_chacha20_is_refused(server, new_key):
-    """The server offers AES only (`server.ssh.CIPHERS`: asyncssh's ChaCha20 costs the
+    """The server offers AES only (`server.front.ssh.CIPHERS`: asyncssh's ChaCha20 costs the
     server CPU on every frame); a client offering OpenSSH's own default order (asked of
     the `ssh` here) lands on the first AES cipher of it (aes128-ctr)."""
     settings = subprocess.run(

@@ -1,4 +1,4 @@
-"""Background tasks (`server.tasks.Tasks`): a failure is logged, never lost, and a task
+"""Background tasks (`server.host.tasks.Tasks`): a failure is logged, never lost, and a task
 cancelled before its first step leaves no coroutine "never awaited" behind."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import warnings
 
 import pytest
 
-from server.tasks import Tasks
+from server.host.tasks import Tasks
 
 
 class Expected(Exception):

@@ -10,7 +10,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from server import tui_driver
+from server.front import tui_driver
 
 RED = Style(color="red")
 

@@ -24,10 +24,10 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from shared.players import player_label
 
-from .clubdesk import ended_record
-from .config import ConfigError, load_config
-from .identity import check_name
-from .store import Store, StoreError, open_store
+from ..front.config import ConfigError, load_config
+from ..host.clubdesk import ended_record
+from ..host.identity import check_name
+from ..store import Store, StoreError, open_store
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:

@@ -1,8 +1,8 @@
 """The game host's settings: how its lobby deals, caps, paces and allows games.
 
-One frozen value, written once here: `server.host.GameHost` takes it and hands it to
-its lobby (`server.lobby.Lobby`), which reads it where it is needed. The defaults are a
-public server's; offline play (`server.play.offline_host`) and tests change a few.
+One frozen value, written once here: `server.host.gamehost.GameHost` takes it and hands it to
+its lobby (`server.host.lobby.Lobby`), which reads it where it is needed. The defaults are a
+public server's; offline play (`server.commands.play.offline_host`) and tests change a few.
 """
 
 from __future__ import annotations

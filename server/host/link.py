@@ -1,7 +1,7 @@
 """One session's link to the game host: messages in, in order; messages out, never raising.
 
 The transport (SSH, or the in-process bridge of offline play and tests) gets a
-`HostLink` from `server.host.GameHost.connect`. ``link.send(bytes)`` carries one
+`HostLink` from `server.host.gamehost.GameHost.connect`. ``link.send(bytes)`` carries one
 client message to the host, and the host calls ``link.deliver(bytes)`` with every
 host message for that session. ``link.close()`` says the session dropped; its
 seat is held. Messages from one session are handled in order, one at a time, by

@@ -16,7 +16,7 @@ When a player's time runs out a bot of `TIMEOUT_LEVEL` plays that turn at once. 
 real time that is an empty bank, and in correspondence the third time-out of a game
 (`shared.clock.MAX_TIMEOUTS`): then the bot stands in for the player for the rest of
 the game, and the player ranks last for ratings. The same happens to an absent
-player of a game without a clock when the others vote for it (`server.votes`).
+player of a game without a clock when the others vote for it (`server.host.votes`).
 """
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ from shared import protocol
 from shared.clock import MAX_TIMEOUTS, ClockView, TimeControl
 from shared.protocol import TableStatus
 
+from ..store import SeatRecord, Timing
 from .identity import Identity
 from .seat import Peer, Seat, TableError
-from .store import SeatRecord, Timing
 
 if TYPE_CHECKING:
     from shared.state import GameState
 
-    from .store import Store
+    from ..store import Store
 
 log = logging.getLogger("splendor")
 
@@ -95,7 +95,7 @@ def timing_after(
 
 
 class TableParts:
-    """What `Clocked` and `server.votes.Votes` use of `server.table.Table` (its seats and
+    """What `Clocked` and `server.host.votes.Votes` use of `server.host.table.Table` (its seats and
     store, `Seating`'s; declared here for the type checker only: stubs at run time would
     hide the real methods)."""
 
@@ -129,7 +129,7 @@ class TableParts:
 
 
 class Clocked(TableParts):
-    """The clocks of `server.table.Table` (which provides `TableParts`)."""
+    """The clocks of `server.host.table.Table` (which provides `TableParts`)."""
 
     _lock_tried = 0.0  # when this process last tried to take the clock over (monotonic)
 

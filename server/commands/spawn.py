@@ -21,7 +21,7 @@ def local_command(data_dir: Path | str, port_file: Path | str, *extra: str) -> l
     return [
         sys.executable,
         "-m",
-        "server.cli",
+        "server.commands.cli",
         "--host",
         "127.0.0.1",
         "--port",

@@ -1,7 +1,7 @@
 """Practice at a table: taking moves back and hints, for offline play against bots.
 
 The lobby offers them only where the host allows it (`HostSettings(undo=True, hints=True)`,
-which only `server.play.offline_host` sets): on a server, a move anyone has seen
+which only `server.commands.play.offline_host` sets): on a server, a move anyone has seen
 stays, and nobody gets a bot's advice.
 """
 
@@ -22,14 +22,14 @@ from .seat import Peer, Seat, TableError
 if TYPE_CHECKING:
     from shared.state import GameState
 
+    from ..store import Store
     from .bots import BotPool
-    from .store import Store
 
 HINT_LEVEL = "medium"  # the bot whose move a hint shows
 
 
 class Practice:
-    """Undo and hints, for `server.table.Table` (which provides the attributes below)."""
+    """Undo and hints, for `server.host.table.Table` (which provides the attributes below)."""
 
     id: str
     seats: list[Seat]

@@ -1,6 +1,6 @@
 """How an update becomes the bytes a player's terminal receives (docs/design.md, P18).
 
-Written against textual==8.2.8, like `server/compositing.py`: `server/tui_driver.py`
+Written against textual==8.2.8, like `server/front/compositing.py`: `server/front/tui_driver.py`
 imports this module for its effect, which replaces `render_segments` of Textual's two
 screen updates (`ChopsUpdate`, a partial one, and `LayoutUpdate`, the whole screen).
 

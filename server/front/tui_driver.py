@@ -1,6 +1,6 @@
 """A Textual driver that runs one app over one SSH channel, inside the server process.
 
-This module and `server/compositing.py` and `server/frames.py` (which it imports) are
+This module and `server/front/compositing.py` and `server/front/frames.py` (which it imports) are
 the only ones that touch Textual internals, and they are written against textual==8.2.8
 (pinned in pyproject.toml). What they rely on, each for a pitfall in docs/design.md
 (P1–P18):
@@ -16,10 +16,10 @@ the only ones that touch Textual internals, and they are written against textual
 - `Strip.crop_extend` and `Strip.divide`, which cache an unchanged strip in itself
   (a cycle that only a full collection frees): answered without the cache (P6);
 - the compositor's partial update, which renders every widget between the first and
-  the last change: `server/compositing.py` renders only what the update shows (P17);
+  the last change: `server/front/compositing.py` renders only what the update shows (P17);
 - `ChopsUpdate.render_segments` and `LayoutUpdate.render_segments`, which write each
   run of text with its whole style, and take a style's codes from the style itself,
-  whichever terminal computed them: `server/frames.py` writes a frame for this
+  whichever terminal computed them: `server/front/frames.py` writes a frame for this
   terminal, changing only what differs (P18);
 - `App.console`, `App._filters`, `App.no_color`, `App.error_console`,
   `App.use_command_palette` and `App._exception`, set per session so that

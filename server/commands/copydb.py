@@ -18,7 +18,7 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
-from .store import SchemaTooNew, StoreError, open_store, redact
+from ..store import SchemaTooNew, StoreError, open_store, redact
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:

@@ -3,7 +3,7 @@
 A connection is counted from the moment it arrives (per address), as logging in
 until authentication ends, then as an idle login whenever it has no session open:
 right after logging in, and again once its sessions have all ended. An idle login
-must open a session within `login_timeout` (`server.ssh.PlayerAuth` closes it
+must open a session within `login_timeout` (`server.front.ssh.PlayerAuth` closes it
 otherwise), and at most `max_idle_logins` may be idle at once, so logged-in
 connections that open nothing cost a bounded amount however many arrive.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ..host.identity import GUEST_PREFIX
 from .config import Config
-from .identity import GUEST_PREFIX
 from .session import release
 
 if TYPE_CHECKING:

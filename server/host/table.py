@@ -1,7 +1,7 @@
 """One table: its lifecycle, its game, its moves and its bots (its seats and the fan-out of
-views are `server.seating`'s).
+views are `server.host.seating`'s).
 
-Lifecycle (an enum with guarded transitions, `server.seat`): ``WAITING → PLAYING →
+Lifecycle (an enum with guarded transitions, `server.host.seat`): ``WAITING → PLAYING →
 FINISHED`` and ``WAITING → FINISHED`` (closed before it started), nothing else;
 `Table._to` refuses any other step.
 
@@ -35,13 +35,7 @@ from shared.protocol import (
 from shared.state import GameState
 from shared.view import ended_turn
 
-from .bots import BotPool, bot_seed
-from .clocks import Clocked
-from .practice import Practice
-from .ratings import Rated, participants
-from .seat import Peer, Seat, TableError, same_player
-from .seating import BUSY, Seating
-from .store import (
+from ..store import (
     ABANDONED,
     FINISHED,
     PLAYING,
@@ -54,6 +48,12 @@ from .store import (
     replay_record,
     turn_log,
 )
+from ..store.ratings import Rated, participants
+from .bots import BotPool, bot_seed
+from .clocks import Clocked
+from .practice import Practice
+from .seat import Peer, Seat, TableError, same_player
+from .seating import BUSY, Seating
 from .votes import Votes
 
 __all__ = ["BUSY", "Peer", "Seat", "Table", "TableError", "TableStatus", "same_player"]
@@ -65,7 +65,7 @@ SNAPSHOT_EVERY = 20  # moves between snapshots of a game's state (a cache for lo
 
 class Table(Clocked, Votes, Seating, Practice):
     """A table of 2–4 seats, as stored in `record`; seat 0 is its creator's. Its clocks are
-    `server.clocks`', its vote on absent players `server.votes`'."""
+    `server.host.clocks`', its vote on absent players `server.host.votes`'."""
 
     def __init__(
         self,
@@ -310,7 +310,7 @@ class Table(Clocked, Votes, Seating, Practice):
 
     def _bot_to_move(self) -> str | None:
         """The level of the bot whose decision it is: a bot's seat, or a bot playing for a
-        player (`server.clocks.Clocked.covering`)."""
+        player (`server.host.clocks.Clocked.covering`)."""
         if self.status is not TableStatus.PLAYING or self.state is None:
             return None
         return self.seats[self.state.current_player].bot or self.covering()

@@ -2,7 +2,7 @@
 player, going from one game where it is your move to the next, the cap on tables a
 player may sit at (live and correspondence apart), and the clocks' watch.
 
-`server.lobby.Lobby` builds on it (it provides the tables, the sessions and placing a
+`server.host.lobby.Lobby` builds on it (it provides the tables, the sessions and placing a
 session at a table).
 
 - **Rematch**: at a finished game, `Rematch` makes a new waiting table for the same
@@ -27,16 +27,16 @@ from typing import TYPE_CHECKING
 from shared import protocol
 from shared.protocol import TableStatus
 
+from ..store import WAITING, GameRecord, SeatRecord, StoreError
 from .hostsettings import HostSettings
 from .identity import Identity
 from .link import HostLink
 from .listing import Listing, Mine
 from .seat import Seat, TableError, same_player
-from .store import WAITING, GameRecord, SeatRecord, StoreError
 from .table import BUSY, Table
 
 if TYPE_CHECKING:
-    from .store import Store
+    from ..store import Store
 
 log = logging.getLogger("splendor")
 
@@ -44,7 +44,7 @@ CLOCK_EVERY = 0.5  # seconds between two looks at the deadlines of this process'
 
 
 class Company:
-    """Rematches, votes, next games, caps and the clocks' watch, for `server.lobby.Lobby`."""
+    """Rematches, votes, next games, caps and the clocks' watch, for `server.host.lobby.Lobby`."""
 
     tables: dict[str, Table]
     links: set[HostLink]
@@ -217,7 +217,7 @@ class Company:
 
     async def check_clocks(self) -> None:
         """Act on every deadline passed in a game whose clock this process runs (or takes
-        over: `server.clocks`); a game nobody plays any more is abandoned."""
+        over: `server.host.clocks`); a game nobody plays any more is abandoned."""
         now = self.settings.now()
         for table in list(self.tables.values()):
             if not table.clock_due(now):

@@ -2,10 +2,10 @@
 
 The transport (SSH, or the in-process bridge of offline play and tests) calls
 `GameHost.connect(identity, deliver)` once per session and gets a
-`server.link.HostLink`. It is the only game host: `splendor play` runs this same
-host in its own process (`server.play`), with the deal's seed left to the player
+`server.host.link.HostLink`. It is the only game host: `splendor play` runs this same
+host in its own process (`server.commands.play`), with the deal's seed left to the player
 and the store in a temporary directory. With a shared store (PostgreSQL) many
-processes run a host each on one database, and `server.cluster` keeps them in step.
+processes run a host each on one database, and `server.host.cluster` keeps them in step.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from shared import protocol
 
+from ..store import PLAYING, GameRecord, Store, default_url, open_store, redact
 from .bots import BotPool, BotRunner, run_bot
 from .cluster import Cluster
 from .company import CLOCK_EVERY
@@ -25,7 +26,6 @@ from .hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
 from .identity import Identity
 from .link import HostLink
 from .lobby import Lobby
-from .store import PLAYING, GameRecord, Store, default_url, open_store, redact
 
 log = logging.getLogger("splendor")
 

@@ -9,8 +9,8 @@ that succeeded: a key that was merely offered (asyncssh asks
 `validate_public_key` before any signature) never makes anyone its owner.
 Everything is denied unless allowed: no exec, subsystem, forwarding of any
 kind, agent or X11. A logged-in connection must keep a session open: one with
-none for `login_timeout` is closed (`server.gate`). Sessions are
-`server.session`'s business.
+none for `login_timeout` is closed (`server.front.gate`). Sessions are
+`server.front.session`'s business.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from typing import Any, Protocol
 
 import asyncssh
 
+from ..host.identity import Identity, check_name, guest_key, guest_secret
+from ..host.table import BUSY
+from ..store import StoreUnavailable
 from .bridge import AppFactory, Host
 from .config import Config
 from .gate import Gate
-from .identity import Identity, check_name, guest_key, guest_secret
 from .session import GameSession, Sessions
-from .store import StoreUnavailable
-from .table import BUSY
 
 log = logging.getLogger("splendor.ssh")
 
@@ -268,7 +268,7 @@ class PlayerAuth(asyncssh.SSHServer):
         self._busy()
         return session
 
-    # -- idle logins (server.gate) ---------------------------------------------------------
+    # -- idle logins (server.front.gate) ---------------------------------------------------------
 
     def _session_ended(self) -> None:
         """Called by each session of this connection once it has ended."""

@@ -1,6 +1,6 @@
 """Textual's compositor, rendering only what an update shows (docs/design.md, P17).
 
-Written against textual==8.2.8, like `server/tui_driver.py`, which imports this module
+Written against textual==8.2.8, like `server/front/tui_driver.py`, which imports this module
 for its effect: the two functions below replace `Compositor.render_partial_update` and
 `Compositor._render_chops` in the server process.
 

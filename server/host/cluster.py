@@ -22,9 +22,7 @@ from collections.abc import Awaitable, Callable
 
 from shared.protocol import TableStatus
 
-from .lobby import Lobby
-from .seat import Busy
-from .store import (
+from ..store import (
     OPEN_STATUSES,
     ChatPosted,
     ChatRemoved,
@@ -36,7 +34,9 @@ from .store import (
     StoreUnavailable,
     TableChanged,
 )
-from .store.base import Event
+from ..store.base import Event
+from .lobby import Lobby
+from .seat import Busy
 from .table import Table
 from .tasks import Tasks
 

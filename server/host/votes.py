@@ -1,10 +1,10 @@
 """Absent players in games without a clock: once a player has been away longer than the
 table's patience (a setting chosen with the table), the others may vote to hand the seat
 to a bot for the rest of the game; when every player present has voted, a bot of
-`server.clocks.TIMEOUT_LEVEL` stands in, and the absent player ranks last for ratings.
+`server.host.clocks.TIMEOUT_LEVEL` stands in, and the absent player ranks last for ratings.
 Votes are stored with the seat (every process sees them); a player who comes back
 before the vote is through clears them. When they come back after it, they are told
-what happened (`server.clocks.Clocked.greet`).
+what happened (`server.host.clocks.Clocked.greet`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from shared.protocol import Absent, TableStatus
 
+from ..store import SeatRecord, Settings
 from .clocks import TIMEOUT_LEVEL, TableParts
 from .seat import TableError
-from .store import SeatRecord, Settings
 
 
 class Votes(TableParts):
-    """The vote on absent players, for `server.table.Table` (which provides `TableParts`,
+    """The vote on absent players, for `server.host.table.Table` (which provides `TableParts`,
     and `Clocked.nobody_plays`)."""
 
     settings: Settings

@@ -1,8 +1,8 @@
-"""One SSH session = one client app, run in this process through `server.tui_driver`.
+"""One SSH session = one client app, run in this process through `server.front.tui_driver`.
 
 `GameSession` is the asyncssh session handler: it takes the PTY request,
 refuses sessions that are not interactive, runs the app and bridges it to
-the game host through a `server.bridge.HostBridge`. `Sessions` holds every
+the game host through a `server.front.bridge.HostBridge`. `Sessions` holds every
 live session: the caps per identity and per address, the start-up
 semaphore, what the garbage collector's schedule needs, the shutdown path.
 A failure in one session ends that session alone, with a short apology to
@@ -23,9 +23,9 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from ..host.identity import Identity
 from .bridge import AppFactory, Host, HostBridge, connect_app
 from .config import Config
-from .identity import Identity
 from .tui_driver import RemoteTerminal, choose_colors, run_app
 
 log = logging.getLogger("splendor.ssh")

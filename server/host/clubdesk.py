@@ -25,12 +25,12 @@ from shared.protocol import (
     Ranked,
 )
 
+from ..store import FINISHED, ChatRecord, GameRecord, Store, StoreError
+from ..store.queries import Standing
 from .identity import Identity
 from .link import HostLink
 from .seat import TableError
 from .seating import Seating
-from .store import FINISHED, ChatRecord, GameRecord, Store, StoreError
-from .store.queries import Standing
 
 HISTORY = PROFILE_HISTORY - 1  # rated games a profile's chart shows (and where it began)
 RECENT = 10  # games a profile lists

@@ -1,7 +1,7 @@
 """The lobby list: every open table and who is online, pushed to every session in the
 lobby (or at a waiting table) after each change, coalesced, a batch of sessions at a
 time, so that with hundreds in the lobby players' keys get the event loop in between.
-`server.lobby.Lobby` builds on it."""
+`server.host.lobby.Lobby` builds on it."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class Listings:
         self.tables: dict[str, Table] = {}
         self.links: set[HostLink] = set()
         self._online: Counter[str] = Counter()  # names of this process's sessions
-        self.remote_online: frozenset[str] = frozenset()  # other processes' (`server.cluster`)
+        self.remote_online: frozenset[str] = frozenset()  # other processes' (`server.host.cluster`)
         self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
         self._push_pending = False
         self._tick: asyncio.TimerHandle | None = None

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from .config import Config
+from ..front.config import Config
 
 log = logging.getLogger("splendor")
 
@@ -67,7 +67,7 @@ class Supervisor:
         return [
             sys.executable,
             "-m",
-            "server.cli",
+            "server.commands.cli",
             *self.argv,
             "--port",
             str(port),
@@ -80,7 +80,7 @@ class Supervisor:
         ]
 
     def run(self) -> int:
-        from .ssh import load_host_key
+        from ..front.ssh import load_host_key
 
         load_host_key(self.config.data_path)  # made once, before the workers read it
         sock, port = reserve_port(self.config.host, self.config.port)

@@ -8,8 +8,8 @@ from typing import Protocol
 
 from shared.protocol import SeatSummary, TableStatus
 
+from ..store import SeatRecord
 from .identity import Identity
-from .store import SeatRecord
 
 TRANSITIONS: dict[TableStatus, frozenset[TableStatus]] = {
     TableStatus.WAITING: frozenset({TableStatus.PLAYING, TableStatus.FINISHED}),

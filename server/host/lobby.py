@@ -1,16 +1,16 @@
 """The lobby: every open table, who is online, and the client commands that move players
 between them (create, join, leave, start, watch, quick, move; undo and hint where the
 host allows them, offline; the club's leaderboard, profiles and records; chat, votes,
-rematches and the next game: `server.chat`, `server.company`).
+rematches and the next game: `server.host.chat`, `server.host.company`).
 
 A session is in the lobby, or at one table (in a seat or watching). The lobby
 list goes to every session that is not at a game in progress, again after each
-change (coalesced, and sent a batch of sessions at a time: `server.listing`). A
+change (coalesced, and sent a batch of sessions at a time: `server.host.listing`). A
 refused command is a notice to the one session that sent it; an unexpected error is
 logged and becomes a notice too, so one session's trouble never reaches another.
 
 In a cluster every process keeps a copy of every open table; what other processes
-do reaches this one as store events, which `server.cluster` applies here.
+do reaches this one as store events, which `server.host.cluster` applies here.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from shared.protocol import (
     Welcome,
 )
 
+from ..store import DEFAULT_SETTINGS, WAITING, GameRecord, Settings, Store, StoreUnavailable
 from .bots import BotPool, HintError
 from .chat import ChatDesk
 from .clubdesk import ClubDesk
@@ -56,7 +57,6 @@ from .identity import Identity
 from .link import HostLink
 from .listing import Listing, Listings, Mine
 from .seating import Seating
-from .store import DEFAULT_SETTINGS, WAITING, GameRecord, Settings, Store, StoreUnavailable
 from .table import BUSY, Peer, Seat, Table, TableError
 from .tasks import Tasks
 

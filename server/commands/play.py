@@ -6,7 +6,7 @@
 Offline play is not a second host: it starts the server's own `GameHost` (lobby,
 tables, bots in their worker processes, a store in a temporary directory that
 goes when the game does) and joins one app to it through the same bridge an SSH
-session uses (`server.bridge.HostBridge`). Only two settings differ: the player
+session uses (`server.front.bridge.HostBridge`). Only two settings differ: the player
 may choose the deal's seed, may take moves back and ask for hints, and nobody else
 can connect.
 """
@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 from client.screens.setup import GameSetup
 from shared.protocol import BOT_LEVELS
 
-from .bridge import connect_app
-from .hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
-from .identity import Identity
+from ..front.bridge import connect_app
+from ..host.hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
+from ..host.identity import Identity
 
 if TYPE_CHECKING:
-    from .host import GameHost
+    from ..host.gamehost import GameHost
 
 NAME_LIMIT = 20  # characters of a player's name at the table
 
@@ -105,7 +105,7 @@ def offline_host(
     the deal's seed, take moves back (`u`) and ask for hints, and games last only as long
     as this run (no fsync per move, nobody's game to abandon, no ratings). `options` go to
     `GameHost` (the bots' workers)."""
-    from .host import GameHost
+    from ..host.gamehost import GameHost
 
     offline = replace(
         settings, abandon_after=None, client_seeds=True, ratings=False, undo=True, hints=True

@@ -1,9 +1,9 @@
 """The app's link to the game host inside this process.
 
 The client app knows only a `client.connection.Connection`; the host knows
-only a `deliver` callable and gives back a link (`server.link.HostLink`).
+only a `deliver` callable and gives back a link (`server.host.link.HostLink`).
 `HostBridge` joins the two for one SSH session, and for offline play
-(`server.play`), which runs the same host: `connect_app` does the joining.
+(`server.commands.play`), which runs the same host: `connect_app` does the joining.
 """
 
 from __future__ import annotations
@@ -16,20 +16,20 @@ from textual.app import App
 
 from client.connection import Connection
 
-from .identity import Identity
+from ..host.identity import Identity
 
 log = logging.getLogger("splendor.ssh")
 
 
 class Link(Protocol):
-    """The host's end for one session (`server.host.HostLink`)."""
+    """The host's end for one session (`server.host.gamehost.HostLink`)."""
 
     def send(self, data: bytes) -> None: ...
     def close(self) -> None: ...
 
 
 class Host(Protocol):
-    """What the transport needs of the game host (`server.host.GameHost`)."""
+    """What the transport needs of the game host (`server.host.gamehost.GameHost`)."""
 
     def connect(self, identity: Identity, deliver: Callable[[bytes], None]) -> Link: ...
 

@@ -10,7 +10,7 @@
 Settings come from the defaults, then the TOML file, then these options.
 SIGTERM (or Ctrl+C) shuts down cleanly: no new connections, games saved,
 every session told and its app exited, terminals restored. With more than one
-worker, this process supervises the workers (`server.workers`).
+worker, this process supervises the workers (`server.commands.workers`).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from typing import Any
 
 from client.connection import Connection
 
-from .config import Config, ConfigError, load_config, workers_setting
-from .identity import Identity
-from .session import Sessions
+from ..front.config import Config, ConfigError, load_config, workers_setting
+from ..front.session import Sessions
+from ..host.identity import Identity
 
 log = logging.getLogger("splendor")
 
@@ -124,9 +124,9 @@ def _write_port_file(path: str, port: int) -> None:
 
 async def serve(config: Config, port_file: str | None = None, reuse_port: bool = False) -> None:
     """Run until SIGTERM or SIGINT, then shut down cleanly."""
-    from .host import GameHost
-    from .ssh import SSHService, load_host_key
-    from .store import SchemaTooNew, StoreError, redact
+    from ..front.ssh import SSHService, load_host_key
+    from ..host.gamehost import GameHost
+    from ..store import SchemaTooNew, StoreError, redact
 
     data_dir = config.data_path
     host_key = load_host_key(data_dir)
@@ -159,7 +159,7 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     log.info("stopped")
 
 
-ADMIN_COMMANDS = (  # server.admin
+ADMIN_COMMANDS = (  # server.commands.admin
     "export", "ratings", "rename", "ban", "unban", "chat", "chat-remove",
 )  # fmt: skip
 SUPERVISOR_OPTIONS = ("--workers", "--port", "--port-file")  # the supervisor sets these

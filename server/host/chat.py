@@ -27,9 +27,9 @@ from shared.chat import MAX_CHAT, clean
 from shared.protocol import TableStatus
 from shared.social import LOBBY, ChatLine, ChatLines
 
+from ..store import ChatRecord, Store
 from .link import HostLink
 from .seat import TableError
-from .store import ChatRecord, Store
 from .table import Table
 
 log = logging.getLogger("splendor")

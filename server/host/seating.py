@@ -1,5 +1,5 @@
 """A table's seats and status, kept as the store orders them, the sessions at them, and
-what each session is sent (the fan-out of views). `server.table.Table` builds on it.
+what each session is sent (the fan-out of views). `server.host.table.Table` builds on it.
 
 A change of seats or status is stored first, from the version this copy has
 (`Store.update_table`); when another process changed the table first, the copy is
@@ -33,9 +33,7 @@ from shared.protocol import (
 )
 from shared.state import GameState
 
-from .identity import Identity
-from .seat import TRANSITIONS, Busy, Peer, Seat, TableError, same_player
-from .store import (
+from ..store import (
     ABANDONED,
     CLOSED,
     FINISHED,
@@ -48,6 +46,8 @@ from .store import (
     StoreUnavailable,
     Timing,
 )
+from .identity import Identity
+from .seat import TRANSITIONS, Busy, Peer, Seat, TableError, same_player
 
 log = logging.getLogger("splendor")
 
@@ -68,7 +68,7 @@ RESULT = {FINISHED: "over", ABANDONED: "abandoned", CLOSED: "closed"}
 
 class Seating:
     """A table's seats and status as stored, the sessions at it, and what they are sent;
-    `server.table.Table` adds its game, moves and bots."""
+    `server.host.table.Table` adds its game, moves and bots."""
 
     def __init__(
         self,
@@ -90,11 +90,11 @@ class Seating:
         self.rated = record.rated
         self.settings = record.settings  # clock, patience, the game it is a rematch of
         self.control = parse_time_control(record.settings.clock)
-        self.timing = record.timing  # the clocks as stored (server.clocks)
+        self.timing = record.timing  # the clocks as stored (server.host.clocks)
         self.now = now  # the time (an absolute one, like the stored deadlines)
         self.away_since: dict[int, float] = {}  # seats whose player is away: since when
         self.rematch: Seating | None = None  # once over: the table offered as its rematch
-        self.chat: dict[int, ChatRecord] = {}  # its chat lines by id (`server.chat`)
+        self.chat: dict[int, ChatRecord] = {}  # its chat lines by id (`server.host.chat`)
         self.chat_loaded = False  # ...once read from the store
         self.ratings: tuple[RatingChange | None, ...] = ()  # once a rated game is over
         self.state: GameState | None = None

@@ -1,0 +1,1 @@
+"""The commands: `splendor-server` and its admin commands, `splendor play`, workers."""

@@ -1,0 +1,1 @@
+"""The game host: lobby, tables, seats, clocks, chat, bots, ratings, and the cluster."""
