@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from server.host.bots import BotPool, bot_request, fallback_choose_move_bytes, run_bot
 from server.host import bots as bots_module
+from server.host.bots import BotPool, bot_request, fallback_choose_move_bytes, run_bot
 from shared.bots import choose_move
 from shared.deal import new_game
 from shared.moves import parse_move
