@@ -10,9 +10,9 @@ and a table's seats or status change only from the version the change names
 A shared store (PostgreSQL) also tells every process what the others did
 (`subscribe`: `MovePlayed`, `TableChanged`, `PresenceChanged`, and `Reconnected`
 after its listening connection came back, when anything may have been missed),
-keeps who is online where (`Presence`), and lends each game's bots to exactly one
-process at a time (`try_lock_game`). A store that is not shared (SQLite) has
-nothing to tell and every lock is this process's.
+keeps who is online where (`Presence`), and lends each game's bots and clock to exactly
+one process at a time (`try_lock_game`; `LocksLost` when a lock went). A store that is
+not shared (SQLite) has nothing to tell and every lock is this process's.
 """
 
 from __future__ import annotations
@@ -73,7 +73,17 @@ class ChatRemoved:
     game: str | None
 
 
-Event = MovePlayed | TableChanged | PresenceChanged | Reconnected | ChatPosted | ChatRemoved
+@dataclass(frozen=True, slots=True)
+class LocksLost:
+    """This process no longer holds these games' locks (the connection that held them
+    closed): their bots and clocks stop here until it takes a lock again."""
+
+    games: frozenset[str]
+
+
+Event = (
+    MovePlayed | TableChanged | PresenceChanged | Reconnected | ChatPosted | ChatRemoved | LocksLost
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,17 +192,26 @@ class Store(ABC):
         status: str | None = None,
         seed: int | None = None,
         timing: Timing | None = None,
+        held: bool = False,
     ) -> bool:
         """Replace a table's seats and host (and status, seed and clocks when its game
         starts) if it is still at `version`; it is then at version + 1. False if it was
-        not."""
+        not. `held`: an act of the game's lock holder (a time-out), see `append_move`."""
 
     @abstractmethod
     async def append_move(
-        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+        self,
+        game: str,
+        seq: int,
+        notation: str,
+        turn: int,
+        timing: Timing | None = None,
+        held: bool = False,
     ) -> None:
         """Store move `seq`, and the clocks after it (`timing`), and commit (everyone hears
-        of it at commit, never before); `MoveTaken` if that place is taken."""
+        of it at commit, never before); `MoveTaken` if that place is taken. `held`: an act
+        of the game's lock holder (a bot's move), which a shared store writes only while
+        this process holds the game's lock (`try_lock_game`; `LockLost` otherwise)."""
 
     @abstractmethod
     async def take_back(self, game: str, seq: int) -> None:
@@ -319,8 +338,9 @@ class Store(ABC):
             handler(event)
 
     async def try_lock_game(self, game: str) -> bool:
-        """Whether this process may run `game`'s bots (it then does until it unlocks the
-        game or dies). Alone on its database, a process always may."""
+        """Whether this process may run `game`'s bots and clock (it then does until it
+        unlocks the game, dies, or hears `LocksLost`). Alone on its database, a process
+        always may."""
         return True
 
     async def unlock_game(self, game: str) -> None:

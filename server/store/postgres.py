@@ -10,9 +10,11 @@ seats and status change by compare-and-set on its `version`. Every process:
 - listens on one connection of its own (channel ``splendor``) and publishes what it
   hears as events; when that connection is lost it reconnects and publishes
   `Reconnected`, so that what was missed is read again;
-- holds each game whose bots it runs with a session advisory lock on another
-  connection of its own: when the process dies, so does the connection, and the
-  lock goes to whoever asks next;
+- holds each game whose bots and clock it runs with a session advisory lock on another
+  connection of its own (`server.store.pglocks`): a lock counts as held only while that
+  connection lives; when it closes (the process died, the database restarted) the lock
+  goes to whoever asks next, and this process stops acting for the game at once
+  (`LocksLost`). What the holder does for a game is written over that connection;
 - renews its row in `processes` every `HEARTBEAT_EVERY` seconds (on its listening
   connection: a sign of life never waits for the pool) and keeps its
   sessions' rows in `sessions` (written in batches); a process not heard from for
@@ -33,9 +35,8 @@ import secrets
 import socket
 import sys
 import time
-import zlib
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -46,6 +47,7 @@ from .base import (
     ChatPosted,
     ChatRemoved,
     Dump,
+    LocksLost,
     MovePlayed,
     PresenceChanged,
     Reconnected,
@@ -54,6 +56,8 @@ from .base import (
     TableChanged,
 )
 from .club import ClubQueries, Statement
+from .pglocks import DOWN as _DOWN
+from .pglocks import GameLocks
 from .queries import (
     ADD_HISTORY,
     COPIED,
@@ -116,33 +120,13 @@ POOL_WAIT = 15.0
 POOL_SIZE = 16
 HELD_LONG = 1.0  # seconds: a pooled connection held this long is logged, with its user
 QUERY_TIMEOUT = 10.0  # seconds a statement may take
-LOCK_CLASS = 0x5350  # the first key of every game's advisory lock ("SP")
 MIGRATION_LOCK = 0x53504C  # held while the schema is brought up to date
 
-# What an unreachable or restarting database raises (asyncpg's and the socket's).
 Conn = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy  # what queries run on
 
-_DOWN: tuple[type[BaseException], ...] = (
-    OSError,
-    TimeoutError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
-    asyncpg.exceptions.CannotConnectNowError,
-    asyncpg.exceptions.TooManyConnectionsError,
-    asyncpg.exceptions.AdminShutdownError,
-    asyncpg.exceptions.CrashShutdownError,
-)
-
-
-# ...and what a new connection may meet besides: a database starting up, shutting down,
-# refusing connections, full.
+# What a new connection may meet besides the database being down (`_DOWN`): a database
+# starting up, shutting down, refusing connections, full.
 _REFUSED: tuple[type[BaseException], ...] = (*_DOWN, asyncpg.PostgresError)
-_LOCK_LOST: tuple[type[BaseException], ...] = (*_DOWN, StoreUnavailable)
-
-
-def _game_key(game: str) -> int:
-    """A game's advisory lock key: a signed 32-bit hash of its id."""
-    return zlib.crc32(game.encode()) - (1 << 31)
 
 
 class PostgresStore(ClubQueries, Store):
@@ -156,9 +140,8 @@ class PostgresStore(ClubQueries, Store):
         self.process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._pool: asyncpg.Pool | None = None
         self._listener: asyncpg.Connection | None = None
-        self._locker: asyncpg.Connection | None = None
-        self._held: set[str] = set()  # games whose bots this process runs
-        self._lock_guard = asyncio.Lock()
+        locks_name = f"splendor-locks {self.process}"  # pg_stat_activity shows whose
+        self._locks = GameLocks(self._connect, locks_name, self._locks_lost)
         self._sessions: dict[str, tuple[Any, ...] | None] = {}  # session -> row (None: gone)
         self._mine: dict[str, tuple[Any, ...]] = {}  # this process's sessions, as stored
         self._flush_due = asyncio.Event()
@@ -228,10 +211,13 @@ class PostgresStore(ClubQueries, Store):
             own.terminate()
             raise StoreUnavailable(f"the database connection was lost: {e}") from e
 
-    async def _connect(self) -> asyncpg.Connection:
+    async def _connect(self, settings: dict[str, str] | None = None) -> asyncpg.Connection:
         try:
             return await asyncpg.connect(
-                self._url, timeout=CONNECT_TIMEOUT, command_timeout=QUERY_TIMEOUT
+                self._url,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=QUERY_TIMEOUT,
+                server_settings=settings,
             )
         except _REFUSED as e:
             raise StoreUnavailable(f"the database is unreachable: {e}") from e
@@ -275,9 +261,9 @@ class PostgresStore(ClubQueries, Store):
                 await conn.execute("SELECT pg_notify($1, 'p')", CHANNEL)
         except StoreUnavailable:
             pass
-        for own in (self._listener, self._locker):
-            if own is not None and not own.is_closed():
-                await own.close()
+        await self._locks.close()
+        if self._listener is not None and not self._listener.is_closed():
+            await self._listener.close()
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -373,6 +359,7 @@ class PostgresStore(ClubQueries, Store):
         status: str | None = None,
         seed: int | None = None,
         timing: Timing | None = None,
+        held: bool = False,
     ) -> bool:
         args = update_args(table, version, seats, host, status, seed)
         players = game_players(table, seats) if status == PLAYING else []
@@ -384,7 +371,7 @@ class PostgresStore(ClubQueries, Store):
             CHANNEL,
             _table_news(table, version + 1),
         )
-        async with self._conn() as conn:
+        async with self._writer(table, held) as conn:
             if timing is None:  # one statement: one round trip
                 return bool(await conn.fetch(*update))
             async with conn.transaction():  # and the clocks, before the news goes out at commit
@@ -394,14 +381,20 @@ class PostgresStore(ClubQueries, Store):
         return True
 
     async def append_move(
-        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+        self,
+        game: str,
+        seq: int,
+        notation: str,
+        turn: int,
+        timing: Timing | None = None,
+        held: bool = False,
     ) -> None:
         timing = timing or Timing()
         deadline = "" if timing.deadline is None else repr(timing.deadline)
         banks = ",".join(repr(b) for b in timing.banks)
         event = f"m|{game}|{seq}|{turn}|{deadline}|{banks}|{notation}"
         try:
-            async with self._conn() as conn:
+            async with self._writer(game, held) as conn:
                 await conn.execute(
                     _MOVE_AND_TELL,
                     turn,
@@ -563,35 +556,18 @@ class PostgresStore(ClubQueries, Store):
     # -- bots: one process per game ----------------------------------------
 
     async def try_lock_game(self, game: str) -> bool:
-        async with self._lock_guard:
-            if game in self._held:
-                return True
-            try:
-                if self._locker is None or self._locker.is_closed():
-                    self._held.clear()  # a lost connection took its locks with it
-                    self._locker = await self._connect()
-                got = await self._locker.fetchval(
-                    "SELECT pg_try_advisory_lock($1, $2)", LOCK_CLASS, _game_key(game)
-                )
-            except _LOCK_LOST:
-                self._locker = None
-                return False
-            if got:
-                self._held.add(game)
-            return bool(got)
+        return await self._locks.take(game)
 
     async def unlock_game(self, game: str) -> None:
-        async with self._lock_guard:
-            if game not in self._held:
-                return
-            self._held.discard(game)
-            if self._locker is not None and not self._locker.is_closed():
-                try:
-                    await self._locker.execute(
-                        "SELECT pg_advisory_unlock($1, $2)", LOCK_CLASS, _game_key(game)
-                    )
-                except _DOWN:
-                    self._locker = None
+        await self._locks.release(game)
+
+    def _writer(self, game: str, held: bool) -> AbstractAsyncContextManager[Conn]:
+        """Where a write for `game` goes: an act of its lock holder (`held`) over the
+        connection that holds the lock (`LockLost` if none does here), else the pool."""
+        return self._locks.acting(game) if held else self._conn()
+
+    def _locks_lost(self, games: frozenset[str]) -> None:
+        self._publish(LocksLost(games))
 
     # -- presence ------------------------------------------------------------
 

@@ -242,6 +242,7 @@ class SqliteStore(ClubQueries, Store):
         status: str | None = None,
         seed: int | None = None,
         timing: Timing | None = None,
+        held: bool = False,  # one process: every lock is its own
     ) -> bool:
         args = update_args(table, version, seats, host, status, seed)
         players = game_players(table, seats) if status == PLAYING else []
@@ -259,7 +260,13 @@ class SqliteStore(ClubQueries, Store):
             return True
 
     async def append_move(
-        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+        self,
+        game: str,
+        seq: int,
+        notation: str,
+        turn: int,
+        timing: Timing | None = None,
+        held: bool = False,  # one process: every lock is its own
     ) -> None:
         await self._write(self._append, game, seq, notation, turn, timing or Timing())
 
