@@ -125,6 +125,7 @@ class TableParts:
             status: str | None = None,
             seed: int | None = None,
             timing: Timing | None = None,
+            held: bool = False,
         ) -> None: ...
 
 
@@ -270,7 +271,7 @@ class Clocked(TableParts):
                 )
                 return records, self.host
 
-            await self._edit(edit)
+            await self._edit(edit, held=True)  # only while this process holds the lock
         who = self.name(seat)
         log.info("game %s: %s ran out of time at turn %d (%d)", self.id, who, turn, count)
         self.kick_bots()

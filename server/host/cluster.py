@@ -5,7 +5,8 @@ of a table, and every change of who is online where (`server.store.base`). This
 module turns those events into the lobby's and tables' own updates: a move is
 applied to the table's copy (any gap is read from the store first), a changed table
 is read again, and the sessions of other processes are counted at each seat. After
-the store's listening connection came back, everything is read again.
+the store's listening connection came back, everything is read again. When the store
+loses games' locks, their bots and clocks stop here and the locks are taken again.
 
 Two watches run here whatever the store: one takes over the bots of games whose
 bots stopped moving (the process that ran them died, its lock with it), one makes
@@ -26,6 +27,7 @@ from ..store import (
     OPEN_STATUSES,
     ChatPosted,
     ChatRemoved,
+    LocksLost,
     MovePlayed,
     PresenceChanged,
     Reconnected,
@@ -91,6 +93,8 @@ class Cluster:
                 self.lobby.chat.posted(line)
             case ChatRemoved(line, game):
                 self.lobby.chat.removed(line, game)
+            case LocksLost(games):
+                self._locks_lost(games)
 
     def _follow(self, apply: Callable[[], Awaitable[None]]) -> None:
         """Apply another process's change here; while the store is too busy to answer,
@@ -163,6 +167,28 @@ class Cluster:
             await table.catch_up()
         await self.presence()
         self.lobby.refresh()
+
+    # -- locks -----------------------------------------------------------------
+
+    def _locks_lost(self, games: frozenset[str]) -> None:
+        """The store lost these games' locks (their connection closed): their bots and
+        clocks stop here at once, and this process tries to take the locks again, on a
+        new connection, as soon as the database answers (another process may first)."""
+        tables = [t for g in sorted(games) if (t := self.lobby.tables.get(g)) is not None]
+        for table in tables:
+            table.lock_lost()
+        self._tasks.spawn(self._retake(tables))
+
+    async def _retake(self, tables: list[Table]) -> None:
+        """A few tries, further and further apart: a timed game's clock is held again (its
+        bots with it), and bots to move try their lock. What is left after them waits for
+        the watches (bots that stalled; a deadline passed by `TAKEOVER_GRACE`)."""
+        for pause in PATIENCE:
+            await asyncio.sleep(pause)
+            for table in tables:
+                if table.status is TableStatus.PLAYING:
+                    await table.hold_clock()
+                    table.kick_bots()
 
     # -- presence ------------------------------------------------------------
 

@@ -223,15 +223,17 @@ class Seating:
         status: str | None = None,
         seed: int | None = None,
         timing: Timing | None = None,
+        held: bool = False,
     ) -> None:
         """Store the seats and host `edit` works out from this copy (and `status`, `seed`,
         the clocks' `timing`), from this copy's version; when another process changed the
         table first, read it again and work the change out anew (`edit` may then refuse
-        it). Under the lock."""
+        it). `held`: an act of the game's lock holder (`Store.update_table`). Under the
+        lock."""
         for _ in range(EDIT_TRIES):
             records, host = edit()
             stored = self._store.update_table(
-                self.id, self.version, records, host, status, seed, timing
+                self.id, self.version, records, host, status, seed, timing, held
             )
             if await self._call(stored):
                 self.version += 1

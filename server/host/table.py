@@ -180,7 +180,7 @@ class Table(Clocked, Votes, Seating, Practice):
             seq, text = len(self.moves), str(move)
             timing = self.timing_after(state, after)
             try:
-                stored = self._store.append_move(self.id, seq, text, after.turn, timing)
+                stored = self._store.append_move(self.id, seq, text, after.turn, timing, held=bot)
                 await self._call(stored)
             except MoveTaken:
                 await self._catch_up()
@@ -370,6 +370,14 @@ class Table(Clocked, Votes, Seating, Practice):
         finally:
             if self.status is not TableStatus.PLAYING:
                 await self._release_bots()
+
+    def lock_lost(self) -> None:
+        """The store lost this game's lock (`LocksLost`): its bots and clock stop here at
+        once, until this process takes the lock again (`_run_bots`, `hold_clock`)."""
+        if self._bots_here:
+            log.info("game %s: its lock was lost; its bots and clock stop here", self.id)
+        self._bots_here = False
+        self._cancel_bots()
 
     async def _release_bots(self) -> None:
         try:
