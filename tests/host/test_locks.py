@@ -11,11 +11,21 @@ from typing import Any
 
 import asyncpg
 import pytest
-from hostkit import HostConnection, StartHost, identity, opened_stores, pick, quick_settings
+from hostkit import (
+    FakeClock,
+    HostConnection,
+    StartHost,
+    await_turn,
+    identity,
+    opened_stores,
+    pick,
+    quick_settings,
+)
 from lockkit import BOUND, LOCK_CLASS, Watch, cut, lock_name, sample, until
 
 from server.store import PLAYING, LockLost, LocksLost, MoveTaken, SeatRecord, StoreUnavailable
 from server.store.pglocks import game_key
+from shared.clock import DAY, parse_time_control
 from shared.deal import replay
 from shared.protocol import PlayMove, Quick, TableUpdate
 
@@ -112,6 +122,31 @@ async def test_a_lock_let_go_behind_the_process_s_back_is_found_by_its_check(
             )
         await until(lambda: LocksLost(frozenset({"g"})) in heard, "the check finds it")
         assert not locks.holds("g") and locks.holds("h")
+
+
+async def test_a_time_out_is_written_only_by_the_process_holding_the_lock(
+    tmp_path: Path, start_host: StartHost, postgres: Any, clock: FakeClock
+) -> None:
+    """b believes it runs the clock of a's game (as a process does that has not yet heard
+    that its lock went): its time-out is refused, nothing is written, and it stops; a,
+    which holds the lock, acts on the deadline once."""
+    url = postgres.create_database()
+    a = await start_host(tmp_path / "a", quick_settings(now=clock), database=url)
+    b = await start_host(tmp_path / "b", quick_settings(now=clock), database=url)
+    ann = HostConnection(a, identity("ann"))
+    ann.cmd(Quick(2, "easy", clock=parse_time_control("1d")))
+    table = (await await_turn(ann)).table
+    tables = b.lobby.tables
+    await until(lambda: table in tables and tables[table].timing.deadline is not None, "b's copy")
+    copy = tables[table]
+    copy._bots_here = True  # what b wrongly believes
+    clock.advance(DAY + 1)
+    await b.lobby.check_clocks()
+    assert copy.seats[0].stored.timeouts == 0 and not copy._bots_here
+    await a.lobby.check_clocks()
+    assert a.lobby.tables[table].seats[0].stored.timeouts == 1
+    await until(lambda: copy.seats[0].stored.timeouts == 1, "b hears of a's time-out")
+    ann.close()
 
 
 # -- two hosts, one game, faults ---------------------------------------------------
