@@ -48,6 +48,9 @@ KEEPALIVES = (
 )
 
 # What an unreachable, restarting or hung database raises (asyncpg's and the socket's).
+# asyncpg's InternalClientError too: a statement on a connection the server has just
+# ended (its FATAL read, its close not yet) meets it, and asyncpg closes the connection
+# then without calling its termination listeners.
 DOWN: tuple[type[BaseException], ...] = (
     OSError,
     TimeoutError,
@@ -57,6 +60,7 @@ DOWN: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.TooManyConnectionsError,
     asyncpg.exceptions.AdminShutdownError,
     asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.InternalClientError,
 )
 
 # The game keys this session holds (a two-key advisory lock shows its keys as oids).
@@ -225,6 +229,9 @@ class GameLocks:
     async def _check(self) -> None:
         conn = self._conn
         if conn is None:
+            return
+        if conn.is_closed():  # and its termination listener not called (see DOWN)
+            self._drop(conn, "its connection closed")
             return
         try:
             rows = await conn.fetch(_HELD_KEYS, LOCK_CLASS, timeout=CHECK_TIMEOUT)

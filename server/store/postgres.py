@@ -297,10 +297,13 @@ class PostgresStore(ClubQueries, Store):
             self._publish(ChatRemoved(int(line), game or None))
 
     def _lost(self, conn: object) -> None:
-        """The listening connection closed: listen again as soon as the database lets us."""
-        if not self._closing:
-            log.warning("store: lost the database's events; reconnecting")
-            self._tasks.append(asyncio.get_running_loop().create_task(self._relisten()))
+        """The listening connection closed: listen again as soon as the database lets us
+        (once: the heartbeat may find it closed before its termination listener runs)."""
+        if self._closing or conn is not self._listener:
+            return
+        self._listener = None
+        log.warning("store: lost the database's events; reconnecting")
+        self._tasks.append(asyncio.get_running_loop().create_task(self._relisten()))
 
     async def _relisten(self) -> None:
         delay = 0.2
@@ -626,6 +629,8 @@ class PostgresStore(ClubQueries, Store):
         at most: a sign of life that comes late is no sign of life."""
         while True:
             await asyncio.sleep(HEARTBEAT_EVERY)
+            if self._listener is not None and self._listener.is_closed():
+                self._lost(self._listener)  # closed by asyncpg without telling its listeners
             try:
                 async with self._own_conn() as conn:
                     alive = await conn.execute(

@@ -39,12 +39,16 @@ async def sample(admin: asyncpg.Connection, game: str) -> tuple[int, tuple[str, 
     return int(count), tuple(names)
 
 
-async def until(done: Callable[[], bool], what: str, tries: int = BOUND) -> None:
+async def until(
+    done: Callable[[], bool], what: str, tries: int = BOUND, why: Callable[[], str] | None = None
+) -> None:
+    """Wait (`tries` times 0.05 s at most) until `done()`; else fail, saying `what` (or
+    what `why()` says then)."""
     for _ in range(tries):
         if done():
             return
         await asyncio.sleep(0.05)
-    raise AssertionError(f"never: {what}")
+    raise AssertionError(f"never: {why() if why is not None else what}")
 
 
 async def cut(url: str, pid: int | None) -> None:
@@ -118,7 +122,8 @@ class Watch:
         return names[0] if names else None
 
     async def moves_past(self, count: int, tries: int = BOUND) -> None:
-        await until(lambda: self.moves >= count, f"{count} moves ({self.gaps[-3:]})", tries)
+        seen = lambda: f"{count} moves (samples {self.samples[-3:]}, gaps {self.gaps[-2:]})"  # noqa: E731
+        await until(lambda: self.moves >= count, "", tries, seen)
 
     def one_holder_at_most(self, names: set[str]) -> None:
         """At every sample, one of `names` held the lock, or nobody did."""
