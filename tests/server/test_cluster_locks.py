@@ -1,10 +1,12 @@
 """The lock holder of a game stopped (SIGSTOP) and continued, as real `splendor-server`
-processes on one PostgreSQL (issue 33, point 5; docs/cluster.md). A stopped process
+processes on one PostgreSQL, and PostgreSQL restarted under them (issue 33, point 5;
+docs/cluster.md). A stopped process
 cannot act, and while its connection lives it keeps its locks: nobody else acts either.
 Once its lock connection ends while it is stopped (its lease runs out; an admin ends
 it), the other process takes the game on; continued, the first finds its lock gone and
 does not act. Seen from the database: one holder at most at every sample, no move made
-twice, the move log whole."""
+twice, the move log whole. After a restart, one process takes the game's lock again and
+plays its bots; the other does not play them too."""
 
 from __future__ import annotations
 
@@ -59,6 +61,24 @@ async def bots_game(url: str) -> str:
     finally:
         await store.close()
     return "bots"
+
+
+async def stored_moves(url: str, table: str) -> tuple[str, ...]:
+    store = open_store(url)
+    await store.open()
+    try:
+        return await store.moves(table)
+    finally:
+        await store.close()
+
+
+def no_bot_move_raced(servers: dict[int, ServerProcess]) -> None:
+    """No bot move lost a race to another (what two processes playing a game's bots do),
+    and every process is still running."""
+    for server in servers.values():
+        log = server.log.read_text()
+        assert "another move was played first" not in log, log
+        assert server.proc is not None and server.proc.poll() is None
 
 
 async def stop(watch: Watch, holder: str) -> int:
@@ -119,16 +139,32 @@ async def test_a_stopped_lock_holder_is_taken_over_only_once_its_lock_is_gone(
     for (c1, h1, n1), (c2, h2, n2) in zip(watch.samples, watch.samples[1:], strict=False):
         if n1 and n1 == n2 and h1 == h2 == (n1,):  # the stopped process holds the lock
             assert c1 == c2, (n1, c1, c2)  # so nobody acts
-    for server in servers.values():
-        log = server.log.read_text()
-        assert "another move was played first" not in log, log
-        assert server.proc is not None and server.proc.poll() is None
+    no_bot_move_raced(servers)
     assert f"store: lost the locks of {table}" in servers[name_pid(first)].log.read_text()
     assert f"store: lost the locks of {table}" in servers[name_pid(second)].log.read_text()
-    store = open_store(url)
-    await store.open()
+    replay(PLAYERS, SEED, await stored_moves(url, table))  # legal, in order: none twice
+
+
+async def test_after_postgresql_restarts_one_process_plays_the_bots(
+    processes: tuple[str, Any], postgres: Any
+) -> None:
+    url, start = processes
+    servers = {s.proc.pid: s for s in [await start("one"), await start("two")]}
+    table = await bots_game(url)
+    watch = Watch(url, table)
+    watch.start()
     try:
-        moves = await store.moves(table)
+        await watch.moves_past(4)
+        await until(lambda: watch.holder is not None, "a holder")
+        holder = str(watch.holder)
+        await asyncio.to_thread(postgres.stop)
+        await asyncio.to_thread(postgres.start)
+        await watch.moves_past(watch.moves + 6, STOP_WAIT)
     finally:
-        await store.close()
-    replay(PLAYERS, SEED, moves)  # every move legal, in order: none twice, none missing
+        await watch.stop()
+    names = {n for _, held_by, _ in watch.samples for n in held_by}
+    watch.one_holder_at_most(names)
+    assert {name_pid(n) for n in names} <= set(servers)
+    no_bot_move_raced(servers)
+    assert f"store: lost the locks of {table}" in servers[name_pid(holder)].log.read_text()
+    replay(PLAYERS, SEED, await stored_moves(url, table))
