@@ -49,6 +49,7 @@ from .messages import (
     PROFILE_GAMES,
     PROFILE_HISTORY,
     PROTOCOL_VERSION,
+    SCREENS,
     Advice,
     AskLeaderboard,
     AskProfile,
@@ -78,9 +79,11 @@ from .messages import (
     TableStatus,
     TableSummary,
     TableUpdate,
+    ToLobby,
     Undo,
     Watch,
     Welcome,
+    Where,
 )
 from .moves import Move, Return, parse_move
 from .reading import MISSING, ProtocolError, Reader, T, as_map, text_item
@@ -245,6 +248,19 @@ def _rating_change(x: object, what: str) -> RatingChange | None:
     return RatingChange(x[0], x[1])  # type: ignore[index]
 
 
+def _where(r: Reader) -> Where:
+    screen = r.get("screen", "lobby")
+    if screen not in SCREENS:
+        raise r.bad("screen", " or ".join(SCREENS))
+    table = r.opt_text("table", MAX_ID)
+    seat = r.get("seat", None)
+    if seat is not None:
+        seat = r.integer("seat", 0, 3)
+    if screen == "table" and table is None:
+        raise r.bad("table", "a table id on the table screen")
+    return Where(screen, table, seat)
+
+
 def _notice(r: Reader) -> Notice:
     level = r.get("level", "error")
     if level not in ("error", "info"):
@@ -352,6 +368,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     Welcome.TAG: _welcome,
     LobbyList.TAG: _lobby,
     TableUpdate.TAG: _table_update,
+    Where.TAG: _where,
     Notice.TAG: _notice,
     Advice.TAG: _advice,
     Bye.TAG: lambda r: Bye(r.text("text", MAX_TEXT)),
@@ -372,6 +389,7 @@ _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Join.TAG: lambda r: Join(r.text("table", MAX_ID)),
     Watch.TAG: lambda r: Watch(r.text("table", MAX_ID)),
     Leave.TAG: lambda r: Leave(),
+    ToLobby.TAG: lambda r: ToLobby(),
     Start.TAG: lambda r: Start(),
     PlayMove.TAG: _move,
     Undo.TAG: lambda r: Undo(),
@@ -457,6 +475,9 @@ __all__ = [
     "Vote",
     "Watch",
     "Welcome",
+    "Where",
+    "ToLobby",
+    "SCREENS",
     "decode_client",
     "decode_host",
     "encode",

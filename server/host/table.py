@@ -121,10 +121,11 @@ class Table(Clocked, Votes, Seating, Practice):
         self._started()
 
     def _started(self) -> None:
-        """The game began (here or on another process): everyone sees the first view."""
+        """The game began (here or on another process): everyone is told they are at a
+        game now (the lobby's `table_changed`), then sees the first view."""
         self.touch()
-        self.send_views()
         self._changed(self, False)
+        self.send_views()
         self.kick_bots()
 
     async def abandon(self) -> None:

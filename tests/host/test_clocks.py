@@ -21,6 +21,7 @@ from hostkit import (
 )
 
 from server.host.clocks import TIMEOUT_LEVEL, start_timing, timing_after
+from server.host.company import to_move
 from server.host.gamehost import GameHost
 from server.store import Timing
 from shared.clock import DAY, parse_time_control
@@ -162,7 +163,7 @@ async def test_a_correspondence_game_lists_your_move_and_bots_play_with_nobody_t
     await play_turn(back)
     back.close()
     for _ in range(500):  # the bot answers with nobody at the table
-        if len(host.lobby.to_move(identity("ann"))) == 2:
+        if len(to_move(host.lobby.tables, identity("ann"))) == 2:
             break
         await asyncio.sleep(0.01)
     again = HostConnection(host, identity("ann"))
