@@ -125,6 +125,8 @@ def _check_body(record: Record, limits: Limits) -> None:
         after_action = not is_return
     if any(not 0 <= i < len(record.moves) for i in record.comments):
         raise RecordError("a comment is after no move of the record")
+    if not all(record.comments.values()):
+        raise RecordError("a move has an empty tuple of comments: a move with none has no entry")
     said = [c for cs in record.comments.values() for c in cs]
     if len(said) > limits.comments:
         raise RecordError(f"{len(said):,} comments: a record holds {limits.comments:,} at most")

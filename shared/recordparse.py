@@ -48,6 +48,13 @@ def parse_record(source: str | bytes, limits: Limits = LIMITS) -> Record:
     return _Reader(text, limits).record()
 
 
+def _blank_end(text: str, pos: int) -> int:
+    """Where the blank lines from `pos` on end (`pos` if there is none)."""
+    m = _BLANK_LINES.match(text, pos)
+    assert m is not None  # it matches no line at all too
+    return m.end()
+
+
 def _over_size(limits: Limits) -> RecordError:
     return RecordError(
         f"the record is over {limits.size:,} bytes ({limits.size / 2**20:g} MiB), "
@@ -108,7 +115,7 @@ class _Reader:
         text = self.text
         tags: dict[str, str] = {}
         lines: dict[str, int] = {}
-        self.advance(_BLANK_LINES.match(text).end())  # type: ignore[union-attr]
+        self.advance(_blank_end(text, 0))
         while _TAG_START.match(text, self.pos):
             if len(tags) == self.limits.tags:
                 raise self.fail(f"more tags than the {self.limits.tags:,} a record may hold")
@@ -127,7 +134,7 @@ class _Reader:
                 raise self.fail(f"the tag {name} comes twice")
             tags[name], lines[name] = value, self.line
             self.advance(m.end())
-            blank = _BLANK_LINES.match(text, self.pos).end()  # type: ignore[union-attr]
+            blank = _blank_end(text, self.pos)
             if blank > self.pos:
                 self.advance(blank)
                 break
@@ -224,7 +231,9 @@ class _Moves:
         if not is_return and self.in_turn != 0:
             raise r.fail("one action a turn; number the next", self.word_line, self.turn)
         if len(self.moves) == r.limits.moves:
-            raise r.fail(f"more moves than the {r.limits.moves:,} a record may hold")
+            raise r.fail(
+                f"more moves than the {r.limits.moves:,} a record may hold", self.word_line
+            )
         self.moves.append(text)
         self.lines.append(self.word_line)
         self.in_turn += 1

@@ -238,6 +238,7 @@ def test_the_writer_refuses_what_its_reader_would_not_read_back() -> None:
         (Record(tags, ("take wug",)), "is written 'take W U G'"),
         (Record(tags, ("return W",)), "a return ends a turn's action"),
         (Record(tags, ("take W U G",), {1: ("after nothing",)}), "after no move"),
+        (Record(tags, ("take W U G",), {0: ()}), "a move with none has no entry"),
         (Record({**tags, "Site": "a\nb"}, ()), "holds a line break"),
         (Record({**tags, "bad name": "x"}, ()), "is not a tag name"),
         (Record({**tags, "Seed": "²"}, ()), "the tag Seed should be"),
