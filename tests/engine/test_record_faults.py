@@ -266,7 +266,7 @@ def long_game(moves: int) -> list[str]:
 
 
 def test_the_largest_record_a_server_writes_is_well_within_the_limits() -> None:
-    """2,000 chat lines (`server.clubdesk.RECORD_CHAT`) of 200 characters
+    """2,000 chat lines (`server.host.clubdesk.RECORD_CHAT`) of 200 characters
     (`shared.chat.MAX_CHAT`), each of four bytes, by names of 64 (`MAX_NAME`), after a
     game of 4,000 moves, every tag at its longest."""
     moves = long_game(4_000)
