@@ -29,7 +29,7 @@ class Replay:
     record: Record
     positions: tuple[GameState, ...]
     log: tuple[LoggedTurn, ...]  # each turn as the move log lists it
-    notes: tuple[str, ...]  # each turn's comments ("" for none)
+    notes: tuple[str, ...]  # each turn's comments, " / " between two ("" for none)
 
     @classmethod
     def of(cls, record: Record) -> Replay:
@@ -41,13 +41,12 @@ class Replay:
         for i, before, after in replay_steps(record):
             if not positions:
                 positions.append(before)
-            if i in record.comments:
-                said.append(record.comments[i])
+            said.extend(record.comments.get(i, ()))
             turn = ended_turn(before, after)
             if turn is not None:
                 positions.append(after)
                 log.append(LoggedTurn(before.current_player, turn))
-                notes.append(" ".join(said))
+                notes.append(" / ".join(said))
                 said = []
         if not positions:  # a record of no moves: the deal
             positions.append(new_game(record.players, record.seed))

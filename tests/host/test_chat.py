@@ -103,7 +103,7 @@ async def test_spectators_talk_among_themselves_until_the_game_ends(host: GameHo
 
     ann.cmd(AskRecord(table_id))
     record = parse_record((await ann.next_of(GameRecordText)).text)
-    comments = " ".join(record.comments.values())
+    comments = " ".join(c for said in record.comments.values() for c in said)
     assert "ann: good luck" in comments and "cy: ann will win" in comments
 
 
