@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -79,8 +79,9 @@ def moves_waiting(ids: tuple[str, ...], here: str | None) -> str | None:
 
 class Rematches:
     """Rematches offered, accepted and called off: a new table for the players of a
-    finished one. `add` makes this process's copy of a stored table, `place` puts a
-    session at a table (the lobby's), `seed` deals, `refresh` pushes the lobby list."""
+    finished one. `add` makes this process's copy of a stored table; `place` puts a
+    session at a table and `stand` takes a player from a waiting one (the lobby's, which
+    move sessions); `seed` deals."""
 
     def __init__(
         self,
@@ -90,6 +91,7 @@ class Rematches:
         settings: HostSettings,
         add: Callable[[GameRecord], Table],
         place: Place,
+        stand: Callable[[Table, Identity], Awaitable[None]],
         seed: Callable[[], int],
     ) -> None:
         self.store = store
@@ -98,6 +100,7 @@ class Rematches:
         self.settings = settings
         self._add = add
         self._place = place
+        self._stand = stand
         self._seed = seed
 
     # -- rematches -----------------------------------------------------------------
@@ -198,10 +201,9 @@ class Rematches:
             if s.identity is not None and not same_player(s.identity, identity)
         ]
         for player in [identity, *others]:
-            try:
-                await table.stand(player)
-            except TableError:
-                return  # it started as they left: the seats are held
+            await self._stand(table, player)
+        if table.status is not TableStatus.FINISHED:
+            return  # it started as they left: the seats are held
         text = f"{identity.name} declined the rematch at table {table.id}"
         for link in self.places:
             if any(same_player(link.identity, p) for p in others):

@@ -6,6 +6,7 @@ loop in between. A part of `server.host.lobby.Lobby`."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from shared import protocol
 from shared.protocol import LobbyList, TableStatus, TableSummary
@@ -19,6 +20,18 @@ Mine = tuple[tuple[str, ...], tuple[str, ...]]  # a player's tables, and those a
 
 LOBBY_BATCH = 8  # sessions sent the lobby at once...
 LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
+
+
+def _away_only_if_offline(table: TableSummary, online: frozenset[str]) -> TableSummary:
+    """A seat whose player is online (in the lobby, or at another table) is not shown
+    away in the lobby list: "(away)" there means the player has no session at all."""
+    if all(s.connected or s.name not in online for s in table.seats):
+        return table
+    seats = tuple(
+        replace(s, connected=True) if s.name in online and not s.connected else s
+        for s in table.seats
+    )
+    return replace(table, seats=seats)
 
 
 class Listings:
@@ -96,10 +109,14 @@ class Listings:
             self._rest = None
 
     def _listing(self) -> Listing:
+        online = self.online
+        here = frozenset(online)
         tables = tuple(
-            t.summary() for t in self.tables.values() if t.status is not TableStatus.FINISHED
+            _away_only_if_offline(t.summary(), here)
+            for t in self.tables.values()
+            if t.status is not TableStatus.FINISHED
         )
-        return tables, self.online
+        return tables, online
 
     def send(
         self,

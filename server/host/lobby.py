@@ -1,34 +1,22 @@
 """The lobby: every open table, who is online, and the client commands that move players
-between them (create, join, leave, to the lobby, start, watch, quick, move, the next
-game; undo and hint where the host allows them, offline; the club's leaderboard,
-profiles and records; chat, votes and rematches).
-
-The lobby holds its parts: where each session is (`server.host.places`, the one place
-that moves a session and tells its app), the lobby list (`server.host.listing`), chat
-(`server.host.chat`), the club's desk (`server.host.clubdesk`) and rematches
-(`server.host.company`). The transitions between places are the table in
+between them. It holds its parts: where each session is (`server.host.places`, the one
+place that moves a session and tells its app), the lobby list (`.listing`), chat
+(`.chat`), the club's desk (`.clubdesk`), rematches (`.company`), making tables
+(`.making`) and a game in play (`.playing`). The moves between places are the table in
 docs/design.md ("Where a player is"). A refused command is a notice to the one session
-that sent it; an unexpected error is logged and becomes a notice too, so one session's
-trouble never reaches another.
-
-In a cluster every process keeps a copy of every open table; what other processes
-do reaches this one as store events, which `server.host.cluster` applies here.
+that sent it; an unexpected error is logged and becomes a notice too. In a cluster,
+what other processes do reaches this one as store events (`server.host.cluster`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
-from collections.abc import Iterable, Sequence
 
 from shared import protocol
-from shared.clock import TimeControl
 from shared.errors import SplendorError
-from shared.moves import Move
 from shared.protocol import (
-    Advice,
     AskLeaderboard,
     AskProfile,
     AskRecord,
@@ -51,12 +39,8 @@ from shared.protocol import (
 )
 
 from ..store import (
-    DEFAULT_SETTINGS,
-    WAITING,
     GameRecord,
-    Settings,
     Store,
-    StoreError,
     StoreUnavailable,
 )
 from .bots import BotPool, HintError
@@ -67,20 +51,16 @@ from .hostsettings import HostSettings
 from .identity import Identity
 from .link import HostLink
 from .listing import Listings
+from .making import TableMaker
 from .places import Place, Places
+from .playing import Play
 from .seating import Seating
-from .table import BUSY, Peer, Seat, Table, TableError
+from .table import BUSY, Table, TableError
 from .tasks import Tasks
 
 log = logging.getLogger("splendor")
 
 NEWCOMER_WINDOW = 5.0  # seconds a new session may be taken to a game heard of late
-WAITING_IDLE = 600.0  # seconds a waiting table with nobody at it is kept (after a restart)
-
-
-def _links(peers: Iterable[Peer]) -> list[HostLink]:
-    """The sessions among a table's peers (a table knows them only as `Peer`s)."""
-    return [p for p in peers if isinstance(p, HostLink)]
 
 
 class Lobby:
@@ -94,18 +74,32 @@ class Lobby:
     ) -> None:
         self.store = store
         self.bots = bots
-        self.settings = settings  # what this host allows, and the time its clocks count in
+        self._settings = settings
         self.tables: dict[str, Table] = {}
         self.places = Places(self._present)
         self.listings = Listings(self.tables, self.places, settings.lobby_tick)
         self.desk = ClubDesk(store)
         self.chat = ChatDesk(store, self.tables, self.places)
         self.rematches = Rematches(
-            store, self.tables, self.places, settings, self.add, self._place, self._deal
+            store, self.tables, self.places, settings, self.add, self._place, self._stand,
+            self._deal,
+        )  # fmt: skip
+        self.play = Play(self.places, self.tables, settings, self.abandon, self._stand)
+        self.maker = TableMaker(
+            store, bots, settings, self.tables, self.table_changed, self.rematches.link
         )
-        self._seed_asked: dict[str, int] = {}  # table id -> the seed its creator asked for
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
+
+    @property
+    def settings(self) -> HostSettings:
+        """What this host allows, and the time its clocks count in (its parts share it)."""
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: HostSettings) -> None:
+        self._settings = self.rematches.settings = self.play.settings = settings
+        self.maker.settings = settings
 
     @property
     def links(self) -> list[HostLink]:
@@ -213,8 +207,10 @@ class Lobby:
 
     def _forget_if_done(self, table: Seating) -> None:
         if table.status is TableStatus.FINISHED and not table.peers:
-            self.tables.pop(table.id, None)
-            self._seed_asked.pop(table.id, None)
+            self.maker.forget(table.id)
+
+    def _deal(self) -> int:
+        return self.maker.seed()
 
     def table_changed(self, table: Seating, minor: bool) -> None:
         """A table's seats, status or turn changed (here or elsewhere)."""
@@ -247,27 +243,27 @@ class Lobby:
                 case Quick() as msg:
                     await self._quick(link, msg)
                 case Join(table):
-                    await self._join(link, self._table(table))
+                    await self._join(link, self.maker.open_table(table))
                 case Watch(table):
-                    await self._watch(link, self._table(table))
+                    await self._watch(link, self.maker.open_table(table))
                 case Start():
                     await self._start(link)
                 case Leave():
                     await self._leave(link)
-                case ToLobby():
-                    self._back_to_lobby(link)
+                case ToLobby():  # the seat is kept: a game goes on, its seat held
+                    self._to_lobby(link)
                 case PlayMove(move):
-                    await self._move(link, move)
+                    await self.play.move(link, move)
                 case AskLeaderboard() | AskProfile() | AskRecord() as asked:
                     await self.desk.answer(link, asked)
                 case Undo():
-                    await self._undo(link)
+                    await self.play.undo(link)
                 case Hint():
-                    await self._hint(link)
+                    await self.play.hint(link)
                 case Say(text):
                     await self.chat.say(link, text)
                 case Vote(seat):
-                    await self._vote(link, seat)
+                    await self.play.vote(link, seat)
                 case Rematch():
                     await self.rematches.offer(link)
                     self.refresh()
@@ -284,77 +280,26 @@ class Lobby:
             log.exception("session %s: error handling a message", link.identity.name)
             link.deliver(protocol.notice("something went wrong with that request; it was logged"))
 
-    async def _new_table(
-        self,
-        link: HostLink,
-        bots: Sequence[str | None],
-        rated: bool,
-        clock: TimeControl,
-        patience: float = DEFAULT_SETTINGS.patience,
-    ) -> Table:
-        """A waiting table with `link`'s player at seat 0, stored before anyone sees it,
-        with its clock and patience. A host without ratings (offline play) makes every
-        table casual."""
-        check_cap(self.tables, self.settings, link.identity, clock.correspondence)
-        settings = Settings(str(clock), patience)
-        rated = rated and self.settings.ratings
-        seats = [Seat(identity=link.identity).record()] + [Seat(bot=b).record() for b in bots]
-        for _ in range(20):
-            table_id = secrets.token_hex(3)
-            if table_id not in self.tables and await self.store.create_table(
-                table_id, seats, link.identity.name, rated, settings
-            ):
-                break
-        else:
-            raise TableError(BUSY)
-        record = GameRecord(
-            table_id, None, tuple(seats), link.identity.name, WAITING, time.time(),
-            rated=rated, settings=settings,
-        )  # fmt: skip
-        table = self.add(record)
-        self._place(link, table, 0)
-        return table
-
     def add(self, record: GameRecord) -> Table:
-        """This process's copy of a stored table: the one it has already, if it has one
-        (the news of a table made here can come back before its maker has added it)."""
-        table = self.tables.get(record.id)
-        if table is None:
-            pause, now = self.settings.bot_pause, self.settings.now
-            table = Table(record, self.store, self.bots, self.table_changed, pause, now)
-            self.tables[table.id] = table
-            if record.settings.rematch_of is not None:
-                self.rematches.link(table)
-        return table
-
-    def _table(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None or table.status is TableStatus.FINISHED:
-            raise TableError(f"there is no table {table_id!r}")
-        return table
-
-    def _deal(self) -> int:
-        return self._seed(None)
-
-    def _seed(self, asked: int | None) -> int:
-        """The deal's seed: the one the player asked for where the host allows it."""
-        if asked is not None and self.settings.client_seeds:
-            return asked
-        return self.settings.seeds()
+        """This process's copy of a stored table (`TableMaker.add`)."""
+        return self.maker.add(record)
 
     async def _create(self, link: HostLink, msg: Create) -> None:
         patience = msg.patience * 60.0
-        table = await self._new_table(link, msg.bots[1:], msg.rated, msg.clock, patience)
+        bots = msg.bots[1:]
+        table = await self.maker.create(link.identity, bots, msg.rated, msg.clock, patience)
+        self._place(link, table, 0)
         if msg.seed is not None and self.settings.client_seeds:
-            self._seed_asked[table.id] = msg.seed
+            self.maker.seed_asked[table.id] = msg.seed
         self.send_lobby(link)
         self.refresh()
 
     async def _quick(self, link: HostLink, msg: Quick) -> None:
         bots = [msg.level] * (msg.players - 1)
         rated = msg.rated and not link.identity.guest  # against bots, a guest rates nobody
-        table = await self._new_table(link, bots, rated, msg.clock)
-        await table.start(self._seed(msg.seed))
+        table = await self.maker.create(link.identity, bots, rated, msg.clock)
+        self._place(link, table, 0)
+        await table.start(self.maker.seed(msg.seed))
 
     async def _join(self, link: HostLink, table: Table) -> None:
         if table.seat_of(link.identity) is None:
@@ -385,7 +330,7 @@ class Lobby:
             raise TableError(f"a rematch starts once every player accepts (waiting: {waiting})")
         if not table.hosted_by(link.identity):
             raise TableError(f"only {table.host}, who hosts table {table.id}, can start it")
-        await table.start(self._seed(self._seed_asked.pop(table.id, None)))
+        await table.start(self.maker.seed(self.maker.seed_asked.pop(table.id, None)))
 
     async def _leave(self, link: HostLink) -> None:
         """Leave the table shown: a waiting table's seat is given up (a rematch's calls it
@@ -409,16 +354,11 @@ class Lobby:
             self._to_lobby(link)
         else:  # a game in progress: the seat is held for them; all their sessions go
             await table.set_left(seat, True)
-            for peer in _links(table.seats[seat].peers):
+            for peer in self.places.seated(table, seat):
                 self._to_lobby(peer)
             if all(s.left for s in table.humans):
                 await self.abandon(table)
         self.refresh()
-
-    def _back_to_lobby(self, link: HostLink) -> None:
-        """To the lobby keeping the seat: a game goes on, its seat held and not left."""
-        self._to_lobby(link)
-        self.refresh(minor=True)
 
     async def _next_game(self, link: HostLink) -> None:
         """The next game where it is this player's move after the one it is at; with none,
@@ -430,13 +370,8 @@ class Lobby:
             ids = ids[at + 1 :] + ids[:at]
         if ids:
             await self._join(link, self.tables[ids[0]])
-            return
-        self._back_to_lobby(link)
-
-    async def _vote(self, link: HostLink, target: int) -> None:
-        table, seat = self._playing(link)
-        if await table.vote(seat, target):
-            await self.abandon(table)
+        else:
+            self._to_lobby(link)
 
     async def _stand(self, table: Table, identity: Identity) -> None:
         """A player leaves a waiting table; the last one out closes it. Their sessions at
@@ -444,7 +379,7 @@ class Lobby:
         seat = table.seat_of(identity)
         if seat is None:
             return
-        peers = _links(table.seats[seat].peers)
+        peers = self.places.seated(table, seat)
         try:
             await table.stand(identity)
         except TableError:  # the game is starting as they leave: their seat is held
@@ -467,63 +402,6 @@ class Lobby:
             self._to_lobby(peer)  # then why, which the lobby shows
             peer.deliver(protocol.notice(f"the game at table {table.id} was abandoned", "info"))
         self._forget_if_done(table)
-
-    async def _move(self, link: HostLink, move: Move) -> None:
-        table, seat = self._playing(link)
-        await table.play(seat, move)
-
-    def _playing(self, link: HostLink) -> tuple[Table, int]:
-        place = self.places.of(link)
-        table, seat = place.table, place.seat
-        if table is None or seat is None or table.status is not TableStatus.PLAYING:
-            raise TableError("you are not playing a game")
-        return table, seat
-
-    async def _undo(self, link: HostLink) -> None:
-        if not self.settings.undo:
-            raise TableError("moves are taken back only in offline games against bots")
-        table, seat = self._playing(link)
-        await table.undo(seat)
-
-    async def _hint(self, link: HostLink) -> None:
-        if not self.settings.hints:
-            raise TableError("hints are only for offline games against bots")
-        table, seat = self._playing(link)
-        move, reason = await table.hint(seat)
-        link.deliver(protocol.encode(Advice(move, reason)))
-
-    # -- upkeep ------------------------------------------------------------
-
-    async def abandon_idle(self, after: float) -> None:
-        """Abandon every game without a clock that no human has been connected to (on any
-        process) for `after` seconds, so games nobody comes back to do not pile up; close
-        waiting tables nobody is at any more."""
-        for table in list(self.tables.values()):
-            patience = after if table.status is TableStatus.PLAYING else min(after, WAITING_IDLE)
-            if table.idle_for() <= patience:
-                continue
-            if table.status is TableStatus.PLAYING and table.control.timed:
-                continue  # its clocks see to absent players (correspondence: for days)
-            if table.status is TableStatus.PLAYING:
-                log.info("game %s: no player for %.0f s", table.id, table.idle_for())
-                await self.abandon(table)
-            elif table.status is TableStatus.WAITING:
-                for seat in table.humans:
-                    if seat.identity is not None:
-                        await self._stand(table, seat.identity)
-
-    async def check_clocks(self) -> None:
-        """Act on every deadline passed in a game whose clock this process runs (or takes
-        over: `server.host.clocks`); a game nobody plays any more is abandoned."""
-        now = self.settings.now()
-        for table in list(self.tables.values()):
-            if not table.clock_due(now):
-                continue
-            try:
-                if await table.clock_expired(now):
-                    await self.abandon(table)
-            except (TableError, StoreError) as e:
-                log.info("game %s: its clock could not act now: %s", table.id, e)
 
     async def stop_tables(self) -> None:
         for table in list(self.tables.values()):

@@ -72,6 +72,10 @@ class Places:
         """The sessions of this process at `table`, seated or watching."""
         return [link for link, place in self._at.items() if place.table is table]
 
+    def seated(self, table: Table, seat: int) -> list[HostLink]:
+        """The sessions of this process at `table`'s `seat`."""
+        return [link for link, p in self._at.items() if p.table is table and p.seat == seat]
+
     # -- arriving and leaving -------------------------------------------------------
 
     def arrive(self, link: HostLink) -> None:
