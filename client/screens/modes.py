@@ -72,6 +72,7 @@ QUIT_KEY = ("q", "q", "Quit")
 LOOK = ("tab", "Tab", "Look")
 PRACTICE: Keys = (("u", "u", "Undo"), ("i", "i", "Hint"))
 CHAT_KEY = ("c", "c", "Chat")
+LOBBY_KEY = ("escape", "esc", "Lobby")
 
 
 def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -> Keys:
@@ -79,6 +80,7 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
     `player`: a seat's, not a spectator's)."""
     practice = PRACTICE if local else ()
     chat = () if local else (CHAT_KEY,)
+    lobby = () if local else (LOBBY_KEY,)  # online: to the lobby, the seat kept
     rematch = (("r", "r", "Rematch"),) if player else ()
     table: dict[str, Keys] = {
         CHOOSE: (
@@ -89,10 +91,13 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
             LOOK,
             *practice,
             *chat,
+            *lobby,
             HELP,
             QUIT_KEY,
         ),
-        WAIT: (LOOK, ("colon", ":", "Look up a card"), *practice[:1], *chat, HELP, QUIT_KEY),
+        WAIT: (
+            LOOK, ("colon", ":", "Look up a card"), *practice[:1], *chat, *lobby, HELP, QUIT_KEY
+        ),  # fmt: skip
         PICK: (
             ("", "w u g r k", "Pick"),
             ("backspace", "⌫", "Put back"),
@@ -192,7 +197,8 @@ PRACTICE_HELP = [
 ]
 ONLINE_HELP = [
     ("c", "chat with the table (/mute NAME, /bell)"),
-    ("m", "your next game where it is your move (this seat stays yours)"),
+    ("m", "your next game where it is your move, or the lobby (this seat stays yours)"),
+    ("Esc", "back to the lobby; the seat stays yours (j or Enter on the table: back)"),
     ("v", "vote to hand an absent player's seat to a bot (past the patience)"),
 ]
 

@@ -320,8 +320,11 @@ class TableScreen(Looking):
         if mode in (modes.WATCH, modes.OVER):
             self.splendor.leave_table()
             return
-        self.message = None
-        self._prompt()
+        if self.splendor.local:
+            self.message = None
+            self._prompt()
+            return
+        self.splendor.to_lobby()  # nothing open: to the lobby, keeping the seat
 
     def action_pass_turn(self) -> None:
         self._offer(parse_move("pass"))
