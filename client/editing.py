@@ -1,10 +1,13 @@
 """Editing a line typed on a screen (the table's move and chat line, the lobby's chat):
 the keys that move the caret and delete, and printable characters inserted at the caret
-(pure, no Textual)."""
+(pure, no Textual). What is shown of it is `shared.text.safe_text`'s to say; here only
+printable characters go in, and the joiners a language needs (ZWNJ in Persian words)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from shared.text import JOINERS
 
 Line = tuple[str, int]  # the text, and the caret's place in it
 
@@ -29,14 +32,18 @@ def edited(line: Line, key: str, character: str | None, limit: int) -> Line:
     text, caret = line
     if key in EDITING:
         return EDITING[key](text, caret)
-    if character and character.isprintable() and len(text) < limit:
+    if character and _typable(character) and len(text) < limit:
         return text[:caret] + character + text[caret:], caret + 1
     return line
 
 
 def pasted(line: Line, text: str, limit: int) -> Line:
     """`line` with pasted `text` at the caret: on one line, printable, up to `limit`."""
-    text = "".join(ch for ch in " ".join(text.split()) if ch.isprintable())
+    text = "".join(ch for ch in " ".join(text.split()) if _typable(ch))
     typed, caret = line
     text = text[: limit - len(typed)]
     return typed[:caret] + text + typed[caret:], caret + len(text)
+
+
+def _typable(ch: str) -> bool:
+    return ch.isprintable() or ch in JOINERS

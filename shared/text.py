@@ -65,7 +65,7 @@ _ESCAPES = re.compile(
 )
 _CRLF = re.compile(r"\r\n")
 _BREAKS = frozenset("\n\r\u2028\u2029")
-_JOINERS = frozenset("\u200c\u200d")
+JOINERS = frozenset("\u200c\u200d")  # ZERO WIDTH NON-JOINER, ZERO WIDTH JOINER
 # Controls, formats, surrogates, private use, unassigned (noncharacters are unassigned).
 _DROP = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
 _JOINABLE = frozenset(("Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "So", "Sk"))
@@ -101,7 +101,7 @@ def _visible(text: str, brk: str) -> str:
             out.append(brk)
         elif ch == "\t":
             out.append(" ")
-        elif ch in _JOINERS:
+        elif ch in JOINERS:
             out.append(ch)
         else:
             kind = unicodedata.category(ch)
@@ -122,7 +122,7 @@ def _marked(text: str) -> str:
                 out.append(ch)
                 marks += 1
             continue
-        marks, based = 0, ch not in " \n" and ch not in _JOINERS
+        marks, based = 0, ch not in " \n" and ch not in JOINERS
         out.append(ch)
     return "".join(out)
 
@@ -135,7 +135,7 @@ def _joined(text: str) -> str:
     """Joiners kept only between two letters, marks or symbols, not both ASCII."""
     out: list[str] = []
     for i, ch in enumerate(text):
-        if ch in _JOINERS:
+        if ch in JOINERS:
             before = out[-1] if out else ""
             after = text[i + 1] if i + 1 < len(text) else ""
             if not (_joinable(before) and _joinable(after)) or (before + after).isascii():
@@ -148,7 +148,7 @@ def _boundary(text: str, i: int) -> bool:
     """Whether `text` may be cut before index `i`: not inside a letter with its marks, a
     joined sequence, a flag (a pair of regional indicators) or a skin-toned emoji."""
     ch = text[i]
-    if unicodedata.category(ch) in _MARKS or ch in _JOINERS or text[i - 1] in _JOINERS:
+    if unicodedata.category(ch) in _MARKS or ch in JOINERS or text[i - 1] in JOINERS:
         return False
     if "\U0001f3fb" <= ch <= "\U0001f3ff":
         return False
