@@ -19,8 +19,8 @@ from hostile import HOSTILE, KEPT, leaks
 from hostkit import HostConnection
 from sshkit import Player
 
-from server.cli import SafeFormatter
-from server.identity import Identity
+from server.commands.cli import SafeFormatter
+from server.host.identity import Identity
 from shared.chat import MAX_CHAT
 from shared.protocol import Say
 from shared.text import safe_text
