@@ -121,8 +121,8 @@ class Terminal:
 def test_splendor_replay_sends_a_real_terminal_none_of_it(tmp_path: Path) -> None:
     path = tmp_path / "hostile.txt"
     path.write_text(write_record(hostile_record()), encoding="utf-8")
-    code = f"from server.play import main; raise SystemExit(main(['replay', {str(path)!r}]))"
-    term = Terminal([sys.executable, "-c", code])
+    splendor = Path(sys.executable).with_name("splendor")  # the installed command itself
+    term = Terminal([str(splendor), "replay", str(path)])
     try:
         screen = term.read(lambda t: "After turn 6 of 6" in t and "well played" in t)
         assert "ann" in screen and "boblive" in screen and "(replay of game g7)" in screen
