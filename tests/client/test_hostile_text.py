@@ -48,7 +48,7 @@ def hostile_record() -> Record:
     seats = {"Seat1": EVIL_SEATS[0], "Seat2": EVIL_SEATS[1], "Game": EVIL_GAME}
     record = record_of(2, 11, moves, **seats)
     corpus = " ".join(said for said, _ in HOSTILE.values() if utf8(said))
-    return Record(record.tags, record.moves, {0: corpus, 5: LAST_NOTE})
+    return Record(record.tags, record.moves, {0: (corpus,), 5: (LAST_NOTE,)})
 
 
 def test_a_replay_shows_a_hostile_record_safe_and_keeps_it_as_written() -> None:
