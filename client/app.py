@@ -17,10 +17,12 @@ from rich.console import RenderableType
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from shared.codec import CodecError
 from shared.gamerecord import RecordError, parse_record
+from shared.messages import MAX_TEXT
 from shared.protocol import (
     PROTOCOL_VERSION,
     Advice,
@@ -46,6 +48,7 @@ from shared.protocol import (
     encode,
 )
 from shared.social import LOBBY
+from shared.text import safe_text
 
 from .connection import Connection
 from .replay import Replay
@@ -163,7 +166,8 @@ class SplendorApp(App[None]):
                 if isinstance(main, TableScreen):
                     main.show_notice(text, level)
                 else:
-                    self.notify(text, severity="error" if level == "error" else "information")
+                    severity: SeverityLevel = "error" if level == "error" else "information"
+                    self.notify(text, severity=severity, markup=False)  # words, not markup
             case Advice(move, reason):
                 main = self.main_screen
                 if isinstance(main, TableScreen):
@@ -201,7 +205,8 @@ class SplendorApp(App[None]):
         try:
             replay = Replay.of(parse_record(text))
         except RecordError as e:
-            self.notify(f"The record of game {game} cannot be replayed: {e}", severity="error")
+            said = safe_text(f"The record of game {game} cannot be replayed: {e}", MAX_TEXT)
+            self.notify(said, severity="error", markup=False)
             return
         main = self.main_screen
         if isinstance(main, TableScreen):

@@ -411,7 +411,7 @@ class LobbyScreen(Screen[None]):
             text = self.typing[0].strip()
             self._type(None)
             if text.startswith("/"):
-                self.notify(self.splendor.talk.command(text))
+                self.notify(self.splendor.talk.command(text), markup=False)
                 self.show_chat(LOBBY)
             elif text:
                 self.splendor.send(Say(text))

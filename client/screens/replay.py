@@ -45,7 +45,7 @@ class ReplayScreen(TableView):
     onlooker = "replay"
 
     def __init__(self, replay: Replay, at: int | None = None) -> None:
-        super().__init__(replay.record.tags.get("Game", "replay"), None)
+        super().__init__(replay.game or "replay", None)
         self.replay = replay
         self.onlooker = f"replay of {replay.title}"
         self.seats = replay.seats
