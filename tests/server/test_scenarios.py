@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
-from gamekit import KEYS, Game, Record, game_server, play_turn, status
+from gamekit import KEYS, Game, Record, game_server, play_turn, quick_game, status
 from hostkit import FakeClock
 from sshkit import Player
 
@@ -56,10 +56,12 @@ async def join_table(player: Player, table: str) -> None:
 
 
 async def two_player_game(game: Game, ann: Player, bob: Player) -> str:
-    """ann creates a table, bob joins it by keys, ann starts it: both see the table."""
+    """The first player creates a table, the second joins it by keys, the first starts
+    it: both see the table."""
     table = await create_open_table(ann)
     await join_table(bob, table)
-    await ann.wait_for(lambda t: "bob" in t and "s starts the game" in t)
+    await ann.wait_for(lambda t: re.search(r"\(you\)\s+2\. (?!open)\w", t) is not None)
+    assert "s starts the game" in ann.text()
     ann.press("s")
     for p in (ann, bob):
         await p.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
@@ -336,5 +338,88 @@ async def test_every_human_out_of_time_abandons_the_game_once(
         record = await game.host.store.load_game(table, moves=False)
         assert record is not None and record.rated  # a rated table...
         assert await game.host.store.rating_changes(table) == {}  # ...but nobody played
+        await ann.close()
+        await bob.close()
+
+
+# -- more rows: m between games, a rematch accepted at the table, a quick game, a cluster ----
+
+
+async def test_m_goes_from_one_game_where_it_is_your_move_to_the_next(
+    tmp_path: Path, bot_executor: Any
+) -> None:
+    """Rows: g → a game against a bot at once; m at a game with another game waiting for
+    this player's move → that game; m in the lobby with no game waiting → stays, says so."""
+    async with game_server(tmp_path, bot_executor) as game:
+        ann = await enter(game, "ann", (110, 36))
+        tables = []
+        for _ in range(2):
+            await quick_game(ann, "easy")
+            tables.append(where(game, "ann").table)
+            if len(tables) < 2:
+                ann.press(ESC)
+                await ann.wait_for("Splendor lobby")
+        for table in tables:  # each waits for ann's move once the bot has moved
+            await game.tap.latest("ann").wait(
+                lambda m, t=table: isinstance(m, TableUpdate) and m.table == t and m.view.my_turn
+            )
+        await ann.wait_for(lambda t: "your turn" in status(t))
+        ann.press("m")
+        await ann.wait_for(
+            lambda t: "your turn" in status(t) and where(game, "ann").table == tables[0]
+        )
+        assert where(game, "ann") == Where("table", tables[0], 0)
+        await a_turn(ann, game.tap.latest("ann"))
+        await ann.close()
+
+
+async def test_a_rematch_offered_and_accepted_at_the_game_over_screen(
+    tmp_path: Path, bot_executor: Any
+) -> None:
+    """Rows: r at the game-over screen offers; the other, still there, sees "r accepts";
+    r → both at the new game, seats turned."""
+    async with game_server(tmp_path, bot_executor) as game:
+        bob, cat = await enter(game, "bob", (110, 36)), await enter(game, "cat", (110, 36))
+        old = await two_player_game(game, bob, cat)
+        await play_out(game, {"bob": bob, "cat": cat})
+        bob.press("r")
+        await cat.wait_for(lambda t: "r accepts" in t)
+        cat.press("r")
+        for p in (bob, cat):
+            await p.wait_for(lambda t: re.search(r"turn 1 ·", status(t)) is not None, 15)
+        new = where(game, "bob").table
+        assert new not in (None, old)
+        assert where(game, "bob") == Where("table", new, 1)  # bob had seat 1: now 2
+        assert where(game, "cat") == Where("table", new, 0)
+        await bob.close()
+        await cat.close()
+
+
+async def test_a_player_of_a_dead_process_comes_back_through_another(
+    tmp_path: Path, bot_executor: Any, postgres: Any
+) -> None:
+    """Rows: a cluster's process goes away → its player connects to another process and
+    lands at the game, at the same turn; the other player, on that process, plays on."""
+    url = postgres.create_database()
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with game_server(tmp_path / "b", bot_executor, database=url) as b:
+        async with game_server(tmp_path / "a", bot_executor, database=url) as a:
+            ann = await Player.login(a.port, "ann", key, size=SMALL)
+            await ann.wait_for("Splendor lobby")
+            bob = await enter(b, "bob")
+            table = await create_open_table(ann)
+            await bob.wait_for(table)
+            bob.press("j")
+            await ann.wait_for(lambda t: "2. bob" in t and "s starts the game" in t)
+            ann.press("s")
+            for p in (ann, bob):
+                await p.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+        await ann.closed()
+        ann = await Player.login(b.port, "ann", key, size=SMALL)
+        await ann.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+        assert where(b, "ann") == Where("table", table, 0)
+        first = first_to_move(b, ("ann", "bob"))
+        await a_turn(ann if first == "ann" else bob, b.tap.latest(first))
+        await (bob if first == "ann" else ann).wait_for(lambda t: "your turn" in status(t))
         await ann.close()
         await bob.close()
