@@ -423,3 +423,47 @@ async def test_a_player_of_a_dead_process_comes_back_through_another(
         await (bob if first == "ann" else ann).wait_for(lambda t: "your turn" in status(t))
         await ann.close()
         await bob.close()
+
+
+async def test_a_second_session_finds_its_waiting_table_and_m_in_the_lobby_stays(
+    tmp_path: Path, bot_executor: Any
+) -> None:
+    """Rows: connecting with a seat at a waiting table → the lobby at that table; m in the
+    lobby with no game waiting → stays there, and says so."""
+    async with game_server(tmp_path, bot_executor) as game:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        ann = await Player.login(game.port, "ann", key, size=SMALL)
+        await ann.wait_for("Splendor lobby")
+        table = await create_open_table(ann)
+        again = await Player.login(game.port, "ann", key, size=SMALL)
+        await again.wait_for(f"Your table {table} (waiting)")
+        assert where(game, "ann") == Where("lobby", table, 0)
+        again.press("m")
+        await again.wait_for("No game waits for your move")
+        assert "Splendor lobby" in again.text()
+        await again.close()
+        await ann.close()
+
+
+async def test_q_y_at_a_game_closes_the_app_and_keeps_the_seat(
+    tmp_path: Path, bot_executor: Any
+) -> None:
+    """Rows: q then y at a game → the app closes, the terminal is the player's again; the
+    other player sees them away; connecting again → the game."""
+    async with game_server(tmp_path, bot_executor) as game:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        ann = await Player.login(game.port, "ann", key, size=SMALL)
+        await ann.wait_for("Splendor lobby")
+        bob = await enter(game, "bob")
+        table = await two_player_game(game, ann, bob)
+        ann.press("q")
+        await ann.wait_for(lambda t: "y" in t.split("\n")[-1] and "leave" in t.lower())
+        ann.press("y")
+        await ann.closed()
+        await bob.wait_for(lambda t: "ann (away)" in t)
+        assert game.host.lobby.tables[table].status is TableStatus.PLAYING
+        ann = await Player.login(game.port, "ann", key, size=SMALL)
+        await ann.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+        assert where(game, "ann") == Where("table", table, 0)
+        await ann.close()
+        await bob.close()
