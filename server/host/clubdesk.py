@@ -31,7 +31,7 @@ from ..store.queries import Standing
 from .identity import Identity
 from .link import HostLink
 from .seat import TableError
-from .seating import Seating
+from .table import Table
 
 HISTORY = PROFILE_HISTORY - 1  # rated games a profile's chart shows (and where it began)
 RECENT = 10  # games a profile lists
@@ -149,7 +149,7 @@ class ClubDesk:
         standing = None if found.standing is None else _ranked(found.standing)
         return PlayerProfile(player.lower(), standing, history, tuple(found.by_players), recent)
 
-    def ended(self, table: Seating) -> None:
+    def ended(self, table: Table) -> None:
         """A game ended: its guests keep it for their session's profile (once a game)."""
         if table.id in self._ended:
             return

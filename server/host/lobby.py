@@ -54,7 +54,6 @@ from .listing import Listings
 from .making import TableMaker
 from .places import Place, Places
 from .playing import Play
-from .seating import Seating
 from .table import BUSY, Table, TableError
 from .tasks import Tasks
 
@@ -205,22 +204,20 @@ class Lobby:
                 self._tasks.spawn(self._stand(table, link.identity))
         self._forget_if_done(table)
 
-    def _forget_if_done(self, table: Seating) -> None:
+    def _forget_if_done(self, table: Table) -> None:
         if table.status is TableStatus.FINISHED and not table.peers:
             self.maker.forget(table.id)
 
     def _deal(self) -> int:
         return self.maker.seed()
 
-    def table_changed(self, table: Seating, minor: bool) -> None:
+    def table_changed(self, table: Table, minor: bool) -> None:
         """A table's seats, status or turn changed (here or elsewhere)."""
-        if isinstance(table, Table):
-            self.places.sync(table)  # a game started or ended: the screen changes
+        self.places.sync(table)  # a game started or ended: the screen changes
         if table.status is TableStatus.FINISHED and table.result in ("over", "abandoned"):
             self.desk.ended(table)
-            if isinstance(table, Table):
-                self.chat.game_over(table)
-        if isinstance(table, Table) and table.settings.rematch_of is not None:
+            self.chat.game_over(table)
+        if table.settings.rematch_of is not None:
             self.rematches.link(table)
         self._forget_if_done(table)
         self.refresh(minor)

@@ -15,7 +15,6 @@ from .bots import BotPool
 from .company import check_cap
 from .hostsettings import HostSettings
 from .identity import Identity
-from .seating import Seating
 from .table import BUSY, Seat, Table, TableError
 
 
@@ -29,7 +28,7 @@ class TableMaker:
         bots: BotPool,
         settings: HostSettings,
         tables: dict[str, Table],
-        changed: Callable[[Seating, bool], None],
+        changed: Callable[[Table, bool], None],
         rematch: Callable[[Table], None],
     ) -> None:
         self.store = store

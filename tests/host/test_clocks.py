@@ -214,7 +214,7 @@ async def test_a_clock_moves_to_another_process_when_its_own_stops(
             break
         await asyncio.sleep(0.01)
     copy = b.lobby.tables[table_id]
-    assert copy.timing.deadline == clock.t + DAY and not copy._bots_here
+    assert copy.timing.deadline == clock.t + DAY and not copy.game_lock.held
     assert copy.state is not None
     turn = copy.state.turn
     await a.stop()  # its process ends: its lock on the game with it
@@ -224,7 +224,7 @@ async def test_a_clock_moves_to_another_process_when_its_own_stops(
     assert copy.seats[0].stored.timeouts == 0
     clock.advance(5)
     await b.lobby.play.check_clocks()
-    assert copy._bots_here and copy.seats[0].stored.timeouts == 1
+    assert copy.game_lock.held and copy.seats[0].stored.timeouts == 1
     for _ in range(500):  # and the bot plays ann's late turn from b
         if copy.state.turn >= turn + 2 and copy.awaits(identity("ann")):
             break

@@ -276,7 +276,7 @@ async def test_games_nobody_comes_back_to_are_abandoned(host: GameHost) -> None:
     table = host.lobby.tables[table_id]
     await host.lobby.play.abandon_idle(60.0)  # gone, but not for long
     assert table.status is TableStatus.PLAYING
-    table.seen -= 61.0
+    table.seating.seen -= 61.0
     await host.lobby.play.abandon_idle(60.0)
     assert table.status is TableStatus.FINISHED and table_id not in host.lobby.tables
     record = await host.store.load_game(table_id)
@@ -302,12 +302,12 @@ def test_lifecycle_transitions_are_guarded() -> None:
     table = Table(record, store=None, bots=None, changed=lambda t, minor: None)  # type: ignore[arg-type]
     assert table.status is TableStatus.WAITING
     with pytest.raises(TableError):
-        table._to(TableStatus.WAITING)
-    table._to(TableStatus.FINISHED)  # closed before it started
+        table.seating.transition(TableStatus.WAITING)
+    table.seating.transition(TableStatus.FINISHED)  # closed before it started
     assert table.status is TableStatus.FINISHED
     for status in TableStatus:
         with pytest.raises(TableError):
-            table._to(status)
+            table.seating.transition(status)
 
 
 async def test_fuzzed_client_bytes_never_crash_a_session(host: GameHost) -> None:
