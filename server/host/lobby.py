@@ -177,8 +177,8 @@ class Lobby:
             self._tasks.spawn(table.clear_votes(seat))  # back before the vote went through
 
     def _to_lobby(self, link: HostLink) -> None:
-        """`link` to the lobby screen: at the waiting table its player sits at, if any (a
-        waiting table shows in the lobby), else in the lobby; then the lobby list."""
+        """`link` to the lobby screen, with the lobby list: at the waiting table its player
+        sits at, if any (a waiting table shows in the lobby), else in the lobby."""
         waiting = [
             t
             for t in self.tables.values()
@@ -186,12 +186,12 @@ class Lobby:
             and (seat := t.seat_of(link.identity)) is not None
             and not t.seats[seat].stored.invited
         ]
+        self.send_lobby(link)  # first: the lobby screen `Where` opens shows it at once
         if waiting:
             self._place(link, waiting[-1], waiting[-1].seat_of(link.identity))
         else:
             old = self.places.move(link)
             self._after_leaving(link, old)
-        self.send_lobby(link)
 
     def _after_leaving(self, link: HostLink, old: Place, stand: bool = True) -> None:
         """`link` no longer shows `old`'s table. A seat at a waiting table is given up when
