@@ -104,23 +104,23 @@ async def test_the_cursor_reaches_opponents_reserves_and_the_move_log(
         view = screen.view
         assert view is not None
         await pilot.press("tab")  # to the players, in playing order
-        assert screen.area == "players"
+        assert screen.look.area == "players"
         other = order(view).index(1)
-        await pilot.press(*["down"] * ((other - screen.pcursor[0]) % 2))
+        await pilot.press(*["down"] * ((other - screen.look.pcursor[0]) % 2))
         card = view.players[1].reserved[0].card
         assert card is not None
         assert f"{card}, reserved by Easy bot 2, who" in prompt(app)
         hand = [ln for ln in screen_text(app).splitlines() if ln.startswith("Hand")][0]
         assert card in hand  # its face beside your hand, with your need under it
         await pilot.press("tab")  # to the moves: the latest first, then back in time
-        assert screen.area == "moves" and "of" in screen_text(app)
+        assert screen.look.area == "moves" and "of" in screen_text(app)
         latest = prompt(app)
         await pilot.press("up", "up")
         assert prompt(app) != latest and prompt(app) in "\n".join(screen.log_lines) + prompt(app)
         await pilot.press("home")
-        assert screen.log_at == 0 and screen.log_lines[0] in prompt(app)  # the whole game
+        assert screen.look.log_at == 0 and screen.log_lines[0] in prompt(app)  # the whole game
         await pilot.press("escape")  # back to the board
-        assert screen.area == "board"
+        assert screen.look.area == "board"
 
 
 def just_reserved_for_gold(state: GameState) -> bool:
@@ -141,7 +141,7 @@ async def test_a_turn_on_the_move_list_keeps_its_card_whole_at_80_columns(
     async with app.run_test(size=(80, 24)) as pilot:
         await load(pilot, kit, find_position(2, just_reserved_for_gold))
         await pilot.press("tab", "tab")  # the moves: the latest first
-        assert table(app).area == "moves"
+        assert table(app).look.area == "moves"
         line = screen_text(app).splitlines()[-2]
         assert " reserved " in line and " · you " in line and "…" not in line
         assert "who needs" not in line
@@ -284,8 +284,8 @@ async def test_a_hint_shows_the_medium_bots_move_and_why(offline: MakeOffline) -
     async with app.run_test(size=(80, 24)) as pilot:
         await load(pilot, kit, find_position(2, lambda s: s.turn >= 6, policy=sensible))
         await pilot.press("i")
-        await wait_for(pilot, lambda: table(app).advice is not None)
-        move, reason = table(app).advice  # type: ignore[misc]
+        await wait_for(pilot, lambda: table(app).state.advice is not None)
+        move, reason = table(app).state.advice  # type: ignore[misc]
         assert move in table(app).view.legal_moves  # type: ignore[union-attr]
         assert f"Hint: {move}" in prompt(app)
         assert "Hint (medium bot)" in screen_text(app)  # above the moves, whole
