@@ -328,3 +328,45 @@ async def test_q_online_at_80_columns_asks_in_one_whole_line() -> None:
         assert "connect again to play on.  y: yes · n: no" in screen_text(app)
         await pilot.press("n")
         assert "Leave this game" not in screen_text(app) and "q Quit" in keys(app)
+
+
+async def test_q_on_a_terminal_too_small_quits_at_once(offline: MakeOffline) -> None:
+    """Issue 32: the too-small screen says "q quits", and the first q does."""
+    kit = await offline()
+    app = kit.app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, kit, find_position(2, lambda s: s.turn <= 2))
+        await pilot.resize_terminal(60, 20)
+        await wait_for(pilot, lambda: table(app).mode == "small")
+        assert "q quits" in screen_text(app).replace("\n", " ") and "q Quit" in keys(app)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.return_code is not None)
+
+
+async def test_the_key_line_follows_the_mode_online_and_while_looking() -> None:
+    """Issue 32: online the table's key line has m (the next game) at 80 columns, and
+    with Esc to the lobby too the spare keys give way, not help or quit; looking at the
+    players or the moves has a key line of its own."""
+    from client.screens import modes
+    from client.widgets.keybar import fitted
+
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(80, 24)) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        state = new_game(2, 1)  # seat 1 starts: Ann's
+        seats = (SeatSummary(None, bot="easy"), SeatSummary("Ann"))
+        conn.deliver(encode(TableUpdate("t1", seats, 1, state.view(1))))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.pause()
+        line = keys(app)
+        assert "m Next game" in line and "c Chat" in line and line.endswith("? Help  q Quit")
+        with_lobby = modes.keys(modes.CHOOSE, False, "Lobby", True, lobby=True)
+        shown = [what for _, _, what in fitted(with_lobby, 80, modes.SPARE)]
+        assert shown[-4:] == ["Next game", "Lobby", "Help", "Quit"] and "Buy" in shown
+        await pilot.press("tab")
+        assert "Players, reserves" in keys(app) and "esc Board" in keys(app)
+        await pilot.press("tab")
+        assert "PgUp PgDn" in keys(app) and "Buy" not in keys(app)
+        await pilot.press("escape")
+        assert "m Next game" in keys(app)
