@@ -147,7 +147,8 @@ class Table(Clocked, Votes, Seating, Practice):
             self._to(TableStatus.FINISHED)
             self.result = "abandoned"
         await self._release_bots()
-        log.info("game end %s: abandoned after %d moves", self.id, len(self.moves))
+        turns = 0 if self.state is None else self.state.turn - 1  # the turns ended, as shown
+        log.info("game end %s: abandoned after %d turns", self.id, turns)
         self._changed(self, False)
 
     async def stop(self) -> None:
@@ -216,11 +217,11 @@ class Table(Clocked, Votes, Seating, Practice):
         if after.is_over:
             o = after.outcome()
             log.info(
-                "game end %s: %s scores %s after %d moves",
-                self.id,
+                "game end %s: %s scores %s after %d turns",  # as the table counts them: a
+                self.id,  # return (R13) is part of its turn, not a move of its own
                 self.describe(),
                 None if o is None else list(o.scores),
-                len(self.moves),
+                after.turn,
             )
             self._changed(self, False)
         elif before.turn != after.turn:
