@@ -5,7 +5,8 @@ log; later ones add the turns that ended since the previous view (`ended_turns`)
 What happened since the viewer's own last turn is "fresh" (a spectator: what the
 latest update brought). News of the table (a time-out, a bot standing in) shows among
 the turns, after the turns that had ended when it came; the table's chat is not here
-but beside the moves (`client.widgets.movelog.ChatPane`), so it never pushes them out.
+but in a column beside the moves (`client.widgets.movelog.MoveLog`), so it never
+pushes them out.
 """
 
 from __future__ import annotations

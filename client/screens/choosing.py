@@ -23,7 +23,7 @@ from ..table_state import TableState
 from .looking import Looking
 
 
-class Desk(Protocol):
+class ChoiceScreen(Protocol):
     """What the move being chosen asks of the table screen."""
 
     def say(self, text: str | None, kind: str = "") -> None:
@@ -44,8 +44,8 @@ class Desk(Protocol):
 class Choosing:
     """The move being put together (see the module docstring)."""
 
-    def __init__(self, state: TableState, look: Looking, desk: Desk) -> None:
-        self.state, self.look, self.desk = state, look, desk
+    def __init__(self, state: TableState, look: Looking, screen: ChoiceScreen) -> None:
+        self.state, self.look, self.screen = state, look, screen
         self.taking = False
         self.picked: list[int] = []
         self.giving: list[int] = []  # tokens chosen to give back (R13)
@@ -74,7 +74,7 @@ class Choosing:
     def buy(self) -> None:
         kind, target = self.look.target()
         if kind not in ("card", "look"):
-            self.desk.refuse("put the cursor on a card to buy it")
+            self.screen.refuse("put the cursor on a card to buy it")
         else:
             self._offer(Buy(target))
 
@@ -85,7 +85,7 @@ class Choosing:
         elif kind == "card" and not self.look.on_my_hand:
             self._offer(Reserve(target))
         else:
-            self.desk.refuse("put the cursor on a face-up card or a deck to reserve it")
+            self.screen.refuse("put the cursor on a face-up card or a deck to reserve it")
 
     def take(self) -> None:
         if self.taking and self.picked:
@@ -94,41 +94,41 @@ class Choosing:
         if self.ready() is None:
             return
         self.pending = None
-        self.desk.say(None)
+        self.screen.say(None)
         self.taking = True
         kind, target = self.look.target()
         if kind == "gem" and target < 5 and not self.picked:
             self.pick(target)
             return
-        self.desk.draw_board()
+        self.screen.draw_board()
 
     def pick(self, colour: int) -> None:
         view = self.ready()
         if view is None:
             return
         self.pending = None
-        self.desk.say(None)
+        self.screen.say(None)
         self.taking = True
         if colour == 5 or not model.can_extend(view, self.picked, colour):
-            self.desk.refuse(model.why_not_pick(view, self.picked, colour))
+            self.screen.refuse(model.why_not_pick(view, self.picked, colour))
             return
         self.picked.append(colour)
-        self.desk.draw_board()
+        self.screen.draw_board()
 
     def give(self, colour: int) -> None:
         """R13: choose a token to give back; the cards show what you would then need."""
         view = self.state.view
         if view is None or view.me is None:
             return
-        self.desk.say(None)
+        self.screen.say(None)
         excess = view.me.token_count - 10
         if len(self.giving) >= excess:
-            self.desk.say(f"That is {excess} already: Enter returns them.", "error")
+            self.screen.say(f"That is {excess} already: Enter returns them.", "error")
         elif self.giving.count(colour) >= view.me.tokens[colour]:
-            self.desk.say(f"You hold no more {COLOUR_NAMES[colour]} to give back.", "error")
+            self.screen.say(f"You hold no more {COLOUR_NAMES[colour]} to give back.", "error")
         else:
             self.giving.append(colour)
-        self.desk.draw_cards()
+        self.screen.draw_cards()
 
     def unpick(self) -> None:
         if self.picked:
@@ -137,8 +137,8 @@ class Choosing:
             self.giving.pop()
         else:
             return
-        self.desk.say(None)
-        self.desk.draw_cards()
+        self.screen.say(None)
+        self.screen.draw_cards()
 
     def confirm(self) -> None:
         """Enter while choosing: send the move waiting, take the gems picked, or act on
@@ -161,7 +161,7 @@ class Choosing:
                 legal = view.legal_moves
                 if Buy(target) not in legal and on_board and Reserve(target) in legal:
                     why = model.why_not(view, Buy(target), self.state.names)
-                    self.desk.refuse(why + " · r reserves it")
+                    self.screen.refuse(why + " · r reserves it")
                 else:
                     self._offer(Buy(target))
 
@@ -175,15 +175,15 @@ class Choosing:
             return
         excess = view.me.token_count - 10
         left = excess - len(self.giving)
-        self.desk.refuse(f"Choose {left} more: exactly {plural(excess, 'token')} go back (R13).")
+        self.screen.refuse(f"Choose {left} more: exactly {plural(excess, 'token')} go back (R13).")
 
     def cancel(self) -> bool:
         """Esc: drop the choice under way; False if there was none."""
         if not self.busy:
             return False
         self.reset()
-        self.desk.say(None)
-        self.desk.draw_cards()
+        self.screen.say(None)
+        self.screen.draw_cards()
         return True
 
     def pass_turn(self) -> None:
@@ -196,20 +196,20 @@ class Choosing:
         looked = faces.card_id(text.removeprefix("show ").removeprefix("look "))
         if looked is not None:
             self.look.look_up(looked)
-            self.desk.say(None)
-            self.desk.draw_board()
+            self.screen.say(None)
+            self.screen.draw_board()
             return
         try:
             move = parse_move(text)
         except SplendorError as e:
-            self.desk.refuse(str(e))
+            self.screen.refuse(str(e))
             return
         view = self.ready()
         if view is None:
             return
         reason = model.check(view, move, self.state.names)
         if reason is not None:
-            self.desk.refuse(f"`{move}`: {reason}")
+            self.screen.refuse(f"`{move}`: {reason}")
         else:
             self._send(move)
 
@@ -222,13 +222,13 @@ class Choosing:
         if view is None:
             return None
         if state.seat is not None and state.playing_seat is None:
-            self.desk.refuse("a bot plays your seat for the rest of this game")
+            self.screen.refuse("a bot plays your seat for the rest of this game")
             return None
         if self.waiting:
-            self.desk.refuse("waiting for the host to answer your move…")
+            self.screen.refuse("waiting for the host to answer your move…")
             return None
         if not view.my_turn:
-            self.desk.refuse(model.why_not(view, Buy("1-01"), state.names))
+            self.screen.refuse(model.why_not(view, Buy("1-01"), state.names))
             return None
         return view
 
@@ -239,15 +239,15 @@ class Choosing:
             return
         reason = model.check(view, move, self.state.names)
         if reason is not None:
-            self.desk.refuse(reason)
+            self.screen.refuse(reason)
             return
         if self.pending == move:
             self._send(move)
             return
         self.taking, self.picked = False, []
-        self.desk.say(None)
+        self.screen.say(None)
         self.pending = move
-        self.desk.draw_board()
+        self.screen.draw_board()
 
     def _offer_take(self, move: Move) -> None:
         view = self.ready()
@@ -257,11 +257,11 @@ class Choosing:
         if reason is None:
             self._send(move)
         else:
-            self.desk.refuse(reason)
+            self.screen.refuse(reason)
 
     def _send(self, move: Move) -> None:
-        self.desk.send(PlayMove(move))
+        self.screen.send(PlayMove(move))
         self.waiting = True
         self.reset()
-        self.desk.say(f"sent: {move}")
-        self.desk.draw_board()  # the host's answer redraws the rest
+        self.screen.say(f"sent: {move}")
+        self.screen.draw_board()  # the host's answer redraws the rest

@@ -54,7 +54,7 @@ class Club(Protocol):
     def bell(self) -> None: ...
 
 
-class Company(Protocol):
+class CompanyScreen(Protocol):
     """What the company asks of the table screen: say things and draw its parts again."""
 
     def say(self, text: str | None, kind: str = "") -> None: ...
@@ -76,7 +76,7 @@ Timers = Callable[[float, Callable[[], None]], Timer]
 class TableCompany:
     """The table's clocks, chat, news, votes, rematches and bell (see the module docstring)."""
 
-    def __init__(self, state: TableState, club: Club, table: Company, timers: Timers) -> None:
+    def __init__(self, state: TableState, club: Club, table: CompanyScreen, timers: Timers) -> None:
         self.state, self.club, self.table, self.timers = state, club, table, timers
         self.clock: ClockView | None = None
         self.clock_at = 0.0  # when the clock view arrived (time.monotonic)

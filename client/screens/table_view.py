@@ -124,7 +124,7 @@ class TableView(Screen[None]):
 
     def redraw(self) -> None:
         """Everything again (a new view, a new size): here the table as it stands, with
-        no cursor and nothing said; each screen draws its own parts over this."""
+        no cursor and nothing said (each screen draws its own instead)."""
         view = self.view
         assert view is not None
         self.paint_status(mine=False)
