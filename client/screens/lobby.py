@@ -262,9 +262,11 @@ class LobbyScreen(Screen[None]):
         )
         host = table.host
         action = "[b]s[/b] starts the game" if host == me else f"waiting for {host} to start"
-        invited = any(s.invited and s.name == me for s in table.seats)
-        if invited:
+        invited = [s.name for s in table.seats if s.invited and s.name]
+        if me in invited:
             action = "a rematch: [b]j[/b] accepts"
+        elif invited:
+            action = f"a rematch: waiting for {', '.join(invited)} to accept"
         self._update_static(
             "#my-table",
             f"[b]Your table {table.id}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves{moves}",
@@ -302,6 +304,11 @@ class LobbyScreen(Screen[None]):
         return table.status is TableStatus.PLAYING and table.id in self.lobby.mine
 
     def action_join(self) -> None:
+        mine = self.lobby.waiting_at()
+        me = self.splendor.player_name
+        if mine is not None and any(s.invited and s.name == me for s in mine.seats):
+            self.splendor.send(Join(mine.id))  # accept the rematch you are invited to
+            return
         table = self._selected()
         if table is None:
             self.notify("No table selected.")
@@ -309,6 +316,8 @@ class LobbyScreen(Screen[None]):
             self.splendor.send(Join(table.id))  # back to your seat
         elif table.status is not TableStatus.WAITING:
             self.notify(f"Table {table.id} is not waiting for players: w watches it.")
+        elif table.id in self.lobby.mine:
+            self.splendor.send(Join(table.id))  # your own seat there
         elif not any(s.open for s in table.seats):
             self.notify(f"Table {table.id} has no open seat.")
         else:
@@ -398,7 +407,7 @@ class LobbyScreen(Screen[None]):
             text = self.typing[0].strip()
             self._type(None)
             if text.startswith("/"):
-                self.notify(self.splendor.talk.command(text))
+                self.notify(self.splendor.talk.command(text), markup=False)
                 self.show_chat(LOBBY)
             elif text:
                 self.splendor.send(Say(text))

@@ -75,20 +75,18 @@ LOOK = ("tab", "Tab", "Look")
 PRACTICE: Keys = (("u", "u", "Undo"), ("i", "i", "Hint"))
 CHAT_KEY = ("c", "c", "Chat")
 NEXT_KEY = ("m", "m", "Next game")
-TO_LOBBY = ("escape", "esc", "Lobby")
+LOBBY_KEY = ("escape", "esc", "Lobby")
 SPARE = ("tab", "colon")  # the keys that give way first on a narrow key line (in the help)
 LOOKING_MODES = (CHOOSE, WAIT, WATCH, OVER)  # where looking around has its own key line
 
 
-def keys(
-    mode: str, local: bool, again: str = "New game", player: bool = True, lobby: bool = False
-) -> Keys:
-    """The key line for `mode` (`local`: offline play, with undo and hints; online, chat
-    and m to the next game; `player`: a seat's, not a spectator's; `lobby`: Esc goes back
-    to the lobby from a game in progress, the seat kept, shown after m)."""
+def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -> Keys:
+    """The key line for `mode` (`local`: offline play, with undo and hints; online, chat,
+    m to the next game and Esc to the lobby, the seat kept; `player`: a seat's, not a
+    spectator's)."""
     practice = PRACTICE if local else ()
     chat = () if local else (CHAT_KEY,)
-    away: Keys = () if local else (NEXT_KEY, *((TO_LOBBY,) if lobby else ()))
+    away: Keys = () if local else (NEXT_KEY, LOBBY_KEY)  # online: the seat kept
     rematch = (("r", "r", "Rematch"),) if player else ()
     table: dict[str, Keys] = {
         CHOOSE: (
@@ -131,7 +129,7 @@ def keys(
         ),
         TYPE: (("enter", "⏎", "Play / look up"), ("escape", "esc", "Close")),
         CHAT: (("enter", "⏎", "Say"), ("escape", "esc", "Close")),
-        WATCH: (LOOK, TO_LOBBY, *chat, *away[:1], HELP, QUIT_KEY),
+        WATCH: (LOOK, LOBBY_KEY, *chat, *away[:1], HELP, QUIT_KEY),
         OVER: (
             ("enter", "⏎", again),
             ("v", "v", "Replay"),
@@ -230,7 +228,8 @@ PRACTICE_HELP = [
 ]
 ONLINE_HELP = [
     ("c", "chat with the table (/mute NAME, /bell)"),
-    ("m", "your next game where it is your move (this seat stays yours)"),
+    ("m", "your next game where it is your move, or the lobby (this seat stays yours)"),
+    ("Esc", "back to the lobby; the seat stays yours (j or Enter on the table: back)"),
     ("v", "vote to hand an absent player's seat to a bot (past the patience)"),
 ]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 
-from shared.gamerecord import RecordError, parse_record
+from shared.gamerecord import LIMITS, RecordError, parse_record
 
 from ..replay import Replay
 from ..table_state import TableState
@@ -46,7 +46,7 @@ class ReplayScreen(TableView):
     onlooker = "replay"
 
     def __init__(self, replay: Replay, at: int | None = None) -> None:
-        state = TableState(replay.record.tags.get("Game", "replay"), None, seats=replay.seats)
+        state = TableState(replay.game or "replay", None, seats=replay.seats)
         if replay.over:
             state.seed = replay.record.seed
         state.history.replace(replay.log, None, state.names, replay.record.players)
@@ -151,11 +151,23 @@ class ReplayApp(App[None]):
             self.push_screen(HelpScreen(groups, modes.page(modes.REPLAY, False), modes.LEGEND))
 
 
+def record_bytes(path: str | Path) -> bytes:
+    """The file's bytes, read a MiB at a time and no further than one byte past what a
+    record may be (`LIMITS.size`: the parser then refuses it), so that a huge file costs
+    neither time nor memory; `OSError` if it cannot be read."""
+    chunks: list[bytes] = []
+    size = 0
+    with open(path, "rb") as f:
+        while size <= LIMITS.size and (chunk := f.read(min(1 << 20, LIMITS.size + 1 - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+    return b"".join(chunks)
+
+
 def load_replay(path: str | Path) -> Replay:
-    """The replay of the record in `path`; `RecordError` (naming the line or the turn)
-    or `OSError` if it cannot be read."""
-    text = Path(path).read_text(encoding="utf-8")
-    return Replay.of(parse_record(text))
+    """The replay of the record in `path`; `RecordError` (naming the line or the turn,
+    or the limit it is over) or `OSError` if it cannot be read."""
+    return Replay.of(parse_record(record_bytes(path)))
 
 
-__all__ = ["RecordError", "ReplayApp", "ReplayScreen", "load_replay"]
+__all__ = ["RecordError", "ReplayApp", "ReplayScreen", "load_replay", "record_bytes"]

@@ -319,16 +319,18 @@ class TableScreen(TableView):
 
     def action_cancel(self) -> None:
         """Esc: the choice under way, else back to the board, else (watching, the game
-        over) back to the lobby."""
+        over, and online during a game, the seat kept) back to the lobby."""
         if self.choice.cancel():
             return
         if self.look.back():
             self._moved(everywhere=True)
         elif self.mode in (modes.WATCH, modes.OVER):
             self.splendor.leave_table()
-        else:
+        elif self.splendor.local:
             self.message = None
             self.draw_prompt()
+        else:
+            self.splendor.to_lobby()  # nothing open: to the lobby, keeping the seat
 
     def action_cursor(self, dr: int, dc: int) -> None:
         if self.view is not None:

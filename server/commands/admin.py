@@ -22,7 +22,10 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
+from shared.chat import MAX_SAID
+from shared.messages import MAX_NAME, MAX_TEXT
 from shared.players import player_label
+from shared.text import safe_text
 
 from ..front.config import ConfigError, load_config
 from ..host.clubdesk import ended_record
@@ -73,7 +76,7 @@ async def ratings(store: Store, top: int) -> str:
     lines = [f"{'rank':>4}  {'player':<18} {'rating':>6} {'games':>5} {'wins':>4}  last game"]
     for s in await store.leaderboard(top):
         when = time.strftime("%Y-%m-%d", time.localtime(s.last))
-        who = player_label(s.player)
+        who = safe_text(player_label(s.player), MAX_NAME)
         lines.append(f"{s.rank:>4}  {who:<18} {s.shown:>6} {s.games:>5} {s.wins:>4}  {when}")
     if len(lines) == 1:
         lines.append("(no rated games yet)")
@@ -86,7 +89,7 @@ async def chat_lines(store: Store, game: str | None, everywhere: bool, last: int
     for r in await store.chat(game, last, everywhere):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.at))
         where = "lobby" if r.game is None else r.game + (" (watching)" if r.spectator else "")
-        lines.append(f"{r.id:>7}  {when}  {where:<18} {r.name}: {r.text}")
+        lines.append(f"{r.id:>7}  {when}  {where:<18} {_said(r.name, r.text)}")
     return "\n".join(lines or ["(no chat lines)"]) + "\n"
 
 
@@ -95,7 +98,14 @@ async def remove_line(store: Store, line: int) -> str:
     if removed is None:
         raise StoreError(f"there is no chat line {line} (or it was removed already)")
     where = "the lobby" if removed.game is None else f"table {removed.game}"
-    return f"removed line {line} ({removed.name} in {where}: {removed.text})\n"
+    name, text = safe_text(removed.name, MAX_NAME), safe_text(removed.text, MAX_SAID)
+    return f"removed line {line} ({name} in {where}: {text})\n"
+
+
+def _said(name: str, text: str) -> str:
+    """A stored chat line as the admin's terminal may show it (a database copied from
+    elsewhere may hold lines no server of ours cleaned)."""
+    return f"{safe_text(name, MAX_NAME)}: {safe_text(text, MAX_SAID)}"
 
 
 async def _run(url: str, work: Callable[[Store], Awaitable[str]]) -> str:
@@ -143,6 +153,6 @@ def main(argv: Sequence[str]) -> int:
 
         sys.stdout.write(asyncio.run(_run(url, work)))
     except (ConfigError, StoreError, ValueError, OSError) as e:
-        print(f"splendor-server {args.command}: {e}", file=sys.stderr)
+        print(safe_text(f"splendor-server {args.command}: {e}", MAX_TEXT), file=sys.stderr)
         return 1
     return 0

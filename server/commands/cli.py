@@ -27,12 +27,32 @@ from pathlib import Path
 from typing import Any
 
 from client.connection import Connection
+from shared.text import safe_text
 
 from ..front.config import Config, ConfigError, load_config, workers_setting
 from ..front.session import Sessions
 from ..host.identity import Identity
 
 log = logging.getLogger("splendor")
+
+LOG_LIMIT = 20_000  # characters of one log record, its traceback included
+
+
+class SafeFormatter(logging.Formatter):
+    """Log lines as a terminal may show them: a name, a move or a message a player or a
+    file wrote (and a traceback quoting one) cannot send the admin's terminal an escape
+    sequence or a bidirectional override (`shared.text.safe_text`, lines kept)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return safe_text(super().format(record), LOG_LIMIT, lines=True)
+
+
+def safe_log(level: int, fmt: str, handler: logging.Handler) -> None:
+    """Log `level` and above through `handler`, each record formatted with `fmt` and
+    made safe (`SafeFormatter`)."""
+    handler.setFormatter(SafeFormatter(fmt))
+    logging.basicConfig(level=level, handlers=[handler])
+
 
 SHUTDOWN_MESSAGE = "The server is restarting; your game is saved. Reconnect in a minute."
 
@@ -190,10 +210,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(admin(argv))
     args = parse_args(argv)
     who = f"worker {args.worker} " if args.worker else ""
-    logging.basicConfig(
-        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-        format=f"%(asctime)s %(levelname)s {who}%(name)s: %(message)s",
-        stream=sys.stderr,
+    safe_log(
+        getattr(logging, str(args.log_level).upper(), logging.INFO),
+        f"%(asctime)s %(levelname)s {who}%(name)s: %(message)s",
+        logging.StreamHandler(sys.stderr),
     )
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # one line per connection is ours
     try:

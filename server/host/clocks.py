@@ -290,6 +290,8 @@ class Clocked(TableParts):
                 self._tell(i, timed_out)
 
     def _tell(self, seat: int, timed_out: bool) -> None:
+        if self.nobody_plays:
+            return  # the game is abandoned: its players are told that instead
         s = self.seats[seat]
         name = self.name(seat)
         if s.standin is not None:

@@ -121,11 +121,21 @@ class Table(Clocked, Votes, Seating, Practice):
         self._started()
 
     def _started(self) -> None:
-        """The game began (here or on another process): everyone sees the first view."""
+        """The game began (here or on another process): everyone is told they are at a
+        game now (the lobby's `table_changed`), then sees the first view."""
         self.touch()
-        self.send_views()
         self._changed(self, False)
+        self.send_views()
         self.kick_bots()
+
+    def _everyone_played(self, state: GameState) -> bool:
+        """Every seat has played a turn itself: the first round is over, and no player's
+        turn in it ran out of time (a bot played it for them)."""
+        first_round = state.num_players
+        return state.turn > first_round and not any(
+            s.identity is not None and s.stored.timeouts and s.stored.late <= first_round
+            for s in self.seats
+        )
 
     async def abandon(self) -> None:
         """PLAYING → FINISHED without an outcome: every human left the game."""
@@ -135,7 +145,7 @@ class Table(Clocked, Votes, Seating, Practice):
                 return
             rated: list[Rated] = []
             s = self.state
-            if self.rated and s is not None and s.turn > s.num_players:
+            if self.rated and s is not None and self._everyone_played(s):
                 # Rated once everyone has played a turn; the players who left rank last.
                 ranks = list(s.standing().ranks)
                 left = {i: seat.left for i, seat in enumerate(self.seats) if seat.identity}

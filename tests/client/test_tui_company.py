@@ -32,6 +32,7 @@ from shared.protocol import (
     TableUpdate,
     Vote,
     Welcome,
+    Where,
     encode,
 )
 from shared.state import GameState
@@ -244,20 +245,22 @@ async def test_the_dialogs_choose_a_clock_and_a_patience() -> None:
         assert conn.sent[-1] == Quick(2, "medium", clock=parse_time_control("7d"), rated=True)
 
 
-async def test_a_game_the_host_abandons_says_so_on_the_table() -> None:
+async def test_a_game_the_host_abandons_goes_to_the_lobby_and_says_so() -> None:
     """A lone player's bank runs dry: a bot would stand in, but with no human left the
-    host abandons the game and sends the session to the lobby. The table says so, and
-    no longer that a bot plays for you."""
+    host abandons the game and sends the session to the lobby, then says why: the lobby
+    shows it, and nothing says any more that a bot plays for you."""
     conn = FakeConnection()
     app = SplendorApp(conn)
     state = turn_of(new_game(2, 5), 0)
     stood = (SeatSummary("Ann", standin="medium", timeouts=1), SeatSummary(None, "medium"))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
         conn.deliver(encode(Welcome("Ann")))
         conn.deliver(encode(TableUpdate("t1", stood, 0, state.view(0), log=())))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await wait_for(pilot, lambda: "a medium bot plays for you" in screen_text(app))
-        conn.deliver(encode(Notice("the game at table t1 was abandoned", "info")))
+        conn.deliver(encode(Where()))
         conn.deliver(encode(LobbyList()))
-        await wait_for(pilot, lambda: "game abandoned" in screen_text(app))
+        conn.deliver(encode(Notice("the game at table t1 was abandoned", "info")))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: "was abandoned" in screen_text(app), 50)
         assert "plays for you" not in screen_text(app)

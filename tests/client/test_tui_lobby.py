@@ -27,6 +27,7 @@ from shared.protocol import (
     TableUpdate,
     Watch,
     Welcome,
+    Where,
     encode,
 )
 
@@ -151,7 +152,7 @@ async def test_lobby_lists_tables_and_sends_commands() -> None:
         assert conn.sent[-1] == Leave()
 
 
-async def test_a_table_message_opens_the_table_and_leaving_returns_to_the_lobby() -> None:
+async def test_a_table_the_host_puts_you_at_opens_and_leaving_returns_to_the_lobby() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -169,8 +170,12 @@ async def test_a_table_message_opens_the_table_and_leaving_returns_to_the_lobby(
         await pilot.press("b")
         assert "watching" in prompt(app)
         await pilot.press("escape")  # nothing to cancel: a spectator goes back to the lobby
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         assert conn.sent[-1] == Leave()
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)  # until the host says where it is now
+        conn.deliver(encode(Where()))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        conn.auto_where = False
         conn.deliver(encode(TableUpdate("t2", seats, None, state.view(None))))  # late: ignored
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
@@ -185,8 +190,8 @@ async def test_the_receiver_only_posts_messages() -> None:
         calls: list[Any] = []
         original = app.post_message
         app.post_message = lambda m: calls.append(m) or original(m)  # type: ignore[method-assign]
-        conn.deliver(encode(Welcome("Ann")))
-        assert len(calls) == 1 and app.player_name == ""  # handled later, in the app's task
+        conn.deliver(encode(Welcome("Ann")))  # and `Where`, as a host does
+        assert len(calls) == 2 and app.player_name == ""  # handled later, in the app's task
         await wait_for(pilot, lambda: app.player_name == "Ann")
 
 

@@ -74,13 +74,13 @@ def test_the_text_reads_like_a_game_record() -> None:
     record = record_of(
         2, 7, moves[:12], Event="Club night", Site="play.example.org", Seat1='ann "the bold"'
     )
-    text = write_record(Record(record.tags, record.moves, {2: "a bold take"}))
+    text = write_record(Record(record.tags, record.moves, {2: ("a bold take",)}))
     assert text.startswith('[Event "Club night"]\n[Site "play.example.org"]\n')
     assert '[Seat1 "ann \\"the bold\\""]' in text
     assert '[Result "*"]' in text and text.endswith("\n*\n")  # not over yet
     assert "1. " + moves[0] in text and "{a bold take}" in text
     back = parse_record(text)
-    assert back.tags["Seat1"] == 'ann "the bold"' and back.comments == {2: "a bold take"}
+    assert back.tags["Seat1"] == 'ann "the bold"' and back.comments == {2: ("a bold take",)}
 
 
 def test_a_turn_over_ten_tokens_keeps_its_return_in_the_turn() -> None:
@@ -110,7 +110,7 @@ def test_a_turn_over_ten_tokens_keeps_its_return_in_the_turn() -> None:
         ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. take W U G take R K W\n', "one action"),
         ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. return W\n', "a return ends"),
         ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n{early} 1. pass\n', "a comment before"),
-        ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. take W U G\n*\n2. pass\n', "line 7"),
+        ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. pass\n*\n2. pass\n', "line 5, turn 1"),
         ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. 2. pass\n', "turn 1 has no move"),
     ],
 )

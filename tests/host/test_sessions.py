@@ -270,14 +270,14 @@ async def test_games_nobody_comes_back_to_are_abandoned(host: GameHost) -> None:
     alice = HostConnection(host, identity("alice"))
     alice.cmd(Quick(2, "easy"))
     table_id = (await alice.next_of(TableUpdate)).table
-    await host.lobby.abandon_idle(60.0)  # alice is here: nothing happens
+    await host.lobby.play.abandon_idle(60.0)  # alice is here: nothing happens
     assert host.lobby.tables[table_id].status is TableStatus.PLAYING
     alice.close()
     table = host.lobby.tables[table_id]
-    await host.lobby.abandon_idle(60.0)  # gone, but not for long
+    await host.lobby.play.abandon_idle(60.0)  # gone, but not for long
     assert table.status is TableStatus.PLAYING
     table.seen -= 61.0
-    await host.lobby.abandon_idle(60.0)
+    await host.lobby.play.abandon_idle(60.0)
     assert table.status is TableStatus.FINISHED and table_id not in host.lobby.tables
     record = await host.store.load_game(table_id)
     assert record is not None and record.status == "abandoned"
