@@ -42,7 +42,10 @@ BINDINGS: list[BindingType] = [
         tooltip="Confirm; with nothing chosen, act on the cursor",
     ),
     Binding(
-        "escape", "cancel", "Cancel", tooltip="Cancel the choice (watching: back to the lobby)"
+        "escape",
+        "cancel",
+        "Cancel",
+        tooltip="Cancel the choice; online, with nothing open: to the lobby, the seat kept",
     ),
     Binding(
         "colon",
@@ -77,7 +80,9 @@ BINDINGS: list[BindingType] = [
         "p", "pass_turn", show=False, tooltip="Pass (only when no other move is possible, R12)"
     ),
     Binding("c", "chat", "Chat", tooltip="Say something to the table (/mute NAME, /bell)"),
-    Binding("m", "next_game", show=False, tooltip="Your next game where it is your move"),
+    Binding(
+        "m", "next_game", show=False, tooltip="Your next game where it is your move, or the lobby"
+    ),
     Binding(
         "v",
         "vote_or_replay",
