@@ -273,7 +273,7 @@ def _create(r: Reader) -> Create:
     if len(bots) != n:
         raise r.bad("bots", f"one level or none for each of the {n} seats")
     if bots[0] is not None:
-        raise ProtocolError("seat 0 is yours; it cannot be a bot")
+        raise ProtocolError("seat 1 is yours; it cannot be a bot")
     seed, rated = r.opt_integer("seed", 0, MAX_SEED - 1), r.flag("rated", False)
     clock = social.time_control(r, "clock")
     return Create(n, bots, seed, rated, clock, r.integer("patience", 1, 24 * 60, 10))

@@ -208,7 +208,9 @@ class Table:
                 return
             seating.ended("abandoned")
         await self.game_lock.release()
-        log.info("game end %s: abandoned after %d moves", self.id, len(self.moves))
+        state = self.game.state
+        turns = 0 if state is None else state.turn - 1  # the turns ended, as shown
+        log.info("game end %s: abandoned after %d turns", self.id, turns)
         self._changed(self, False)
 
     async def stop(self) -> None:
@@ -272,11 +274,11 @@ class Table:
         if after.is_over:
             o = after.outcome()
             log.info(
-                "game end %s: %s scores %s after %d moves",
-                self.id,
+                "game end %s: %s scores %s after %d turns",  # as the table counts them: a
+                self.id,  # return (R13) is part of its turn, not a move of its own
                 seating.describe(),
                 None if o is None else list(o.scores),
-                len(self.moves),
+                after.turn,
             )
             self._changed(self, False)
         elif before.turn != after.turn:

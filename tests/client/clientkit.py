@@ -282,7 +282,7 @@ def my_turn(app: SplendorApp) -> bool:
         isinstance(main, TableScreen)
         and main.view is not None
         and main.view.my_turn
-        and not main.waiting
+        and not main.choice.waiting
         and app.screen is main
     )
 
@@ -324,16 +324,16 @@ def square_of(screen: TableScreen, what: str, value: object) -> tuple[int, int]:
 
 async def go_to(pilot: Pilot[None], screen: TableScreen, square: tuple[int, int]) -> None:
     """Move the cursor to `square` with arrow keys and hjkl."""
-    r, c = screen.cursor
+    r, c = screen.look.cursor
     row, col = square
     while r != row:
         await pilot.press("down" if row > r else "up")
-        r = screen.cursor[0]
-    c = screen.cursor[1]
+        r = screen.look.cursor[0]
+    c = screen.look.cursor[1]
     while c != col:
         await pilot.press("l" if col > c else "h")
-        c = screen.cursor[1]
-    assert screen.cursor == square
+        c = screen.look.cursor[1]
+    assert screen.look.cursor == square
 
 
 def help_text(app: SplendorApp) -> str:
@@ -392,7 +392,7 @@ def returning(app: SplendorApp) -> bool:
         and main.view is not None
         and main.view.my_turn
         and main.view.phase == "return"
-        and not main.waiting
+        and not main.choice.waiting
     )
 
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from shared.bots import choose_move
-from shared.deal import new_game
+from shared.deal import new_game, replay
 from shared.gamerecord import (
     Record,
     RecordError,
@@ -126,3 +126,18 @@ def test_a_record_that_breaks_a_rule_names_the_turn() -> None:
     text = write_record(Record(record.tags, (*record.moves, "pass")))  # R12: not now
     with pytest.raises(RecordError, match=r"turn 7 \(move 7\).*\(R12\)"):
         replay_record(parse_record(text))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_record_that_breaks_a_rule_names_the_seat_as_the_record_numbers_it(
+    players: int,
+) -> None:
+    """Seats count from 1 in the error, as the record's Seat1, Seat2... tags do (issue 32)."""
+    _, moves = random_game(players, 5)
+    for played in range(1, 9):
+        mover = replay(players, 5, moves[:played]).current_player
+        record = record_of(players, 5, moves[:played])
+        text = write_record(Record(record.tags, (*record.moves, "pass")))  # R12: not now
+        with pytest.raises(RecordError) as raised:
+            replay_record(parse_record(text))
+        assert str(raised.value).endswith(f", seat {mover + 1})")
