@@ -128,6 +128,10 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     from ..host.gamehost import GameHost
     from ..store import SchemaTooNew, StoreError, redact
 
+    stop = asyncio.Event()  # set by SIGTERM or SIGINT, from the start: even one that comes
+    loop = asyncio.get_running_loop()  # while starting stops the server cleanly, once started
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     data_dir = config.data_path
     host_key = load_host_key(data_dir)
     host = GameHost(data_dir, database=config.database_url)
@@ -145,11 +149,7 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     if port_file:
         _write_port_file(port_file, service.port)
     tune_gc()
-    janitor = asyncio.get_running_loop().create_task(collect_garbage(service.sessions, config))
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    janitor = loop.create_task(collect_garbage(service.sessions, config))
     await stop.wait()
     log.info("shutting down: %d sessions", len(service.sessions.live))
     service.stop_listening()
