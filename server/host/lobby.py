@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Iterable, Sequence
 
@@ -53,7 +52,7 @@ from .chat import ChatDesk
 from .clubdesk import ClubDesk
 from .company import Company
 from .hostsettings import HostSettings
-from .identity import Identity
+from .identity import Identity, new_table_id
 from .link import HostLink
 from .listing import Listing, Listings, Mine
 from .seating import Seating
@@ -263,7 +262,7 @@ class Lobby(Company, Listings):
         rated = rated and self.settings.ratings
         seats = [Seat(identity=link.identity).record()] + [Seat(bot=b).record() for b in bots]
         for _ in range(20):
-            table_id = secrets.token_hex(3)
+            table_id = new_table_id()
             if table_id not in self.tables and await self.store.create_table(
                 table_id, seats, link.identity.name, rated, settings
             ):
