@@ -345,7 +345,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.status = status
         app = self._app
         if app is not None:
-            app.exit()
+            # In the app's own order, after what it was sent before: an exit asked for
+            # from outside at once would drop the children of a screen it is mounting
+            # (Textual mounts nothing once `exit` is called), whose handlers then fail.
+            app.call_later(app.exit)
         elif self._task is None and self._chan is not None and not self._gone:
             self._chan.close()
 

@@ -15,7 +15,6 @@ it is a player's move.
 from __future__ import annotations
 
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -26,7 +25,7 @@ from shared.protocol import TableStatus
 
 from ..store import WAITING, GameRecord, SeatRecord, StoreError
 from .hostsettings import HostSettings
-from .identity import Identity
+from .identity import Identity, new_table_id
 from .link import HostLink
 from .places import Places
 from .seat import Seat, TableError, same_player
@@ -135,7 +134,7 @@ class Rematches:
                 seats[(i + 1) % n] = replace(Seat(identity=s.identity).record(), invited=invited)
         settings = replace(old.settings, rematch_of=old.id)
         for _ in range(20):
-            table_id = secrets.token_hex(3)
+            table_id = new_table_id()
             if table_id in self.tables:
                 continue
             if await self.store.create_table(table_id, seats, offerer.name, old.rated, settings):

@@ -3,7 +3,6 @@ of a stored one, and the deal's seed. A part of `server.host.lobby.Lobby`."""
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable, Sequence
 
@@ -14,7 +13,7 @@ from ..store import DEFAULT_SETTINGS, WAITING, GameRecord, Settings, Store
 from .bots import BotPool
 from .company import check_cap
 from .hostsettings import HostSettings
-from .identity import Identity
+from .identity import Identity, new_table_id
 from .table import BUSY, Seat, Table, TableError
 
 
@@ -55,7 +54,7 @@ class TableMaker:
         rated = rated and self.settings.ratings
         seats = [Seat(identity=identity).record()] + [Seat(bot=b).record() for b in bots]
         for _ in range(20):
-            table_id = secrets.token_hex(3)
+            table_id = new_table_id()
             if table_id not in self.tables and await self.store.create_table(
                 table_id, seats, identity.name, rated, settings
             ):

@@ -39,6 +39,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -140,6 +141,29 @@ _REFUSED: tuple[type[BaseException], ...] = (*_DOWN, asyncpg.PostgresError)
 _LOCK_LOST: tuple[type[BaseException], ...] = (*_DOWN, StoreUnavailable)
 
 
+def _refusal(e: BaseException, url: str) -> StoreError | None:
+    """Why a first connection to `url` failed, as one line (None: not a connection's
+    failure)."""
+    said = " ".join(str(e).split())  # the server's own words: 'database "x" does not exist'
+    if isinstance(e, TimeoutError):
+        return StoreUnavailable(f"no answer from the database server within {CONNECT_TIMEOUT:g} s")
+    if isinstance(e, asyncpg.InvalidPasswordError):
+        if urlsplit(url).password is None:
+            return StoreError(f"the URL gives no password, and one is needed: {said}")
+        return StoreError(f"wrong password: {said}")
+    if isinstance(
+        e, asyncpg.InvalidCatalogNameError | asyncpg.InvalidAuthorizationSpecificationError
+    ):
+        return StoreError(said)  # no such database; no such role, or pg_hba.conf refuses it
+    if isinstance(e, asyncpg.exceptions.ClientConfigurationError | ValueError | OverflowError):
+        return StoreError(f"not a database URL asyncpg can use: {said}")
+    if isinstance(e, OSError):
+        return StoreUnavailable(f"cannot reach the database server: {said}")
+    if isinstance(e, _REFUSED):
+        return StoreUnavailable(f"the database is unreachable: {said}")
+    return None
+
+
 def _game_key(game: str) -> int:
     """A game's advisory lock key: a signed 32-bit hash of its id."""
     return zlib.crc32(game.encode()) - (1 << 31)
@@ -239,6 +263,10 @@ class PostgresStore(ClubQueries, Store):
     # -- opening and closing ----------------------------------------------
 
     async def open(self) -> None:
+        """Connect, and bring the schema up to date. What stops it is said in one line:
+        StoreUnavailable for what may pass (no answer, refused, starting up, full),
+        StoreError for what will not (no such database or role, a wrong password, a URL
+        asyncpg cannot use)."""
         try:
             self._pool = await asyncpg.create_pool(
                 self._url,
@@ -247,16 +275,26 @@ class PostgresStore(ClubQueries, Store):
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=QUERY_TIMEOUT,
             )
-        except _DOWN as e:
-            raise StoreUnavailable(f"the database is unreachable: {e}") from e
-        async with self._conn() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
-            try:
-                await migrate(conn)
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
-            await conn.execute("INSERT INTO processes (id) VALUES ($1)", self.process)
-        await self._listen()
+        except BaseException as e:
+            refused = _refusal(e, self._url)
+            if refused is None:
+                raise
+            raise refused from e
+        try:
+            async with self._conn() as conn:
+                await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+                try:
+                    await migrate(conn)
+                finally:
+                    await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+                await conn.execute("INSERT INTO processes (id) VALUES ($1)", self.process)
+            await self._listen()
+        except BaseException as e:
+            await self._pool.close()
+            self._pool = None
+            if isinstance(e, asyncpg.PostgresError):  # such as no right to create tables
+                raise StoreError(f"cannot set the database up: {' '.join(str(e).split())}") from e
+            raise
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._heartbeats()),
