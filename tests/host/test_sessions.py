@@ -222,7 +222,7 @@ async def test_bad_commands_are_notices(host: GameHost) -> None:
     alice = HostConnection(host, identity("alice"))
     for t, fields, words in [
         ("create", {"seats": 5}, "2 to 4"),
-        ("create", {"seats": 2, "bots": ("easy", None)}, "seat 0"),
+        ("create", {"seats": 2, "bots": ("easy", None)}, "seat 1 is yours"),  # from 1
         ("create", {"seats": 2, "bots": (None, "genius")}, "bot level"),
         ("create", {"seats": 2, "bots": (None,)}, "each of the 2 seats"),
         ("quick", {"players": True}, "players"),
