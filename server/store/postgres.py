@@ -169,13 +169,14 @@ def _game_key(game: str) -> int:
     return zlib.crc32(game.encode()) - (1 << 31)
 
 
-class PostgresStore(ClubQueries, Store):
+class PostgresStore(Store):
     """The store in a PostgreSQL database; see the module docstring."""
 
     shared = True
 
     def __init__(self, url: str) -> None:
         super().__init__()
+        self.club = ClubQueries(self._rows, self._statements)
         self._url = url
         self.process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._pool: asyncpg.Pool | None = None

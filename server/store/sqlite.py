@@ -75,11 +75,12 @@ REMOVALS_EVERY = 2.0  # seconds between looks for chat lines an admin removed (a
 T = TypeVar("T")
 
 
-class SqliteStore(ClubQueries, Store):
+class SqliteStore(Store):
     """The store in one SQLite file (created if missing); see the module docstring."""
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
         super().__init__()
+        self.club = ClubQueries(self._rows, self._statements)
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
         self.path = Path(path)
