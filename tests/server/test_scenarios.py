@@ -20,13 +20,22 @@ SMALL = (80, 24)
 ESC = "\x1b"
 
 
-async def enter(game: Game, name: str, size: tuple[int, int] = SMALL) -> Player:
-    """A player with a key logs in at `size` and sees the lobby."""
-    player = await Player.login(
-        game.port, name, asyncssh.generate_private_key("ssh-ed25519"), size=size
-    )
+def new_key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def enter(
+    game: Game, name: str, size: tuple[int, int] = SMALL, key: asyncssh.SSHKey | None = None
+) -> Player:
+    """A player with a key (a new one unless given) logs in at `size`; the lobby shows."""
+    player = await Player.login(game.port, name, key or new_key(), size=size)
     await player.wait_for("Splendor lobby")
     return player
+
+
+def at_a_game(text: str) -> bool:
+    """The screen is a game's table (its top line counts the turns)."""
+    return re.search(r"turn \d+ ·", status(text)) is not None
 
 
 def where(game: Game, name: str) -> Where:
@@ -64,7 +73,7 @@ async def two_player_game(game: Game, ann: Player, bob: Player) -> str:
     assert "s starts the game" in ann.text()
     ann.press("s")
     for p in (ann, bob):
-        await p.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+        await p.wait_for(at_a_game)
     return table
 
 
@@ -181,15 +190,14 @@ async def test_a_dropped_player_comes_back_to_the_game(tmp_path: Path, bot_execu
     """Rows: the connection drops → the seat held, the other sees the player away; a new
     session of that player → straight back at the table."""
     async with game_server(tmp_path, bot_executor) as game:
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        ann = await Player.login(game.port, "ann", key, size=SMALL)
-        await ann.wait_for("Splendor lobby")
+        key = new_key()
+        ann = await enter(game, "ann", key=key)
         bob = await enter(game, "bob")
         table = await two_player_game(game, ann, bob)
         await ann.close()
         await bob.wait_for(lambda t: "away" in t)
         ann = await Player.login(game.port, "ann", key, size=SMALL)
-        await ann.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+        await ann.wait_for(at_a_game)
         assert where(game, "ann") == Where("table", table, 0)
         await ann.close()
         await bob.close()
@@ -200,7 +208,7 @@ async def test_after_a_restart_players_are_back_at_their_game(
 ) -> None:
     """Rows: the server restarts → each player is told and the game is kept; on coming
     back, each lands at the table again, at the same turn."""
-    keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in ("ann", "bob")}
+    keys = {n: new_key() for n in ("ann", "bob")}
     async with game_server(tmp_path, bot_executor) as game:
         ann = await Player.login(game.port, "ann", keys["ann"], size=SMALL)
         bob = await Player.login(game.port, "bob", keys["bob"], size=SMALL)
@@ -310,7 +318,7 @@ async def test_every_human_out_of_time_abandons_the_game_once(
         await join_table(bob, table)
         ann.press("s")
         for p in (ann, bob):
-            await p.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+            await p.wait_for(at_a_game)
         control = game.host.lobby.tables[table].control
         assert control.timed
         first = first_to_move(game, ("ann", "bob"))
@@ -401,7 +409,7 @@ async def test_a_player_of_a_dead_process_comes_back_through_another(
     """Rows: a cluster's process goes away → its player connects to another process and
     lands at the game, at the same turn; the other player, on that process, plays on."""
     url = postgres.create_database()
-    key = asyncssh.generate_private_key("ssh-ed25519")
+    key = new_key()
     async with game_server(tmp_path / "b", bot_executor, database=url) as b:
         async with game_server(tmp_path / "a", bot_executor, database=url) as a:
             ann = await Player.login(a.port, "ann", key, size=SMALL)
@@ -413,10 +421,10 @@ async def test_a_player_of_a_dead_process_comes_back_through_another(
             await ann.wait_for(lambda t: "2. bob" in t and "s starts the game" in t)
             ann.press("s")
             for p in (ann, bob):
-                await p.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+                await p.wait_for(at_a_game)
         await ann.closed()
         ann = await Player.login(b.port, "ann", key, size=SMALL)
-        await ann.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+        await ann.wait_for(at_a_game)
         assert where(b, "ann") == Where("table", table, 0)
         first = first_to_move(b, ("ann", "bob"))
         await a_turn(ann if first == "ann" else bob, b.tap.latest(first))
@@ -431,9 +439,8 @@ async def test_a_second_session_finds_its_waiting_table_and_m_in_the_lobby_stays
     """Rows: connecting with a seat at a waiting table → the lobby at that table; m in the
     lobby with no game waiting → stays there, and says so."""
     async with game_server(tmp_path, bot_executor) as game:
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        ann = await Player.login(game.port, "ann", key, size=SMALL)
-        await ann.wait_for("Splendor lobby")
+        key = new_key()
+        ann = await enter(game, "ann", key=key)
         table = await create_open_table(ann)
         again = await Player.login(game.port, "ann", key, size=SMALL)
         await again.wait_for(f"Your table {table} (waiting)")
@@ -451,9 +458,8 @@ async def test_q_y_at_a_game_closes_the_app_and_keeps_the_seat(
     """Rows: q then y at a game → the app closes, the terminal is the player's again; the
     other player sees them away; connecting again → the game."""
     async with game_server(tmp_path, bot_executor) as game:
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        ann = await Player.login(game.port, "ann", key, size=SMALL)
-        await ann.wait_for("Splendor lobby")
+        key = new_key()
+        ann = await enter(game, "ann", key=key)
         bob = await enter(game, "bob")
         table = await two_player_game(game, ann, bob)
         ann.press("q")
@@ -463,7 +469,7 @@ async def test_q_y_at_a_game_closes_the_app_and_keeps_the_seat(
         await bob.wait_for(lambda t: "ann (away)" in t)
         assert game.host.lobby.tables[table].status is TableStatus.PLAYING
         ann = await Player.login(game.port, "ann", key, size=SMALL)
-        await ann.wait_for(lambda t: re.search(r"turn \d+ ·", status(t)) is not None)
+        await ann.wait_for(at_a_game)
         assert where(game, "ann") == Where("table", table, 0)
         await ann.close()
         await bob.close()
