@@ -17,10 +17,12 @@ from rich.console import RenderableType
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from shared.codec import CodecError
 from shared.gamerecord import RecordError, parse_record
+from shared.messages import MAX_TEXT
 from shared.protocol import (
     PROTOCOL_VERSION,
     Advice,
@@ -37,14 +39,16 @@ from shared.protocol import (
     LobbyList,
     Notice,
     PlayerProfile,
-    PlayMove,
     Start,
     TableUpdate,
+    ToLobby,
     Welcome,
+    Where,
     decode_host,
     encode,
 )
 from shared.social import LOBBY
+from shared.text import safe_text
 
 from .connection import Connection
 from .replay import Replay
@@ -58,6 +62,9 @@ from .screens.table import TableScreen
 from .talk import Talk
 
 log = logging.getLogger(__name__)
+
+
+EARLY_KEPT = 64  # a table's updates kept while its `Where` has not come
 
 
 class HostData(Message):
@@ -98,7 +105,8 @@ class SplendorApp(App[None]):
         self.guest = False
         self.lobby_data = LobbyList()
         self.bye_text: str | None = None
-        self._left_table: str | None = None
+        self.where = Where()  # where the host has this session (it says when that changes)
+        self._early: list[TableUpdate] = []  # the table's updates that came before `Where`
         self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
         self.talk = Talk()  # chat lines, muted names, the bell
 
@@ -121,8 +129,6 @@ class SplendorApp(App[None]):
 
     def send(self, msg: ClientMessage) -> None:
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
-        if not isinstance(msg, Leave | PlayMove):
-            self._left_table = None  # a new table may come
         if isinstance(msg, AskLeaderboard | AskProfile | AskRecord):
             self.asked.add(type(msg))
         self.connection.send(encode(msg))
@@ -146,16 +152,13 @@ class SplendorApp(App[None]):
         match msg:
             case Welcome():
                 self._welcome(msg)
+            case Where():
+                await self._moved(msg)
             case LobbyList():
                 self.lobby_data = msg
                 main = self.main_screen
                 if isinstance(main, LobbyScreen):
                     main.show(msg)
-                elif isinstance(main, TableScreen) and msg.table(main.table_id) is None:
-                    # the host sent us back to the lobby: the game ended unfinished
-                    main.table_ended("game abandoned")
-                elif main is None and not self.local:
-                    await self.show_main(LobbyScreen(msg))
             case TableUpdate():
                 await self._table(msg)
             case Notice(text, level):
@@ -163,7 +166,8 @@ class SplendorApp(App[None]):
                 if isinstance(main, TableScreen):
                     main.show_notice(text, level)
                 else:
-                    self.notify(text, severity="error" if level == "error" else "information")
+                    severity: SeverityLevel = "error" if level == "error" else "information"
+                    self.notify(text, severity=severity, markup=False)  # words, not markup
             case Advice(move, reason):
                 main = self.main_screen
                 if isinstance(main, TableScreen):
@@ -201,22 +205,52 @@ class SplendorApp(App[None]):
         try:
             replay = Replay.of(parse_record(text))
         except RecordError as e:
-            self.notify(f"The record of game {game} cannot be replayed: {e}", severity="error")
+            said = safe_text(f"The record of game {game} cannot be replayed: {e}", MAX_TEXT)
+            self.notify(said, severity="error", markup=False)
             return
         main = self.main_screen
         if isinstance(main, TableScreen):
             main.message = None  # "fetching the game's record…" is done
         await self.push_screen(ReplayScreen(replay))
 
-    async def _table(self, msg: TableUpdate) -> None:
-        if msg.table == self._left_table:
-            return  # a late update from a table we left
+    async def _moved(self, where: Where) -> None:
+        """The host moved this session: show the screen it is on now (the one place the
+        main screen changes, so the app never shows a screen the host has left)."""
+        if self.return_code is not None:
+            return  # leaving (a host of another version): no screen to show
+        before, self.where = self.where, where
         main = self.main_screen
-        if not (isinstance(main, TableScreen) and main.table_id == msg.table):
-            self.talk.forget(keep=(LOBBY, msg.table))
-            main = TableScreen(msg.table, msg.seat)
-            await self.show_main(main)
-        main.show(msg)
+        if where.screen == "table" and where.table is not None:
+            here = isinstance(main, TableScreen) and main.table_id == where.table
+            if not here or before != where:
+                self.talk.forget(keep=(LOBBY, where.table))
+                main = TableScreen(where.table, where.seat)
+                await self.show_main(main)
+            assert isinstance(main, TableScreen)
+            early, self._early = self._early, []
+            for update in early:
+                if update.table == where.table:
+                    main.show(update)
+        elif self.local:
+            if where.table is None and isinstance(main, TableScreen):
+                await self._to_setup()  # offline: after a table, the setup screen
+        elif not isinstance(main, LobbyScreen):
+            self._early = []
+            await self.show_main(LobbyScreen(self.lobby_data))
+
+    async def _table(self, msg: TableUpdate) -> None:
+        """A table's update: shown if this session is at that table's screen; kept until
+        `Where` comes if it is at that table on the lobby screen (a game starting: the
+        view can come first); else it is a late update from a table left, dropped."""
+        where, main = self.where, self.main_screen
+        if where.table != msg.table:
+            return
+        if where.screen == "table" and isinstance(main, TableScreen):
+            main.show(msg)
+        elif msg.log is not None:  # a whole history: what came before it is not needed
+            self._early = [msg]
+        elif len(self._early) < EARLY_KEPT:
+            self._early.append(msg)
 
     # -- screens ----------------------------------------------------------------
 
@@ -236,15 +270,13 @@ class SplendorApp(App[None]):
             await self.push_screen(screen)
 
     def leave_table(self) -> None:
-        """Back from a table: to the lobby online, to the setup screen locally."""
-        main = self.main_screen
-        if isinstance(main, TableScreen):
-            self._left_table = main.table_id
+        """Leave the table (its seat too, in a game: bots play it); the host says where to
+        go (`Where`): the lobby online, the setup screen offline."""
         self.send(Leave())
-        if self.local:
-            self.call_later(self._to_setup)
-        else:
-            self.call_later(self.show_main, LobbyScreen(self.lobby_data))
+
+    def to_lobby(self) -> None:
+        """Back to the lobby keeping the seat (Esc at a table); the host says when."""
+        self.send(ToLobby())
 
     async def _to_setup(self) -> None:
         while len(self.screen_stack) > 1:

@@ -1,10 +1,13 @@
 """Editing a line typed on a screen (the table's move and chat line, the lobby's chat):
 the keys that move the caret and delete, and printable characters inserted at the caret
-(pure, no Textual)."""
+(pure, no Textual). A key types a printable character, or a joiner a language needs (ZWNJ
+in Persian words); a paste goes through `shared.text.safe_text`, as the host's copy will."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from shared.text import JOINERS, safe_text
 
 Line = tuple[str, int]  # the text, and the caret's place in it
 
@@ -29,14 +32,19 @@ def edited(line: Line, key: str, character: str | None, limit: int) -> Line:
     text, caret = line
     if key in EDITING:
         return EDITING[key](text, caret)
-    if character and character.isprintable() and len(text) < limit:
+    if character and _typable(character) and len(text) < limit:
         return text[:caret] + character + text[caret:], caret + 1
     return line
 
 
 def pasted(line: Line, text: str, limit: int) -> Line:
-    """`line` with pasted `text` at the caret: on one line, printable, up to `limit`."""
-    text = "".join(ch for ch in " ".join(text.split()) if ch.isprintable())
+    """`line` with pasted `text` at the caret, as `shared.text.safe_text` leaves it (one
+    line; an escape sequence goes whole, not only its ESC), up to `limit` in all."""
+    text = safe_text(text, limit)
     typed, caret = line
     text = text[: limit - len(typed)]
     return typed[:caret] + text + typed[caret:], caret + len(text)
+
+
+def _typable(ch: str) -> bool:
+    return ch.isprintable() or ch in JOINERS

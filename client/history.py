@@ -3,15 +3,17 @@
 The first update for a table (and one after moves were taken back) brings the whole
 log; later ones add the turns that ended since the previous view (`ended_turns`).
 What happened since the viewer's own last turn is "fresh" (a spectator: what the
-latest update brought). The table's chat and news (a time-out, a bot standing in)
-show among the turns, each after the turns that had ended when it was said.
+latest update brought). News of the table (a time-out, a bot standing in) shows among
+the turns, after the turns that had ended when it came; the table's chat is not here
+but in a column beside the moves (`client.widgets.movelog.MoveLog`), so it never
+pushes them out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from shared.protocol import ChatLine, LoggedTurn
+from shared.protocol import LoggedTurn
 from shared.view import LastTurn, PlayerView
 
 from .describe import ended_turns, turn_cards, turn_text
@@ -26,15 +28,9 @@ class History:
     def __init__(self) -> None:
         self.turns: list[LogEntry] = []  # one a turn
         self.fresh_from = 0  # turns from here on are fresh
-        self.chat: list[tuple[int, int, LogEntry]] = []  # (turn said at, id, line)
         self.news: list[tuple[int, int, LogEntry]] = []  # (turn, order, what happened)
-        self.entries: list[LogEntry] = []  # turns, chat and news, in order
+        self.entries: list[LogEntry] = []  # turns and news, in order
         self.fresh = 0  # the newest entries that stand out
-
-    def talk(self, lines: Sequence[ChatLine], text: Callable[[ChatLine], str]) -> None:
-        """The table's chat lines to show (all of them, as `text` writes each)."""
-        self.chat = [(x.turn, x.id, LogEntry(text(x), kind="chat")) for x in lines]
-        self._merge()
 
     def tell(self, turn: int, text: str) -> None:
         """News about the table (a notice), shown after the turns ended before `turn`."""
@@ -42,9 +38,9 @@ class History:
         self._merge()
 
     def _merge(self) -> None:
-        """The entries: each turn, with the chat and news said after the turns before it;
-        the fresh count in those terms."""
-        extra = sorted(self.chat + self.news, key=lambda x: (x[0], x[1]))
+        """The entries: each turn, with the news told after the turns before it; the fresh
+        count in those terms."""
+        extra = sorted(self.news, key=lambda x: (x[0], x[1]))
         out: list[LogEntry] = []
         fresh_at, k = len(self.turns), 0
         start = self._first_turn()

@@ -2,11 +2,12 @@
 
 The table is two columns between the status line and the prompt line and keys:
 on the left the board (nobles, three rows of cards with their decks, the bank,
-your reserved cards) with the move log under it; on the right the players, in
-playing order, one panel each. Everything a player decides with is on screen
-at every size from `MIN_COLUMNS` x `MIN_LINES`; below that the table shows how
-big the terminal must be. Larger terminals get wider cards (spaced costs), boxed
-cards from 38 lines, taller cards from 48, larger player panels and a longer log.
+your reserved cards) with the move log under it, and the table's chat beside the
+moves (online); on the right the players, in playing order, one panel each.
+Everything a player decides with is on screen at every size from `MIN_COLUMNS` x
+`MIN_LINES`; below that the table shows how big the terminal must be. Larger
+terminals get wider cards (spaced costs), boxed cards from 38 lines, taller cards
+from 48, larger player panels and a longer log.
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ class Layout:
     side: int  # the players' column, in cells
     log: int  # lines of the move log under the board
     panel: int  # lines of each player's panel (after the column's one header line)
+
+    @property
+    def chat(self) -> int:
+        """The chat's column at the right of the move log, in cells (its rule included):
+        two fifths of the board's width, so the moves keep the larger part."""
+        return self.board.width * 2 // 5
 
 
 def geometry(columns: int, lines: int) -> Geometry:

@@ -6,6 +6,10 @@ keeps the table before the first turn and after each one; the viewer
 the blind reserves too: R9 hides them only while the game is played. A record of a
 game not over is seen as a spectator sees it (a server never gives one out: its
 seed would tell the decks).
+
+A record is a file anyone may have written: its tags and comments are shown only as
+`shared.text.safe_text` leaves them (no escape sequence, control or bidirectional
+override reaches the terminal); the `Record` itself keeps them as they are.
 """
 
 from __future__ import annotations
@@ -14,12 +18,16 @@ from dataclasses import dataclass
 
 from shared.deal import new_game
 from shared.gamerecord import Record, replay_steps
+from shared.messages import MAX_ID, MAX_NAME
 from shared.players import bot_level, player_named
 from shared.protocol import LoggedTurn, SeatSummary
 from shared.state import GameState
+from shared.text import safe_text
 from shared.view import PlayerView, ended_turn
 
 from .model import Seat, seats_from
+
+MAX_NOTE = 1000  # characters of a turn's comments shown
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,7 @@ class Replay:
     record: Record
     positions: tuple[GameState, ...]
     log: tuple[LoggedTurn, ...]  # each turn as the move log lists it
-    notes: tuple[str, ...]  # each turn's comments ("" for none)
+    notes: tuple[str, ...]  # each turn's comments, " / " between two, as shown ("" for none)
 
     @classmethod
     def of(cls, record: Record) -> Replay:
@@ -41,13 +49,12 @@ class Replay:
         for i, before, after in replay_steps(record):
             if not positions:
                 positions.append(before)
-            if i in record.comments:
-                said.append(record.comments[i])
+            said.extend(record.comments.get(i, ()))
             turn = ended_turn(before, after)
             if turn is not None:
                 positions.append(after)
                 log.append(LoggedTurn(before.current_player, turn))
-                notes.append(" ".join(said))
+                notes.append(safe_text(" / ".join(said), MAX_NOTE))
                 said = []
         if not positions:  # a record of no moves: the deal
             positions.append(new_game(record.players, record.seed))
@@ -73,13 +80,17 @@ class Replay:
         """The seats as the record's `SeatN` tags name them ("hard bot" is a bot)."""
         summaries = []
         for i in range(self.record.players):
-            name = self.record.tags.get(f"Seat{i + 1}", f"seat {i + 1}")
+            name = safe_text(self.record.tags.get(f"Seat{i + 1}", ""), MAX_NAME) or f"seat {i + 1}"
             level = bot_level(player_named(name))
             summaries.append(SeatSummary(None, level) if level else SeatSummary(name))
         return seats_from(summaries)
 
     @property
+    def game(self) -> str:
+        """The record's `Game` tag as it may be shown ("" for none)."""
+        return safe_text(self.record.tags.get("Game", ""), MAX_ID)
+
+    @property
     def title(self) -> str:
         """ "game 4fa2c1" (the record of a server's game), else "a record"."""
-        game = self.record.tags.get("Game")
-        return f"game {game}" if game else "a record"
+        return f"game {self.game}" if self.game else "a record"

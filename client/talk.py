@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from shared.messages import MAX_NAME
 from shared.social import LOBBY, ChatLine, ChatLines
+from shared.text import safe_text
 
 KEPT = 500  # lines kept for a place
 COMMANDS = "/mute NAME, /unmute NAME, /mute (who is muted), /bell (on or off)"
@@ -41,7 +43,7 @@ class Talk:
     def command(self, text: str) -> str:
         """Run a ``/`` command typed on a chat line; what to tell the player."""
         word, _, rest = text.strip().partition(" ")
-        name = rest.strip()
+        name = safe_text(rest, MAX_NAME)  # as the host's names are: it is echoed, too
         if word == "/mute" and name:
             self.muted.add(name.casefold())
             return f"{name} is muted for you (this session); /unmute {name} undoes it"

@@ -19,57 +19,38 @@ optional comments::
     4. take W U G return K * 5. buy 1-07 ...
 
 A turn is its action and, when it went over ten tokens, the return that ended
-it (R13). `write_record` and `parse_record` are inverses (`parse_record(
-write_record(r)) == r`), and `replay_record` plays a record to its final state
-with the engine, checking every move: a record needs no server. Anything that is
-not a record raises `RecordError`, which names the line.
+it (R13). `write_record` and `parse_record` (`shared.recordparse`) are inverses
+(`parse_record(write_record(r)) == r`), and `replay_record` plays a record to its
+final state with the engine, checking every move and then the Result and Scores
+tags: a record needs no server. Anything that is not a record, or is over its
+limits (`Limits`), raises `RecordError`, one line that names the line.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from .cards import CARD_SET
 from .deal import new_game
 from .errors import SplendorError
 from .moves import parse_move
+from .recordform import (
+    LIMITS,
+    ORDER,
+    UNFINISHED,
+    Limits,
+    Record,
+    RecordError,
+    at_line,
+    check_tags,
+    quote_comment,
+    quote_tag,
+    shown,
+)
+from .recordparse import parse_record, utf8_size
 from .state import GameState
 
-REQUIRED = ("Players", "Seed", "CardSet")
-# The tags a record starts with, in this order; any others follow, in name order.
-ORDER = (
-    "Event", "Site", "Date", "Game", "Players", "Seat1", "Seat2", "Seat3", "Seat4",
-    "Seed", "CardSet", "Rated", "Result", "Scores", "Termination",
-)  # fmt: skip
-WIDTH = 79  # columns of move text a line holds, at most
-UNFINISHED = "*"  # alone on the last line: the game had not ended (like PGN's "*")
-
-_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-_VERBS = ("take", "reserve", "buy", "return", "pass")
-
-
-class RecordError(SplendorError):
-    """Text that is not a game record; the message names the line and what is wrong."""
-
-
-@dataclass(frozen=True)
-class Record:
-    """A game: its tags, its turns' moves in notation (a turn's return follows its
-    action), and comments by the index of the move they follow."""
-
-    tags: dict[str, str]
-    moves: tuple[str, ...]
-    comments: dict[int, str] = field(default_factory=dict)
-
-    @property
-    def players(self) -> int:
-        return int(self.tags["Players"])
-
-    @property
-    def seed(self) -> int:
-        return int(self.tags["Seed"])
+WIDTH = 79  # columns of move text a line holds, at most (a long comment has its own)
 
 
 def record_of(players: int, seed: int, moves: list[str] | tuple[str, ...], **tags: str) -> Record:
@@ -83,7 +64,7 @@ def record_of(players: int, seed: int, moves: list[str] | tuple[str, ...], **tag
     record = Record(all_tags, tuple(moves))
     outcome = replay_record(record).outcome()
     if outcome is None:
-        all_tags.setdefault("Result", "*")
+        all_tags.setdefault("Result", UNFINISHED)
     else:
         all_tags["Result"] = " ".join(map(str, outcome.ranks))
         all_tags["Scores"] = " ".join(map(str, outcome.scores))
@@ -93,167 +74,74 @@ def record_of(players: int, seed: int, moves: list[str] | tuple[str, ...], **tag
 # -- writing ---------------------------------------------------------------------
 
 
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def write_record(record: Record) -> str:
-    """The record as text: tags, a blank line, the numbered turns wrapped at `WIDTH`."""
+def write_record(record: Record, limits: Limits = LIMITS) -> str:
+    """The record as text: tags, a blank line, the numbered turns wrapped at `WIDTH`
+    (never inside a move, so no line starts with a gold `*`), and `*` alone on the
+    last line if the game is not over. `RecordError` for a record `parse_record`
+    would not read back as it is: over a limit, a tag it refuses, a move not in
+    canonical notation or out of its place, a comment after no move."""
+    check_tags(record.tags, {}, limits)
+    _check_body(record, limits)
     names = [t for t in ORDER if t in record.tags]
     names += sorted(t for t in record.tags if t not in ORDER)
-    lines = [f'[{name} "{_quote(record.tags[name])}"]' for name in names]
+    lines = [f'[{name} "{quote_tag(record.tags[name])}"]' for name in names]
     lines.append("")
-    words: list[str] = []
-    turn = 0
+    line, turn = "", 0
     for i, text in enumerate(record.moves):
         if not text.startswith("return "):
             turn += 1
-            words.append(f"{turn}.")
-        words.extend(text.split())
-        if i in record.comments:
-            words.append("{" + record.comments[i].replace("}", ")") + "}")
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > WIDTH and not _inside_comment(line):
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
+            text = f"{turn}. {text}"
+        for chunk in (text, *("{" + quote_comment(c) + "}" for c in record.comments.get(i, ()))):
+            if line and len(line) + 1 + len(chunk) > WIDTH:
+                lines.append(line)
+                line = chunk
+            else:
+                line = f"{line} {chunk}" if line else chunk
     if line:
         lines.append(line)
-    if record.tags.get("Result", "*") == "*":
-        lines.append(UNFINISHED)  # on a line of its own: a `*` in a move is gold
-    return "\n".join(lines) + "\n"
+    if record.tags.get("Result", UNFINISHED) == UNFINISHED:
+        lines.append(UNFINISHED)  # on the last line, alone: a `*` in a move is gold
+    text = "\n".join(lines) + "\n"
+    if utf8_size(text) > limits.size:
+        raise RecordError(f"the record would be over {limits.size:,} bytes, the most one may be")
+    return text
 
 
-def _inside_comment(line: str) -> bool:
-    return line.count("{") > line.count("}")
-
-
-# -- reading ---------------------------------------------------------------------
-
-
-def parse_record(text: str) -> Record:
-    """A record from its text; `RecordError` naming the line if it is not one."""
-    lines = text.splitlines()
-    tags: dict[str, str] = {}
-    i = 0
-    while i < len(lines) and (lines[i].strip().startswith("[") or not lines[i].strip()):
-        line = lines[i].strip()
-        i += 1
-        if not line:
-            if tags:
-                break
-            continue
-        m = _TAG.match(line)
-        if m is None:
-            raise RecordError(f'line {i}: not a tag pair like [Seed "42"]: {line[:40]!r}')
-        if m.group(1) in tags:
-            raise RecordError(f"line {i}: the tag {m.group(1)} comes twice")
-        tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
-    if not tags:
-        first = next((n for n, line in enumerate(lines, 1) if line.strip()), 0)
-        found = repr(lines[first - 1].strip()[:40]) if first else "nothing"
-        raise RecordError(
-            f'line {first or 1}: a record starts with tag pairs like [Players "2"], not {found}'
-        )
-    _check_tags(tags)
-    moves, comments = _moves(lines, i)
-    return Record(tags, tuple(moves), comments)
-
-
-def _check_tags(tags: dict[str, str]) -> None:
-    for name in REQUIRED:
-        if name not in tags:
-            raise RecordError(f"the tag {name} is missing (a record needs {', '.join(REQUIRED)})")
-    if tags["Players"] not in ("2", "3", "4"):
-        raise RecordError(f"the tag Players should be 2, 3 or 4, not {tags['Players']!r}")
-    if not tags["Seed"].isdigit() or int(tags["Seed"]) >= 1 << 64:
-        raise RecordError(f"the tag Seed should be a whole number, not {tags['Seed']!r}")
-    if tags["CardSet"] != CARD_SET:
-        raise RecordError(
-            f"the record is for card set {tags['CardSet']!r}; this program has set {CARD_SET}"
-        )
-
-
-_TOKEN = re.compile(r"\{[^}]*\}|\S+")
-
-
-def _moves(lines: list[str], start: int) -> tuple[list[str], dict[int, str]]:
-    """The turns from the move text (lines `start` on): moves and comments. A turn is
-    its number, its action, and the return that may end it (R13)."""
-    moves: list[str] = []
-    comments: dict[int, str] = {}
-    turn, in_turn = 0, 0  # the turn's number, and its moves so far
-    words: list[str] = []
-    word_line = 0
-    ended = False
-
-    def flush() -> None:
-        nonlocal in_turn
-        if not words:
-            return
-        text = _notation(words, word_line, turn)
+def _check_body(record: Record, limits: Limits) -> None:
+    """The moves and comments as `write_record` can write them (see there)."""
+    if len(record.moves) > limits.moves:
+        raise RecordError(f"{len(record.moves):,} moves: a record holds {limits.moves:,} at most")
+    after_action = False
+    for i, text in enumerate(record.moves):
+        try:
+            canonical = str(parse_move(text))
+        except SplendorError as e:
+            raise RecordError(f"move {i + 1}: {e}") from None
+        if canonical != text:
+            raise RecordError(f"move {i + 1}: {shown(text)} is written {shown(canonical)}")
         is_return = text.startswith("return ")
-        if is_return and in_turn != 1:
-            raise RecordError(f"line {word_line}, turn {turn}: a return ends a turn's action")
-        if not is_return and in_turn != 0:
-            raise RecordError(f"line {word_line}, turn {turn}: one action a turn; number the next")
-        moves.append(text)
-        in_turn += 1
-        words.clear()
-
-    text = "\n".join(lines[start:])
-    for m in _TOKEN.finditer(text):
-        token, line = m.group(), start + text.count("\n", 0, m.start()) + 1
-        if ended:
-            raise RecordError(f"line {line}: {token!r} after the end of the game (*)")
-        if token.startswith("{"):
-            flush()
-            if not moves:
-                raise RecordError(f"line {line}: a comment before the first move")
-            comments[len(moves) - 1] = token[1:-1]
-        elif re.fullmatch(r"\d+\.", token):
-            flush()
-            if int(token[:-1]) != turn + 1:
-                raise RecordError(f"line {line}: turn {turn + 1} was next, not {token}")
-            if turn and in_turn == 0:
-                raise RecordError(f"line {line}: turn {turn} has no move")
-            turn, in_turn = turn + 1, 0
-        elif token == UNFINISHED and _alone_on_its_line(text, m.start()):
-            flush()
-            ended = True
-        else:
-            if token in _VERBS:
-                flush()
-            if not words:
-                if turn == 0:
-                    raise RecordError(f"line {line}: {token!r} before turn 1.")
-                word_line = line
-            words.append(token)
-    flush()
-    if turn and in_turn == 0:
-        raise RecordError(f"turn {turn} has no move")
-    return moves, comments
+        if is_return and not after_action:
+            raise RecordError(f"move {i + 1}: a return ends a turn's action")
+        after_action = not is_return
+    if any(not 0 <= i < len(record.moves) for i in record.comments):
+        raise RecordError("a comment is after no move of the record")
+    if not all(record.comments.values()):
+        raise RecordError("a move has an empty tuple of comments: a move with none has no entry")
+    said = [c for cs in record.comments.values() for c in cs]
+    if len(said) > limits.comments:
+        raise RecordError(f"{len(said):,} comments: a record holds {limits.comments:,} at most")
+    if any(len(c) > limits.comment for c in said):
+        raise RecordError(f"a comment over {limits.comment:,} characters, the most one holds")
 
 
-def _alone_on_its_line(text: str, at: int) -> bool:
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    return text[start : len(text) if end < 0 else end].strip() == UNFINISHED
-
-
-def _notation(words: list[str], line: int, turn: int) -> str:
-    """One move's canonical notation (`parse_move` checks it)."""
-    try:
-        return str(parse_move(" ".join(words)))
-    except SplendorError as e:
-        raise RecordError(f"line {line}, turn {turn}: {e}") from None
+# -- replaying -------------------------------------------------------------------
 
 
 def replay_steps(record: Record) -> Iterator[tuple[int, GameState, GameState]]:
     """Each move of the record played with the engine, checked: its index, the state
-    before it and the state after; `RecordError` saying which turn is not legal."""
+    before it and the state after; `RecordError` saying which line and turn is not
+    legal, or, once the last move is played, which of the Result and Scores tags
+    says otherwise than the moves (`check_result`)."""
     state = new_game(record.players, record.seed)
     turn = 0
     for i, text in enumerate(record.moves):
@@ -262,14 +150,55 @@ def replay_steps(record: Record) -> Iterator[tuple[int, GameState, GameState]]:
         try:
             after = state.apply(parse_move(text))
         except SplendorError as e:
-            raise RecordError(f"turn {turn} (move {i + 1}): {e}") from None
+            where = f"line {record.move_lines[i]}, " if i < len(record.move_lines) else ""
+            raise RecordError(f"{where}turn {turn} (move {i + 1}): {e}") from None
         yield i, state, after
         state = after
+    check_result(record, state, turn)
+
+
+def check_result(record: Record, final: GameState, turn: int) -> None:
+    """`RecordError` naming the tag's line if Result or Scores says otherwise than the
+    game's end, `final` after `turn` turns: a finished game's ranks (R17) and prestige
+    (R16); `*`, or no Result, and no Scores, for a game not over."""
+    outcome = final.outcome()
+    result, scores = record.tags.get("Result"), record.tags.get("Scores")
+    at_result, at_scores = (at_line(record.tag_lines.get(t)) for t in ("Result", "Scores"))
+    if outcome is None:
+        if result not in (None, UNFINISHED):
+            raise RecordError(
+                f"{at_result}Result says {shown(result or '')}, but the game is not over "
+                f"after turn {turn}, where its moves stop"
+            )
+        if scores is not None:
+            raise RecordError(
+                f"{at_scores}Scores are a finished game's, and the game is not over after "
+                f"turn {turn}, where its moves stop"
+            )
+        return
+    ranks, prestige = (" ".join(map(str, x)) for x in (outcome.ranks, outcome.scores))
+    if result is not None and _numbers(result) != outcome.ranks:
+        raise RecordError(
+            f"{at_result}Result says {shown(result)}, but the moves end the game at turn "
+            f"{turn} with ranks {ranks!r}"
+        )
+    if scores is not None and _numbers(scores) != outcome.scores:
+        raise RecordError(
+            f"{at_scores}Scores says {shown(scores)}, but the moves end the game at turn "
+            f"{turn} with scores {prestige!r}"
+        )
+
+
+def _numbers(text: str) -> tuple[int, ...] | None:
+    parts = text.split(" ")
+    if all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        return tuple(int(p) for p in parts)
+    return None
 
 
 def replay_record(record: Record) -> GameState:
     """The state the record's moves lead to, from its seed, each move checked by the
-    engine (`replay_steps`)."""
+    engine and then the result (`replay_steps`)."""
     final = new_game(record.players, record.seed)
     for _, _, after in replay_steps(record):
         final = after
@@ -277,8 +206,12 @@ def replay_record(record: Record) -> GameState:
 
 
 __all__ = [
+    "LIMITS",
+    "WIDTH",
+    "Limits",
     "Record",
     "RecordError",
+    "check_result",
     "parse_record",
     "record_of",
     "replay_record",

@@ -13,7 +13,8 @@ from .moves import Move
 from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
 from .view import LastTurn, PlayerView
 
-PROTOCOL_VERSION = 2  # 2: typed messages, the version in `welcome`, turns as one list
+PROTOCOL_VERSION = 3  # 2: typed messages, the version in `welcome`, turns as one list;
+# 3: the host says where a session is (`Where`), and the app follows it
 
 BOT_LEVELS = ("easy", "medium", "hard")
 MAX_SEED = 1 << 63  # seeds are 0 .. 2**63-1: a signed 64-bit integer in any database
@@ -147,6 +148,22 @@ class TableUpdate:
     rematch: RematchOffer | None = None  # once the game is over, a rematch offered
 
 
+SCREENS = ("lobby", "table")  # the main screens a session can be on (`Where.screen`)
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where the host has this session now: the screen it shows (the lobby, or a table),
+    the table it is at (None: none; at the lobby screen, a waiting table it sits at) and
+    its seat there (None: watching). The app changes its main screen on this message
+    alone, so a player always sees the screen the host thinks they are on."""
+
+    TAG: ClassVar[str] = "where"
+    screen: str = "lobby"
+    table: str | None = None
+    seat: int | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
     """A line for one session: a refusal and its reason ("error"), or news ("info")."""
@@ -219,6 +236,14 @@ class Watch:
 @dataclass(frozen=True, slots=True)
 class Leave:
     TAG: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class ToLobby:
+    """Back to the lobby from a table, keeping the seat (a game goes on without its player
+    looking; a waiting table keeps the seat too). `Leave` gives the seat up."""
+
+    TAG: ClassVar[str] = "to_lobby"
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,6 +366,7 @@ HostMessage = (
     Welcome
     | LobbyList
     | TableUpdate
+    | Where
     | Notice
     | Advice
     | Bye
@@ -355,6 +381,7 @@ ClientMessage = (
     | Join
     | Watch
     | Leave
+    | ToLobby
     | Start
     | PlayMove
     | Undo

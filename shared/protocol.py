@@ -49,6 +49,7 @@ from .messages import (
     PROFILE_GAMES,
     PROFILE_HISTORY,
     PROTOCOL_VERSION,
+    SCREENS,
     Advice,
     AskLeaderboard,
     AskProfile,
@@ -78,12 +79,14 @@ from .messages import (
     TableStatus,
     TableSummary,
     TableUpdate,
+    ToLobby,
     Undo,
     Watch,
     Welcome,
+    Where,
 )
 from .moves import Move, Return, parse_move
-from .reading import MISSING, ProtocolError, Reader, T, as_map, text_item
+from .reading import MISSING, ProtocolError, Reader, T, as_map, line_item, shown, text_item
 from .social import Absent, ChatLine, ChatLines, NextGame, Rematch, Say, Vote
 from .view import PlayerView
 
@@ -132,10 +135,9 @@ def encode(msg: Message) -> bytes:
 
 
 def notice(text: str, level: str = "error") -> bytes:
-    """A `Notice` as bytes; an over-long text is cut to what a client accepts."""
-    if len(text) > MAX_TEXT:
-        text = text[: MAX_TEXT - 1] + "…"
-    return encode(Notice(text or "?", level))
+    """A `Notice` as bytes, made safe to show (it may echo what a player typed) and cut
+    to what a client accepts (`shared.text.safe_text`)."""
+    return encode(Notice(shown(text, MAX_TEXT), level))
 
 
 # -- decoding --------------------------------------------------------------------
@@ -144,7 +146,7 @@ def notice(text: str, level: str = "error") -> bytes:
 def _seat(x: object, what: str) -> SeatSummary:
     r = Reader(as_map(x, what), what)
     bot = None if r.d.get("bot") is None else r.level("bot")
-    name, connected = r.opt_text("name", MAX_NAME), r.flag("connected", True)
+    name, connected = r.opt_line("name", MAX_NAME), r.flag("connected", True)
     return SeatSummary(name, bot, connected, **social.seat_extras(r))
 
 
@@ -157,7 +159,7 @@ def _table(x: object, what: str) -> TableSummary:
         raise r.bad("status", "waiting, playing or finished") from None
     return TableSummary(
         r.text("id", MAX_ID),
-        r.text("host", MAX_NAME),
+        r.line("host", MAX_NAME),
         table_status,
         r.seq("seats", _seat),
         r.integer("turn", 0, 1 << 31, 0),
@@ -191,14 +193,14 @@ def _bot_or_open(x: object, what: str) -> str | None:
 def _welcome(r: Reader) -> Welcome:
     # A host from before versions were sent speaks version 1.
     return Welcome(
-        r.text("name", MAX_NAME), r.flag("guest", False), r.integer("protocol", 0, 1 << 16, 1)
+        r.line("name", MAX_NAME), r.flag("guest", False), r.integer("protocol", 0, 1 << 16, 1)
     )
 
 
 def _lobby(r: Reader) -> LobbyList:
     return LobbyList(
         r.seq("tables", _table, ()),
-        r.seq("online", text_item(MAX_NAME), ()),
+        r.seq("online", line_item(MAX_NAME), ()),
         r.seq("mine", text_item(MAX_ID), ()),
         r.seq("to_move", text_item(MAX_ID), ()),
     )
@@ -245,11 +247,24 @@ def _rating_change(x: object, what: str) -> RatingChange | None:
     return RatingChange(x[0], x[1])  # type: ignore[index]
 
 
+def _where(r: Reader) -> Where:
+    screen = r.get("screen", "lobby")
+    if screen not in SCREENS:
+        raise r.bad("screen", " or ".join(SCREENS))
+    table = r.opt_text("table", MAX_ID)
+    seat = r.get("seat", None)
+    if seat is not None:
+        seat = r.integer("seat", 0, 3)
+    if screen == "table" and table is None:
+        raise r.bad("table", "a table id on the table screen")
+    return Where(screen, table, seat)
+
+
 def _notice(r: Reader) -> Notice:
     level = r.get("level", "error")
     if level not in ("error", "info"):
         raise r.bad("level", "error or info")
-    return Notice(r.text("text", MAX_TEXT), level)
+    return Notice(r.line("text", MAX_TEXT), level)
 
 
 def _create(r: Reader) -> Create:
@@ -258,7 +273,7 @@ def _create(r: Reader) -> Create:
     if len(bots) != n:
         raise r.bad("bots", f"one level or none for each of the {n} seats")
     if bots[0] is not None:
-        raise ProtocolError("seat 0 is yours; it cannot be a bot")
+        raise ProtocolError("seat 1 is yours; it cannot be a bot")
     seed, rated = r.opt_integer("seed", 0, MAX_SEED - 1), r.flag("rated", False)
     clock = social.time_control(r, "clock")
     return Create(n, bots, seed, rated, clock, r.integer("patience", 1, 24 * 60, 10))
@@ -278,7 +293,7 @@ def _advice(r: Reader) -> Advice:
         move = parse_move(text)
     except SplendorError as e:
         raise ProtocolError(str(e)) from None
-    return Advice(move, r.text("reason", MAX_TEXT))
+    return Advice(move, r.line("reason", MAX_TEXT))
 
 
 def _move(r: Reader) -> PlayMove:
@@ -295,7 +310,7 @@ def _ranked(x: object, what: str) -> Ranked:
     r = Reader(as_map(x, what), what)
     return Ranked(
         r.integer("rank", 1, 1 << 31),
-        r.text("player", MAX_NAME),
+        r.line("player", MAX_NAME),
         r.integer("rating", 0, MAX_RATING - 1),
         r.integer("games", 0, 1 << 31),
         r.integer("wins", 0, 1 << 31),
@@ -316,7 +331,7 @@ def _game_line(x: object, what: str) -> GameLine:
         r.text("status", 20),
         r.real("finished"),
         r.integer("seat", 0, players - 1),
-        r.seq("names", text_item(MAX_NAME), most=players),
+        r.seq("names", line_item(MAX_NAME), most=players),
         r.ints("scores", most=players),
         r.ints("ranks", most=players),
         r.flag("rated"),
@@ -340,7 +355,7 @@ def _by_players(x: object, what: str) -> tuple[int, int, int]:
 
 def _profile(r: Reader) -> PlayerProfile:
     return PlayerProfile(
-        r.text("player", MAX_NAME),
+        r.line("player", MAX_NAME),
         _opt_ranked(r, "standing"),
         r.ints("history", (), most=PROFILE_HISTORY),
         r.seq("by_players", _by_players, (), most=3),
@@ -352,9 +367,10 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     Welcome.TAG: _welcome,
     LobbyList.TAG: _lobby,
     TableUpdate.TAG: _table_update,
+    Where.TAG: _where,
     Notice.TAG: _notice,
     Advice.TAG: _advice,
-    Bye.TAG: lambda r: Bye(r.text("text", MAX_TEXT)),
+    Bye.TAG: lambda r: Bye(r.line("text", MAX_TEXT)),
     Leaderboard.TAG: lambda r: Leaderboard(
         r.seq("rows", _ranked, most=LEADERBOARD_PAGE),
         r.integer("offset", 0, 1 << 31, 0),
@@ -372,12 +388,13 @@ _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Join.TAG: lambda r: Join(r.text("table", MAX_ID)),
     Watch.TAG: lambda r: Watch(r.text("table", MAX_ID)),
     Leave.TAG: lambda r: Leave(),
+    ToLobby.TAG: lambda r: ToLobby(),
     Start.TAG: lambda r: Start(),
     PlayMove.TAG: _move,
     Undo.TAG: lambda r: Undo(),
     Hint.TAG: lambda r: Hint(),
     AskLeaderboard.TAG: lambda r: AskLeaderboard(r.integer("offset", 0, 1 << 31, 0)),
-    AskProfile.TAG: lambda r: AskProfile(r.text("player", MAX_NAME)),
+    AskProfile.TAG: lambda r: AskProfile(r.line("player", MAX_NAME)),
     AskRecord.TAG: lambda r: AskRecord(r.text("game", MAX_ID)),
     Say.TAG: social.say,
     Vote.TAG: social.vote,
@@ -457,6 +474,9 @@ __all__ = [
     "Vote",
     "Watch",
     "Welcome",
+    "Where",
+    "ToLobby",
+    "SCREENS",
     "decode_client",
     "decode_host",
     "encode",

@@ -1,6 +1,7 @@
 """Reading one message's fields, each checked as it is read: what `shared.protocol`'s
 decoders are made of. A field that is missing or wrong is a `ProtocolError` that names
-the message and the field."""
+the message and the field. Text a person or a file wrote is read as a `line`: cleaned
+for the screen as it enters (`shared.text.safe_text`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any, TypeVar
 
 from .codec import CodecError
 from .messages import BOT_LEVELS
+from .text import safe_text
 
 
 class ProtocolError(CodecError):
@@ -72,6 +74,13 @@ class Reader:
     def opt_text(self, key: str, limit: int) -> str | None:
         return None if self.d.get(key) is None else self.text(key, limit)
 
+    def line(self, key: str, limit: int, default: Any = MISSING) -> str:
+        """Text of 1 to `limit` characters that is shown (a name, a notice), made safe."""
+        return shown(self.text(key, limit, default), limit)
+
+    def opt_line(self, key: str, limit: int) -> str | None:
+        return None if self.d.get(key) is None else self.line(key, limit)
+
     def level(self, key: str, default: Any = MISSING) -> str:
         value = self.get(key, default)
         if value not in BOT_LEVELS:
@@ -97,6 +106,17 @@ def as_map(x: object, what: str) -> dict[str, Any]:
     if not isinstance(x, dict):
         raise ProtocolError(f"{what} should be a map")
     return x
+
+
+def shown(text: str, limit: int) -> str:
+    """`text` as a screen may show it (`shared.text.safe_text`); "?" if nothing is left."""
+    return safe_text(text, limit) or "?"
+
+
+def line_item(limit: int) -> Callable[[object, str], str]:
+    """A list's item that is shown (a name): text of 1 to `limit` characters, made safe."""
+    item = text_item(limit)
+    return lambda x, what: shown(item(x, what), limit)
 
 
 def text_item(limit: int) -> Callable[[object, str], str]:

@@ -13,7 +13,7 @@ from typing import Any
 from .chat import MAX_CHAT, MAX_SAID, is_clean
 from .clock import ClockView, TimeControl, parse_time_control
 from .messages import MAX_ID, MAX_NAME, SeatSummary
-from .reading import ProtocolError, Reader, as_map
+from .reading import ProtocolError, Reader, as_map, shown
 from .social import Absent, ChatLine, ChatLines, Say, Vote
 
 MAX_TIME = 1e9  # seconds: a clock's time left, an absence (some 30 years)
@@ -62,7 +62,7 @@ def absent(x: object, what: str) -> Absent:
 def _name(x: object, what: str) -> str:
     if not isinstance(x, str) or not 0 < len(x) <= MAX_NAME:
         raise ProtocolError(f"{what} should be a name")
-    return x
+    return shown(x, MAX_NAME)
 
 
 def chat_line(x: object, what: str) -> ChatLine:
@@ -72,7 +72,7 @@ def chat_line(x: object, what: str) -> ChatLine:
         raise r.bad("text", "one line of plain text (no control character or escape)")
     return ChatLine(
         r.integer("id", 0, 1 << 62),
-        r.text("name", MAX_NAME),
+        r.line("name", MAX_NAME),
         text,
         r.integer("turn", 0, 1 << 31, 0),
         r.flag("spectator", False),

@@ -259,7 +259,7 @@ class GameState(_OnTheTable):
                 return self.apply_unchecked(move)
         if move not in legal:
             why = why_not_now(self.view(self.current_player), move)
-            where = f"turn {self.turn}, seat {self.current_player}"
+            where = f"turn {self.turn}, seat {self.current_player + 1}"  # seats count from 1
             raise IllegalMoveError(f"`{move}`: {why} ({where})")
         return self.apply_unchecked(move)
 

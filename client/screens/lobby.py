@@ -61,22 +61,13 @@ COLUMNS = (  # 0: the rest
 )
 CLUB: Keys = (("r", "r", "Ranks"), ("p", "p", "Profile"), ("v", "v", "Replay"))
 END: Keys = (("question_mark", "?", "Help"), ("q", "q", "Quit"))
-KEYS: Keys = (  # the key line; j and w (join, watch) are Enter's, and in the help
-    ("enter", "⏎", "Open"),
-    ("g", "g", "Quick"),
-    ("c", "c", "Create"),
-    ("t", "t", "Chat"),
-    *CLUB,
-    *END,
-)
-KEYS_AT_TABLE: Keys = (  # waiting at a table someone else made: its host starts it
-    ("enter", "⏎", "Open"),
-    ("l", "l", "Leave"),
-    ("t", "t", "Chat"),
-    *CLUB,
-    *END,
-)
-KEYS_HOSTING: Keys = (KEYS_AT_TABLE[0], ("s", "s", "Start"), *KEYS_AT_TABLE[1:])  # one's own
+OPEN, TALK = ("enter", "⏎", "Open"), ("t", "t", "Chat")
+JOINS: Keys = (("j", "j", "Join"), ("w", "w", "Watch"), ("g", "g", "Quick"), ("c", "c", "Create"))
+KEYS: Keys = (OPEN, *JOINS, TALK, *CLUB, *END)  # not at a table
+KEYS_AT_TABLE: Keys = (OPEN, ("l", "l", "Leave"), TALK, *CLUB, *END)  # waiting to start
+KEYS_HOSTING: Keys = (OPEN, ("s", "s", "Start"), *KEYS_AT_TABLE[1:])  # at one's own table
+KEYS_INVITED: Keys = (OPEN, ("j", "j", "Accept"), *KEYS_AT_TABLE[1:])  # offered a rematch
+SPARE = ("v", "p")  # the keys that give way on a narrow key line (in the help)
 TYPING: Keys = (("enter", "⏎", "Say"), ("escape", "esc", "Close"))
 LOBBY_KEYS = [
     ("↑ ↓ PgUp PgDn", "select a table"),
@@ -117,7 +108,9 @@ def lobby_help() -> Group:
 def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
     """A table's seats for the lobby's list, longest first (the list draws the first that
     fits): "ann, bob (away), easy bot, open", then "ann, bob (away), easy, 1 open", then
-    "ann +2, 1 open" (the first seat taken, how many more are, and the open ones)."""
+    "ann +2, 1 open" (the first player, how many more seats are taken, the open ones).
+    Players come first, then bots, then open seats: a name says who plays there."""
+    seats = tuple(sorted(seats, key=lambda s: 0 if s.name else 1 if s.bot else 2))
     short = [seat_label(s) if s.name else (s.bot or "") for s in seats if s.name or s.bot]
     free = len(seats) - len(short)
     opens = [f"{free} open"] if free else []
@@ -223,19 +216,22 @@ class LobbyScreen(Screen[None]):
             if playing and t.id in lobby.mine:
                 status = "your move" if t.id in lobby.to_move else "your game"
             kind = "rated" if t.rated else "casual"
-            clock = str(t.clock) if t.clock.timed else ""
+            clock = str(t.clock) if t.clock.timed else "none"
             rows.append((t.id, (t.id, t.host, status, kind, seats, clock, turn)))
         self.tables.show(rows)
         self.online.show(lobby.online)
         if self.typing is None:
-            self.query_one(KeyBar).show(self._keys())
+            self.query_one(KeyBar).show(self._keys(), SPARE)
         self._show_mine(lobby.waiting_at(), lobby.to_move)
 
     def _keys(self) -> Keys:
         table = self.lobby.waiting_at()
+        me = self.splendor.player_name
         if table is None:
             return KEYS
-        return KEYS_HOSTING if table.host == self.splendor.player_name else KEYS_AT_TABLE
+        if any(s.invited and s.name == me for s in table.seats):
+            return KEYS_INVITED
+        return KEYS_HOSTING if table.host == me else KEYS_AT_TABLE
 
     def _update_static(self, selector: str, content: str | Text) -> None:
         """`Static.update` only when the content differs from what the widget shows."""
@@ -266,9 +262,11 @@ class LobbyScreen(Screen[None]):
         )
         host = table.host
         action = "[b]s[/b] starts the game" if host == me else f"waiting for {host} to start"
-        invited = any(s.invited and s.name == me for s in table.seats)
-        if invited:
+        invited = [s.name for s in table.seats if s.invited and s.name]
+        if me in invited:
             action = "a rematch: [b]j[/b] accepts"
+        elif invited:
+            action = f"a rematch: waiting for {', '.join(invited)} to accept"
         self._update_static(
             "#my-table",
             f"[b]Your table {table.id}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves{moves}",
@@ -306,6 +304,11 @@ class LobbyScreen(Screen[None]):
         return table.status is TableStatus.PLAYING and table.id in self.lobby.mine
 
     def action_join(self) -> None:
+        mine = self.lobby.waiting_at()
+        me = self.splendor.player_name
+        if mine is not None and any(s.invited and s.name == me for s in mine.seats):
+            self.splendor.send(Join(mine.id))  # accept the rematch you are invited to
+            return
         table = self._selected()
         if table is None:
             self.notify("No table selected.")
@@ -313,6 +316,8 @@ class LobbyScreen(Screen[None]):
             self.splendor.send(Join(table.id))  # back to your seat
         elif table.status is not TableStatus.WAITING:
             self.notify(f"Table {table.id} is not waiting for players: w watches it.")
+        elif table.id in self.lobby.mine:
+            self.splendor.send(Join(table.id))  # your own seat there
         elif not any(s.open for s in table.seats):
             self.notify(f"Table {table.id} has no open seat.")
         else:
@@ -386,7 +391,7 @@ class LobbyScreen(Screen[None]):
     def _type(self, line: tuple[str, int] | None) -> None:
         self.typing = line
         self.chat.edit(line)
-        self.query_one(KeyBar).show(self._keys() if line is None else TYPING)
+        self.query_one(KeyBar).show(self._keys() if line is None else TYPING, SPARE)
 
     def on_key(self, event: events.Key) -> None:
         """While a chat line is typed every key edits it; Enter says it, Esc closes it."""
@@ -402,7 +407,7 @@ class LobbyScreen(Screen[None]):
             text = self.typing[0].strip()
             self._type(None)
             if text.startswith("/"):
-                self.notify(self.splendor.talk.command(text))
+                self.notify(self.splendor.talk.command(text), markup=False)
                 self.show_chat(LOBBY)
             elif text:
                 self.splendor.send(Say(text))

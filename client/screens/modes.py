@@ -4,7 +4,9 @@ A table is in one mode at a time: choosing a move, waiting for another player,
 picking gems, confirming a move, giving tokens back (R13), typing on the move line,
 watching, the game over, asking before quitting, or too small to show. The key line
 at the bottom and the first page of help both come from here, so they always agree
-with what the keys do.
+with what the keys do. Looking around (the cursor among the players or the moves) is
+not a mode of its own, since every key keeps its meaning there, but it has its own key
+line (`look_keys`).
 """
 
 from __future__ import annotations
@@ -72,13 +74,19 @@ QUIT_KEY = ("q", "q", "Quit")
 LOOK = ("tab", "Tab", "Look")
 PRACTICE: Keys = (("u", "u", "Undo"), ("i", "i", "Hint"))
 CHAT_KEY = ("c", "c", "Chat")
+NEXT_KEY = ("m", "m", "Next game")
+LOBBY_KEY = ("escape", "esc", "Lobby")
+SPARE = ("tab", "colon")  # the keys that give way first on a narrow key line (in the help)
+LOOKING_MODES = (CHOOSE, WAIT, WATCH, OVER)  # where looking around has its own key line
 
 
 def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -> Keys:
-    """The key line for `mode` (`local`: offline play, with undo and hints; online, chat;
-    `player`: a seat's, not a spectator's)."""
+    """The key line for `mode` (`local`: offline play, with undo and hints; online, chat,
+    m to the next game and Esc to the lobby, the seat kept; `player`: a seat's, not a
+    spectator's)."""
     practice = PRACTICE if local else ()
     chat = () if local else (CHAT_KEY,)
+    away: Keys = () if local else (NEXT_KEY, LOBBY_KEY)  # online: the seat kept
     rematch = (("r", "r", "Rematch"),) if player else ()
     table: dict[str, Keys] = {
         CHOOSE: (
@@ -89,10 +97,19 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
             LOOK,
             *practice,
             *chat,
+            *away,
             HELP,
             QUIT_KEY,
         ),
-        WAIT: (LOOK, ("colon", ":", "Look up a card"), *practice[:1], *chat, HELP, QUIT_KEY),
+        WAIT: (
+            LOOK,
+            ("colon", ":", "Look up a card"),
+            *practice[:1],
+            *chat,
+            *away,
+            HELP,
+            QUIT_KEY,
+        ),
         PICK: (
             ("", "w u g r k", "Pick"),
             ("backspace", "⌫", "Put back"),
@@ -112,8 +129,17 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
         ),
         TYPE: (("enter", "⏎", "Play / look up"), ("escape", "esc", "Close")),
         CHAT: (("enter", "⏎", "Say"), ("escape", "esc", "Close")),
-        WATCH: (LOOK, ("escape", "esc", "Lobby"), *chat, HELP, QUIT_KEY),
-        OVER: (("enter", "⏎", again), ("v", "v", "Replay"), *rematch, LOOK, *chat, HELP, QUIT_KEY),
+        WATCH: (LOOK, LOBBY_KEY, *chat, *away[:1], HELP, QUIT_KEY),
+        OVER: (
+            ("enter", "⏎", again),
+            ("v", "v", "Replay"),
+            *rematch,
+            LOOK,
+            *chat,
+            *away[:1],
+            HELP,
+            QUIT_KEY,
+        ),
         QUIT: (("y", "y", "Yes, leave"), ("n", "n", "No, stay")),
         SMALL: (HELP, QUIT_KEY),
         REPLAY: (
@@ -125,6 +151,16 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
         ),
     }
     return table[mode]
+
+
+def look_keys(moves: bool) -> Keys:
+    """The key line while the cursor is among the players or along the moves (`moves`):
+    the keys that move it, and the way back to the board."""
+    if moves:
+        walk: Keys = (("", "↑ ↓ PgUp PgDn", "Look back"), ("end", "Home End", "First / last"))
+    else:
+        walk = (("", "↑ ↓ ← →", "Players, reserves"), ("tab", "Tab", "Moves"))
+    return (*walk, ("escape", "esc", "Board"), HELP, QUIT_KEY)
 
 
 LOOKING = [
@@ -192,7 +228,8 @@ PRACTICE_HELP = [
 ]
 ONLINE_HELP = [
     ("c", "chat with the table (/mute NAME, /bell)"),
-    ("m", "your next game where it is your move (this seat stays yours)"),
+    ("m", "your next game where it is your move, or the lobby (this seat stays yours)"),
+    ("Esc", "back to the lobby; the seat stays yours (j or Enter on the table: back)"),
     ("v", "vote to hand an absent player's seat to a bot (past the patience)"),
 ]
 

@@ -1,6 +1,6 @@
 """The replay viewer: a finished game's table as it was after every turn.
 
-It is the table screen's drawing (`TableView`) fed from a game record played
+It is the table's drawing (`TableView`) fed from a game record played
 out in the client (`client.replay.Replay`) instead of from the host: ← → go a turn
 back and on, ↑ ↓ and PgUp PgDn walk the move list (the table follows), Home and
 End go to the deal and the last turn. Once the game is over every card shows, the
@@ -15,14 +15,15 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 
-from shared.gamerecord import RecordError, parse_record
+from shared.gamerecord import LIMITS, RecordError, parse_record
 
 from ..replay import Replay
+from ..table_state import TableState
 from ..widgets.movelog import Notes
 from . import modes
 from .help import HelpScreen
 from .results import results_notes
-from .table_view import MOVES, TableView
+from .table_view import TableView
 
 NOTE_STYLE = "italic #8fd3ff"
 
@@ -45,32 +46,28 @@ class ReplayScreen(TableView):
     onlooker = "replay"
 
     def __init__(self, replay: Replay, at: int | None = None) -> None:
-        super().__init__(replay.record.tags.get("Game", "replay"), None)
+        state = TableState(replay.game or "replay", None, seats=replay.seats)
+        if replay.over:
+            state.seed = replay.record.seed
+        state.history.replace(replay.log, None, state.names, replay.record.players)
+        super().__init__(state)
         self.replay = replay
         self.onlooker = f"replay of {replay.title}"
-        self.seats = replay.seats
-        if replay.over:
-            self.seed = replay.record.seed
-        self.history.replace(replay.log, None, self.names, replay.record.players)
-        self.area = MOVES  # the move list's selection is the turn shown; no board cursor
-        self.at = 0
+        self.at = 0  # the turns shown played: the move list's selection is the last of them
         self.go_to(replay.turns if at is None else at)
 
     @property
     def mode(self) -> str:
-        if self.is_mounted and not self.shape.fits:
-            return modes.SMALL
-        return modes.REPLAY
+        return modes.REPLAY if self.fits else modes.SMALL
 
     def go_to(self, k: int) -> None:
         """Show the table after `k` turns (clamped to the game)."""
         k = max(0, min(self.replay.turns, k))
         self.at = k
-        self.view = self.replay.view(k)
-        self.previous = self.replay.view(k - 1) if k else None
-        self.log_at = max(0, k - 1)
+        self.state.view = self.replay.view(k)
+        self.state.previous = self.replay.view(k - 1) if k else None
         if self.is_mounted:
-            self._redraw()
+            self.redraw()
 
     # -- keys -------------------------------------------------------------------------
 
@@ -87,13 +84,23 @@ class ReplayScreen(TableView):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    # -- drawing (the table's, with the replay's move list and prompt) ------------------
+    # -- drawing: the table, with the replay's move list and prompt -----------------------
+
+    def redraw(self) -> None:
+        view = self.view
+        assert view is not None
+        self.paint_status(mine=False)
+        self.paint_players(None)
+        self.paint_cards(view.me)
+        self.paint_board(None, self.looked_card(), view.me)
+        self._moves()
+        self._prompt()
 
     def looked_card(self) -> str | None:
         """The card of the turn shown (bought, reserved), beside the hand."""
         if self.at == 0:
             return None
-        cards = self.entries[self.at - 1].cards
+        cards = self.state.entries[self.at - 1].cards
         return cards[0] if cards else None
 
     def _moves(self) -> None:
@@ -103,12 +110,10 @@ class ReplayScreen(TableView):
         if self.at and self.replay.notes[self.at - 1]:
             notes = ((f"{{{self.replay.notes[self.at - 1]}}}", NOTE_STYLE),)
         if view.is_over:
-            notes = (*notes, *results_notes(view, self.seats, self.seed))
-        self.move_log.show(tuple(self.entries), 0, self.at - 1, notes)  # -1: the deal
+            notes = (*notes, *results_notes(view, self.state.seats, self.state.seed))
+        self.paint_moves(self.at - 1, notes, fresh=0)  # -1: the deal
 
     def _prompt(self) -> None:
-        if self.view is None:
-            return
         mode = self.mode
         self.key_line.show(modes.keys(mode, False))
         if mode == modes.SMALL:
@@ -118,7 +123,8 @@ class ReplayScreen(TableView):
         if k == 0:
             self.prompt_line.say(f"The deal (0 of {total} turns): → plays the first turn")
         else:
-            self.prompt_line.say(f"After turn {k} of {total}: {self.entries[k - 1].text}")
+            text = self.state.entries[k - 1].text
+            self.prompt_line.say(f"After turn {k} of {total}: {text}")
 
 
 class ReplayApp(App[None]):
@@ -145,11 +151,23 @@ class ReplayApp(App[None]):
             self.push_screen(HelpScreen(groups, modes.page(modes.REPLAY, False), modes.LEGEND))
 
 
+def record_bytes(path: str | Path) -> bytes:
+    """The file's bytes, read a MiB at a time and no further than one byte past what a
+    record may be (`LIMITS.size`: the parser then refuses it), so that a huge file costs
+    neither time nor memory; `OSError` if it cannot be read."""
+    chunks: list[bytes] = []
+    size = 0
+    with open(path, "rb") as f:
+        while size <= LIMITS.size and (chunk := f.read(min(1 << 20, LIMITS.size + 1 - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+    return b"".join(chunks)
+
+
 def load_replay(path: str | Path) -> Replay:
-    """The replay of the record in `path`; `RecordError` (naming the line or the turn)
-    or `OSError` if it cannot be read."""
-    text = Path(path).read_text(encoding="utf-8")
-    return Replay.of(parse_record(text))
+    """The replay of the record in `path`; `RecordError` (naming the line or the turn,
+    or the limit it is over) or `OSError` if it cannot be read."""
+    return Replay.of(parse_record(record_bytes(path)))
 
 
-__all__ = ["RecordError", "ReplayApp", "ReplayScreen", "load_replay"]
+__all__ = ["RecordError", "ReplayApp", "ReplayScreen", "load_replay", "record_bytes"]

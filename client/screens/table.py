@@ -1,116 +1,239 @@
 """The game table, played with the keyboard alone.
 
-Keys turn into a move only when the move is among the view's legal moves;
-otherwise the prompt line says why. What a key does depends on the mode
-(`client.screens.modes`): ``r`` reserves while choosing, picks red while taking
-gems, and gives a red back while returning tokens (R13). Below it, in layers:
-`Looking` (looking.py) moves the cursor, `MoveLine` (move_line.py) is the line for
-typed moves, `TableView` (table_view.py) holds the state and draws the table.
+Keys turn into a move only when the move is among the view's legal moves; otherwise the
+prompt line says why. What a key does depends on the mode (`client.screens.modes`): ``r``
+reserves while choosing, picks red while taking gems, and gives a red back while
+returning tokens (R13).
+
+`TableScreen` is a `TableView` (the widgets and their drawing) that holds its parts,
+each a class of its own that is handed what it needs:
+
+- `TableState` (client/table_state.py): what the host sent about this table;
+- `Looking` (looking.py): the cursor on the board, among the players and the moves;
+- `Choosing` (choosing.py): the move being put together, sent once legal;
+- `MoveLine` (move_line.py): the line for a typed move or a line of chat;
+- `TableCompany` (table_company.py): clocks, chat, news, votes, rematches, the bell.
+
+The keys are data (`table_keys.BINDINGS`); each action hands its key to a part, and the
+screen draws what changed.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from textual import events
-from textual.binding import Binding
 
-from shared.cards import COLOUR_NAMES
-from shared.errors import SplendorError
-from shared.explain import plural
-from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, parse_move
-from shared.protocol import AskRecord, Hint, Undo
-from shared.view import PlayerView
+from shared.moves import Move
+from shared.protocol import AskRecord, ClientMessage, Hint, TableUpdate, Undo
 
-from .. import faces, model
-from ..widgets.tiles import DECK, CardFace
+from .. import faces
+from ..table_state import TableState
+from ..widgets.movelog import Notes
+from ..widgets.panels import CHAT_PLACEHOLDER, PLACEHOLDER
 from . import modes
-from .looking import Looking
-from .table_view import BOARD, GEMS
+from .choosing import Choosing
+from .looking import MOVES, PLAYERS, Looking
+from .move_line import MoveLine
+from .results import results_notes
+from .table_company import TableCompany
+from .table_keys import BINDINGS
+from .table_prompt import said
+from .table_view import TableView
+
+if TYPE_CHECKING:
+    from ..app import SplendorApp
 
 
-def _pick(letter: str, in_take_mode_only: bool = False) -> str:
-    return f"pick({GEMS.index(letter)}, {in_take_mode_only})"
-
-
-class TableScreen(Looking):
+class TableScreen(TableView):
     """The table with its keys: cursor, buy, reserve, take, give back, confirm, cancel, the
-    move line, looking at the players and the moves, undo and hints (offline)."""
+    move line, looking at the players and the moves, chat, votes, rematches, undo and
+    hints (offline)."""
 
-    BINDINGS = [
-        # Gem letters first: while picking or giving back, they win over other keys.
-        Binding("w,W", "give(0)", show=False, tooltip="Returning: give back a white (W)"),
-        Binding("u,U", "give(1)", show=False, tooltip="Returning: give back a blue (U)"),
-        Binding("g,G", "give(2)", show=False, tooltip="Returning: give back a green (G)"),
-        Binding("r,R", "give(3)", show=False, tooltip="Returning: give back a red (R)"),
-        Binding("k,K", "give(4)", show=False, tooltip="Returning: give back a black (K)"),
-        Binding("asterisk,o", "give(5)", show=False, tooltip="Returning: give back a gold (*)"),
-        Binding("r", _pick("R", True), show=False, tooltip="While taking: pick red"),
-        Binding(
-            "r",
-            "rematch",
-            show=False,
-            tooltip="Game over: a rematch, the same players, seats turned (again: accept one)",
-        ),
-        Binding("u", _pick("U", True), show=False, tooltip="While taking: pick blue"),
-        Binding("k", _pick("K", True), show=False, tooltip="While taking: pick black"),
-        Binding(
-            "b", "buy", "Buy", tooltip="Buy the card under the cursor (b again or Enter confirms)"
-        ),
-        Binding("r", "reserve", "Reserve", tooltip="Reserve the card or deck under the cursor"),
-        Binding("t", "take", "Take", tooltip="Take gems: then w u g r k pick them, Enter takes"),
-        Binding(
-            "enter,space",
-            "confirm",
-            "OK",
-            tooltip="Confirm; with nothing chosen, act on the cursor",
-        ),
-        Binding(
-            "escape", "cancel", "Cancel", tooltip="Cancel the choice (watching: back to the lobby)"
-        ),
-        Binding(
-            "colon",
-            "command",
-            "Move",
-            tooltip="Type a move (take W U G, buy 1-07, reserve deck 2) or a card id (2-14) "
-            "to see it: Enter plays it or shows the card, Esc closes the line; "
-            "← → Home End Backspace Ctrl+U edit",
-        ),
-        Binding("W,w", _pick("W"), show=False, tooltip="Pick a white gem (W)"),
-        Binding("U", _pick("U"), show=False, tooltip="Pick a blue gem (U; u too while taking)"),
-        Binding("G,g", _pick("G"), show=False, tooltip="Pick a green gem (G)"),
-        Binding("R", _pick("R"), show=False, tooltip="Pick a red gem (R; r too while taking)"),
-        Binding("K", _pick("K"), show=False, tooltip="Pick a black gem (K; k too while taking)"),
-        Binding("asterisk", "pick(5, False)", show=False, tooltip="Gold: says why it is not taken"),
-        Binding("backspace", "unpick", show=False, tooltip="Put back the last gem or token chosen"),
-        Binding("y", "answer(True)", show=False, tooltip="Leaving: yes, leave the game"),
-        Binding("n", "answer(False)", show=False, tooltip="Leaving: no, stay"),
-        Binding("u", "undo", "Undo", tooltip="Take back your last move (offline, against bots)"),
-        Binding("i", "hint", "Hint", tooltip="What the medium bot would play now, and why"),
-        Binding("tab", "area(1)", show=False, tooltip="Cursor to the players, moves, board"),
-        Binding("shift+tab", "area(-1)", show=False, tooltip="The same, backwards"),
-        Binding("up,k", "cursor(-1, 0)", show=False, tooltip="Cursor up"),
-        Binding("down,j", "cursor(1, 0)", show=False, tooltip="Cursor down"),
-        Binding("left,h", "cursor(0, -1)", show=False, tooltip="Cursor left"),
-        Binding("right,l", "cursor(0, 1)", show=False, tooltip="Cursor right"),
-        Binding("pageup", "page(-1)", show=False, tooltip="Moves: a page back"),
-        Binding("pagedown", "page(1)", show=False, tooltip="Moves: a page on"),
-        Binding("home", "page(-1000)", show=False, tooltip="Moves: the first"),
-        Binding("end", "page(1000)", show=False, tooltip="Moves: the latest"),
-        Binding(
-            "p", "pass_turn", show=False, tooltip="Pass (only when no other move is possible, R12)"
-        ),
-        Binding("c", "chat", "Chat", tooltip="Say something to the table (/mute NAME, /bell)"),
-        Binding("m", "next_game", show=False, tooltip="Your next game where it is your move"),
-        Binding(
-            "v",
-            "vote_or_replay",
-            show=False,
-            tooltip="Vote to hand an absent player's seat to a bot; once the game is over: replay",
-        ),
-    ]
+    BINDINGS = BINDINGS
 
-    # -- actions ------------------------------------------------------------------
+    def __init__(self, table_id: str, seat: int | None) -> None:
+        state = TableState(table_id, seat)
+        super().__init__(state)
+        self.message: tuple[str, str] | None = None  # what the prompt line says
+        self.quitting = False  # asking whether to leave the game
+        self.look = Looking(state, self)
+        self.choice = Choosing(state, self.look, self)
+        self.line = MoveLine(self._show_line, self.choice.submit, self._say)
+        self.company = TableCompany(state, self.splendor, self, self.set_timer)
+
+    @property
+    def splendor(self) -> SplendorApp:
+        return cast("SplendorApp", self.app)
+
+    @property
+    def seat(self) -> int | None:
+        return self.state.seat
+
+    @property
+    def in_game(self) -> bool:
+        return self.state.in_game
+
+    @property
+    def playing_seat(self) -> int | None:
+        return self.state.playing_seat
+
+    @property
+    def mode(self) -> str:
+        """What the player is doing (`client.screens.modes`)."""
+        if not self.fits:
+            return modes.SMALL
+        return modes.mode_of(
+            self.view,
+            self.playing_seat,
+            quitting=self.quitting,
+            typing=self.line.open,
+            confirming=self.choice.pending is not None,
+            taking=self.choice.taking,
+            chatting=self.line.chatting,
+        )
+
+    # -- from the host (the app calls these) ------------------------------------------
+
+    def show(self, msg: TableUpdate) -> None:
+        """A table update: the seats, this seat, its view, its clocks and company."""
+        previous = self.view
+        if self.company.take(msg):
+            self.message = None  # the prompt follows the rematch offer
+        change = self.state.take(msg)
+        if change.new_moment:
+            self.choice.reset()
+            self.message = ("your move was taken back", "") if change.taken_back else None
+        if change.first or change.taken_back:
+            self.look.start()
+        self.choice.waiting = False
+        self.look.clamp()
+        if self.is_mounted:
+            self.redraw()
+            self.company.shown(previous)
+
+    def show_notice(self, text: str, level: str) -> None:
+        """A notice on the prompt; news about the table (a time-out, a bot standing in, a
+        vote) in the move log too, where it stays."""
+        if level == "info":
+            self.company.tell(text)
+        self.choice.waiting = False
+        self.message = (text, "error" if level == "error" else "")
+        self.draw_prompt()
+
+    def show_advice(self, move: Move, reason: str) -> None:
+        """A hint arrived: the cursor goes to the card or deck it names (`Advice`)."""
+        self.state.advice = (move, reason)
+        self.message = (f"Hint: {move} — see it under Moves", "")
+        square = None if self.view is None else faces.square_of(self.view, move)
+        if square is not None:
+            self.look.go(square)
+        if self.is_mounted and self.view is not None:
+            self.redraw()
+
+    def show_chat(self, where: str) -> None:
+        """The app has this table's chat (or the lobby's: nothing to show here)."""
+        if where == self.table_id:
+            self.draw_moves()
+
+    def table_ended(self, why: str) -> None:
+        """The game ended without being over (the host left it: abandoned)."""
+        if self.state.end(why) and self.is_mounted:
+            self.redraw()
+
+    def ask_quit(self) -> None:
+        """q or Ctrl+C in a game: ask on the prompt line (y leaves, n stays); on a terminal
+        too small to show the table, quit at once (it says "q quits")."""
+        if self.mode == modes.SMALL:
+            self.app.exit()
+            return
+        self.quitting = True
+        self.draw_prompt()
+
+    def on_unmount(self) -> None:
+        self.company.stop()
+
+    # -- what the parts ask of the screen ------------------------------------------------
+
+    def say(self, text: str | None, kind: str = "") -> None:
+        self.message = None if text is None else (text, kind)
+
+    def refuse(self, reason: str) -> None:
+        self.message = (reason, "error")
+        self.draw_prompt()
+
+    def send(self, msg: ClientMessage) -> None:
+        self.splendor.send(msg)
+
+    def _say(self, text: str) -> None:
+        self.company.say(text)
+
+    def _show_line(self, line: tuple[str, int] | None, chatting: bool) -> None:
+        if self.is_mounted:
+            self.prompt_line.edit(line, CHAT_PLACEHOLDER if chatting else PLACEHOLDER)
+            self.draw_prompt()
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        self.paint_status(mine=self.state.my_move)
+        self.paint_players(self.look.players_cursor(), self.company.clocks)
+        self.draw_moves()
+        self.draw_cards()
+
+    def draw_clocks(self) -> None:
+        if self.is_mounted:
+            self.paint_clocks(self.look.players_cursor(), self.company.clocks(self.faces))
+
+    def draw_cards(self) -> None:
+        """The cards' faces (what the player needs changes while giving tokens back), then
+        the board and the prompt."""
+        if self.is_mounted and self.view is not None:
+            self.paint_cards(self.choice.me_now())
+            self.draw_board()
+
+    def draw_board(self) -> None:
+        """The board (with the cursor, the gems picked or given back), then the prompt."""
+        if self.is_mounted and self.view is not None:
+            choice = self.choice
+            cursor, looked = self.look.board_cursor(), self.look.looked_card()
+            self.paint_board(cursor, looked, choice.me_now(), choice.picked, choice.giving)
+            self.draw_prompt()
+
+    def draw_moves(self) -> None:
+        """The move log with the notes above it (the results, a hint, a vote), and the
+        chat beside it (online: offline there is nobody to chat with)."""
+        state = self.state
+        view = state.view
+        if not self.is_mounted or view is None:
+            return
+        notes: Notes = ()
+        if view.is_over:  # the results; only their first line while looking at the moves
+            notes = results_notes(view, state.seats, state.seed, state.ratings)
+            notes = notes[: 1 if self.look.area == MOVES else 9]
+        elif state.advice is not None:
+            move, reason = state.advice
+            notes = ((f"Hint (medium bot): {move} — {reason}", "bold #8fd3ff"),)
+        notes += self.company.notes()
+        chat = None if self.splendor.local else self.company.chat()
+        self.paint_moves(self.look.moves_selected(), notes, chat)
+
+    def draw_prompt(self) -> None:
+        """The key line and the prompt line, for the mode and what the cursor is on."""
+        if not self.is_mounted or self.view is None:
+            return
+        mode, local = self.mode, self.splendor.local
+        again = "New game" if local else "Lobby"
+        if self.look.elsewhere and mode in modes.LOOKING_MODES:
+            keys = modes.look_keys(self.look.area == MOVES)
+        else:
+            keys = modes.keys(mode, local, again, self.seat is not None)
+        self.key_line.show(keys, modes.SPARE)
+        over = self.company.over_text() if mode == modes.OVER else None
+        state, look, choice = self.state, self.look, self.choice
+        self.prompt_line.say(*said(mode, local, self.message, state, look, choice, self, over))
+
+    # -- keys ----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         mode = self.mode
@@ -129,270 +252,148 @@ class TableScreen(Looking):
         if mode == modes.RETURN and action in ("pick", "reserve", "pass_turn"):
             return False
         if action == "pick" and len(parameters) == 2 and parameters[1]:
-            return self.taking  # lowercase r, u and k pick gems only while taking
+            return self.choice.taking  # lowercase r, u and k pick gems only while taking
         return True
 
-    def _refuse(self, reason: str) -> None:
-        self.message = (reason, "error")
-        self._prompt()
-
-    def _ready(self) -> PlayerView | None:
-        """The view if the player may choose a move now; else say why and return None."""
-        view = self.view
-        if view is None:
-            return None
-        if self.seat is not None and self.playing_seat is None:
-            self._refuse("a bot plays your seat for the rest of this game")
-            return None
-        if self.waiting:
-            self._refuse("waiting for the host to answer your move…")
-            return None
-        if not view.my_turn:
-            self._refuse(model.why_not(view, Buy("1-01"), self.names))
-            return None
-        return view
-
-    def _offer(self, move: Move) -> None:
-        """Ask for Enter if `move` is legal; explain if it is not. The same key twice confirms."""
-        view = self._ready()
-        if view is None:
-            return
-        reason = model.check(view, move, self.names)
-        if reason is not None:
-            self._refuse(reason)
-            return
-        if self.pending == move:
-            self._send(move)
-            return
-        self.taking, self.picked, self.message = False, [], None
-        self.pending = move
-        self._board()
-        self._prompt()
-
-    def _target(self) -> tuple[str, Any]:
-        """What is under the board cursor: ("card", id), ("deck", level), ("gem", colour),
-        ("noble", id) or ("none", None). Off the board, the card looked at, if any."""
-        if self.area != BOARD:
-            looked = self.looked_card()
-            return ("look", looked) if looked is not None else ("none", None)
-        r, c = self.cursor
-        if r == faces.BANK_ROW:
-            return "gem", c
-        if r == faces.NOBLE_ROW:
-            return "noble", c
-        face = self.square(r, c)
-        assert isinstance(face, CardFace)
-        if face.kind == DECK:
-            return "deck", face.level
-        if face.card is not None:
-            return "card", face.card
-        return "none", None
-
-    def action_buy(self) -> None:
-        kind, target = self._target()
-        if kind not in ("card", "look"):
-            self._refuse("put the cursor on a card to buy it")
-        else:
-            self._offer(Buy(target))
-
-    def action_reserve(self) -> None:
-        kind, target = self._target()
-        if kind == "deck":
-            self._offer(ReserveDeck(target))
-        elif kind == "card" and self.cursor[0] != faces.MINE_ROW:
-            self._offer(Reserve(target))
-        else:
-            self._refuse("put the cursor on a face-up card or a deck to reserve it")
-
-    def action_take(self) -> None:
-        if self.taking and self.picked:
-            self.action_confirm()
-            return
-        if self._ready() is None:
-            return
-        self.pending, self.message = None, None
-        self.taking = True
-        kind, target = self._target()
-        if kind == "gem" and target < 5 and not self.picked:
-            self.action_pick(target)
-            return
-        self._prompt()
-
-    def action_pick(self, colour: int, in_take_mode_only: bool = False) -> None:
-        view = self._ready()
-        if view is None:
-            return
-        self.pending, self.message = None, None
-        self.taking = True
-        if colour == 5 or not model.can_extend(view, self.picked, colour):
-            self._refuse(model.why_not_pick(view, self.picked, colour))
-            return
-        self.picked.append(colour)
-        self._board()
-        self._prompt()
-
-    def action_give(self, colour: int) -> None:
-        """R13: choose a token to give back; the cards show what you would then need."""
-        view = self.view
-        if view is None or view.me is None:
-            return
-        self.message = None
-        excess = view.me.token_count - 10
-        if len(self.giving) >= excess:
-            self.message = (f"That is {excess} already: Enter returns them.", "error")
-        elif self.giving.count(colour) >= view.me.tokens[colour]:
-            self.message = (f"You hold no more {COLOUR_NAMES[colour]} to give back.", "error")
-        else:
-            self.giving.append(colour)
-        self._cards()
-
-    def action_unpick(self) -> None:
-        if self.picked:
-            self.picked.pop()
-        elif self.giving:
-            self.giving.pop()
-        else:
-            return
-        self.message = None
-        self._cards()
-
-    def action_confirm(self) -> None:
-        view = self.view
-        if view is None:
-            return
-        mode = self.mode
-        if mode == modes.OVER:
-            self.splendor.leave_table()
-            return
-        if mode == modes.RETURN:
-            self._return()
-            return
-        if self.pending is not None:
-            self._send(self.pending)
-        elif self.taking and self.picked:
-            self._offer_take(model.take_of(self.picked))
-        else:
-            kind, target = self._target()
-            if kind == "gem":
-                self.action_pick(target)
-            elif kind == "deck":
-                self._offer(ReserveDeck(target))
-            elif kind in ("card", "look"):
-                on_board = kind == "card" and self.cursor[0] != faces.MINE_ROW
-                legal = view.legal_moves
-                if Buy(target) not in legal and on_board and Reserve(target) in legal:
-                    self._refuse(model.why_not(view, Buy(target), self.names) + " · r reserves it")
-                else:
-                    self._offer(Buy(target))
-
-    def _return(self) -> None:
-        view = self.view
-        assert view is not None and view.me is not None
-        move = Return(tuple(sorted(self.giving)))
-        if move in view.legal_moves:
-            self._send(move)
-            return
-        excess = view.me.token_count - 10
-        left = excess - len(self.giving)
-        self._refuse(f"Choose {left} more: exactly {plural(excess, 'token')} go back (R13).")
-
-    def _offer_take(self, move: Move) -> None:
-        view = self._ready()
-        if view is None:
-            return
-        reason = model.check(view, move, self.names)
-        if reason is None:
-            self._send(move)
-        else:
-            self._refuse(reason)
-
-    def action_cancel(self) -> None:
-        mode = self.mode
-        if self.pending is not None or self.taking or self.giving:
-            self._reset_choice()
-            self.message = None
-            self._cards()
-            return
-        if self.area != BOARD or self.looked is not None:
-            self.area, self.looked = BOARD, None
-            self._moved(everywhere=True)
-            return
-        if mode in (modes.WATCH, modes.OVER):
-            self.splendor.leave_table()
-            return
-        self.message = None
-        self._prompt()
-
-    def action_pass_turn(self) -> None:
-        self._offer(parse_move("pass"))
-
-    def action_vote_or_replay(self) -> None:
-        if self.mode != modes.OVER:
-            self.action_vote()
-        else:
-            self.splendor.send(AskRecord(self.table_id))
-            self.message = ("fetching the game's record…", "")
-            self._prompt()
-
-    def action_undo(self) -> None:
-        if not self.splendor.local:
-            self._refuse("moves are taken back only in offline games against bots")
-        elif self.view is None or not self.in_game:
-            self._refuse("there is no game in progress to take a move back in")
-        else:
-            self.splendor.send(Undo())
-            self.message = ("taking back your last move…", "")
-            self._prompt()
-
-    def action_hint(self) -> None:
-        if not self.splendor.local:
-            self._refuse("hints are only for offline games against bots")
-        elif self._ready() is not None:
-            self.splendor.send(Hint())
-            self.message = ("asking the medium bot…", "")
-            self._prompt()
-
-    def ask_quit(self) -> None:
-        """q or Ctrl+C in a game: ask on the prompt line (y leaves, n stays)."""
-        self.quitting = True
-        self._prompt()
-
     def on_key(self, event: events.Key) -> None:
-        """While asking whether to leave, Enter and Esc answer too; else the move line's."""
+        """While asking whether to leave, Enter and Esc answer too; while the move line
+        is open every key edits it. ":" and "c" open it here, not only by their bindings:
+        keys typed quickly (or pasted) reach this handler in order, before any binding
+        runs, so the keys after ":" must already find the line open."""
         if self.quitting and event.key in ("enter", "escape"):
             event.stop()
             event.prevent_default()
             self.action_answer(event.key == "enter")
             return
-        super().on_key(event)
+        if self.line.key(event):
+            return
+        opens = {"colon": False, "c": True}.get(event.key)
+        chat_ok = event.key != "c" or not self.splendor.local
+        if opens is not None and chat_ok and self.mode not in (modes.SMALL, modes.QUIT):
+            event.stop()
+            event.prevent_default()
+            self.line.start(chatting=opens)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Pasted text goes on the move line (opened if need be), as if typed."""
+        event.stop()
+        self.line.paste(event.text)
+
+    def action_command(self) -> None:
+        self.line.start(chatting=False)
+
+    def action_chat(self) -> None:
+        self.line.start(chatting=True)
+
+    def action_buy(self) -> None:
+        self.choice.buy()
+
+    def action_reserve(self) -> None:
+        self.choice.reserve()
+
+    def action_take(self) -> None:
+        self.choice.take()
+
+    def action_pick(self, colour: int, in_take_mode_only: bool = False) -> None:
+        self.choice.pick(colour)
+
+    def action_give(self, colour: int) -> None:
+        self.choice.give(colour)
+
+    def action_unpick(self) -> None:
+        self.choice.unpick()
+
+    def action_pass_turn(self) -> None:
+        self.choice.pass_turn()
+
+    def action_confirm(self) -> None:
+        mode = self.mode
+        if self.view is None:
+            return
+        if mode == modes.OVER:
+            self.splendor.leave_table()
+        elif mode == modes.RETURN:
+            self.choice.give_back()
+        else:
+            self.choice.confirm()
+
+    def action_cancel(self) -> None:
+        """Esc: the choice under way, else back to the board, else (watching, the game
+        over, and online during a game, the seat kept) back to the lobby."""
+        if self.choice.cancel():
+            return
+        if self.look.back():
+            self._moved(everywhere=True)
+        elif self.mode in (modes.WATCH, modes.OVER):
+            self.splendor.leave_table()
+        elif self.splendor.local:
+            self.message = None
+            self.draw_prompt()
+        else:
+            self.splendor.to_lobby()  # nothing open: to the lobby, keeping the seat
+
+    def action_cursor(self, dr: int, dc: int) -> None:
+        if self.view is not None:
+            self.look.step(dr, dc)
+            self._moved()
+
+    def action_area(self, step: int) -> None:
+        """Tab: the cursor goes to the players, then the moves, then the board."""
+        self.look.next_area(step)
+        self._moved(everywhere=True)
+
+    def action_page(self, pages: int) -> None:
+        room = max(1, self.move_log.content_size.height - 2)
+        if self.look.page(pages, room):
+            self._moved(everywhere=True)
+
+    def _moved(self, everywhere: bool = False) -> None:
+        """The cursor moved (`everywhere`: from one area to another): a refusal or a card
+        looked up no longer applies; only the area it moves in is drawn again."""
+        self.look.looked = None
+        if self.message and self.message[1] == "error":
+            self.message = None
+        if everywhere or self.look.area == PLAYERS:
+            self.paint_players(self.look.players_cursor(), self.company.clocks)
+        if everywhere or self.look.area == MOVES:
+            self.draw_moves()
+        self.draw_board()
+
+    def action_rematch(self) -> None:
+        self.company.offer_rematch()
+
+    def action_next_game(self) -> None:
+        self.company.next_game()
+
+    def action_vote_or_replay(self) -> None:
+        if self.mode != modes.OVER:
+            self.company.vote()
+        else:
+            self.send(AskRecord(self.table_id))
+            self.message = ("fetching the game's record…", "")
+            self.draw_prompt()
+
+    def action_undo(self) -> None:
+        if not self.splendor.local:
+            self.refuse("moves are taken back only in offline games against bots")
+        elif self.view is None or not self.in_game:
+            self.refuse("there is no game in progress to take a move back in")
+        else:
+            self.send(Undo())
+            self.message = ("taking back your last move…", "")
+            self.draw_prompt()
+
+    def action_hint(self) -> None:
+        if not self.splendor.local:
+            self.refuse("hints are only for offline games against bots")
+        elif self.choice.ready() is not None:
+            self.send(Hint())
+            self.message = ("asking the medium bot…", "")
+            self.draw_prompt()
 
     def action_answer(self, yes: bool) -> None:
         self.quitting = False
         if yes:
             self.app.exit()
         else:
-            self._prompt()
-
-    def _submit(self, text: str) -> None:
-        """Enter on the move line: a card id shows that card; anything else is a move."""
-        if not text:
-            return
-        looked = faces.card_id(text.removeprefix("show ").removeprefix("look "))
-        if looked is not None:
-            self.area, self.looked, self.message = BOARD, looked, None
-            self._board()
-            self._prompt()
-            return
-        try:
-            move = parse_move(text)
-        except SplendorError as e:
-            self._refuse(str(e))
-            return
-        view = self._ready()
-        if view is None:
-            return
-        reason = model.check(view, move, self.names)
-        if reason is not None:
-            self._refuse(f"`{move}`: {reason}")
-        else:
-            self._send(move)
+            self.draw_prompt()

@@ -1,89 +1,122 @@
 """The table's clocks and company: each player's clock in their panel, counting down once a
-second on this side only; the table's chat and news in the move log; a vote offered on a
-player away longer than the table's patience; the rematch offered at the end; the bell
-when it becomes the player's turn.
+second on this side only; the table's chat beside the moves and its news among them; a
+vote offered on a player away longer than the table's patience; the rematch offered at
+the end; the bell when it becomes the player's turn.
 
 The host sends each seat's time left with every view (`shared.clock.ClockView`) and
 nothing in between: the running clock is counted down here, from the moment the view
 arrived, by a timer set for when the shown time next changes (`shared.clock.next_change`),
 which repaints the one line of the one panel whose clock it is.
+
+`Company` is one part of the table screen (`client.screens.table`).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
+from typing import Protocol
 
 from textual.timer import Timer
 
 from shared.clock import ClockView, format_left, next_change
-from shared.protocol import Absent, NextGame, Rematch, RematchOffer, TableUpdate, Vote
+from shared.protocol import (
+    Absent,
+    ClientMessage,
+    NextGame,
+    Rematch,
+    RematchOffer,
+    Say,
+    TableUpdate,
+    Vote,
+)
+from shared.social import ChatLine
 from shared.view import PlayerView
 
-from ..talk import chat_text
+from ..table_state import TableState
+from ..talk import Talk
 from ..widgets.movelog import Notes
 from ..widgets.players import NO_CLOCK, Clock, PlayerFace
-from .table_view import TableView
 
 LOW = 20.0  # seconds: a real-time clock this low shows red
 RUNNING, IDLE, SHORT = "bold #ffffff", "#8a8f98", "bold #ff6b5f"
 
 
-class TableCompany(TableView):
-    """The table with its clocks, chat, votes, rematches and bell (see the module docstring)."""
+class Club(Protocol):
+    """What the company asks of the app: the player, the chat heard, the host, the bell."""
 
-    clock: ClockView | None = None
-    clock_at = 0.0  # when the clock view arrived (time.monotonic)
-    absent: tuple[Absent, ...] = ()
-    absent_at = 0.0
-    rematch: RematchOffer | None = None
-    _faces: tuple[PlayerFace, ...] = ()
-    _tick: Timer | None = None
-    _absence: Timer | None = None
+    player_name: str
+    talk: Talk
 
-    def show(self, msg: TableUpdate) -> None:
-        previous = self.view
+    def send(self, msg: ClientMessage) -> None: ...
+
+    def bell(self) -> None: ...
+
+
+class CompanyScreen(Protocol):
+    """What the company asks of the table screen: say things and draw its parts again."""
+
+    def say(self, text: str | None, kind: str = "") -> None: ...
+
+    def refuse(self, reason: str) -> None: ...
+
+    def draw_prompt(self) -> None: ...
+
+    def draw_moves(self) -> None:
+        """The move log, its notes and the chat beside it."""
+
+    def draw_clocks(self) -> None:
+        """The players' panels with the clocks as they read now."""
+
+
+Timers = Callable[[float, Callable[[], None]], Timer]
+
+
+class TableCompany:
+    """The table's clocks, chat, news, votes, rematches and bell (see the module docstring)."""
+
+    def __init__(self, state: TableState, club: Club, table: CompanyScreen, timers: Timers) -> None:
+        self.state, self.club, self.table, self.timers = state, club, table, timers
+        self.clock: ClockView | None = None
+        self.clock_at = 0.0  # when the clock view arrived (time.monotonic)
+        self.absent: tuple[Absent, ...] = ()
+        self.absent_at = 0.0
+        self.rematch: RematchOffer | None = None
+        self._tick: Timer | None = None
+        self._absence: Timer | None = None
+
+    def take(self, msg: TableUpdate) -> bool:
+        """A table update's clocks, absences and rematch offer; True if the offer
+        changed (the prompt follows it)."""
         self.clock, self.clock_at = msg.clock, time.monotonic()
         self.absent, self.absent_at = msg.absent, self.clock_at
-        if msg.rematch != self.rematch:
-            self.message = None  # the prompt follows the offer
+        changed = msg.rematch != self.rematch
         self.rematch = msg.rematch
-        super().show(msg)
-        if self.is_mounted:
-            self._ring(previous)
-            self._set_timers()
+        return changed
 
-    def _ring(self, previous: PlayerView | None) -> None:
-        """The bell, when it has just become this player's turn (not a bot's for them)."""
-        view = self.view
-        mine = view is not None and view.my_turn and self.playing_seat is not None
-        if mine and previous is not None and not previous.my_turn and self.splendor.talk.bell:
-            self.app.bell()
+    def shown(self, previous: PlayerView | None) -> None:
+        """The update is drawn: ring if it became this player's turn, set the timers."""
+        if self.state.my_move and previous is not None and not previous.my_turn:
+            if self.club.talk.bell:
+                self.club.bell()
+        self.set_timers()
 
-    def on_unmount(self) -> None:
+    def stop(self) -> None:
         for timer in (self._tick, self._absence):
             if timer is not None:
                 timer.stop()
 
     # -- clocks ------------------------------------------------------------------
 
-    def _players(self) -> None:
-        assert self.view is not None
-        self._faces = self.player_faces()
-        self._show_players()
-
-    def _show_players(self) -> None:
-        cursor = self.pcursor if self.area == "players" else None
-        self.players.show(self._faces, cursor, self._clocks())
-
-    def _clocks(self) -> tuple[Clock, ...]:
+    def clocks(self, faces: tuple[PlayerFace, ...]) -> tuple[Clock, ...]:
         """Each panel's clock as shown now (in the panels' order)."""
         clock = self.clock
         if clock is None:
             return ()
         elapsed = time.monotonic() - self.clock_at
         out = []
-        for face in self._faces:
+        for face in faces:
             seat = face.info.seat
             left = clock.left[seat] if seat < len(clock.left) else None
             if face.standin or left is None:
@@ -96,7 +129,7 @@ class TableCompany(TableView):
             out.append((format_left(left), SHORT if short else RUNNING if running else IDLE))
         return tuple(out)
 
-    def _set_timers(self) -> None:
+    def set_timers(self) -> None:
         """The next tick of the running clock, and the moment an absence allows a vote."""
         if self._tick is not None:
             self._tick.stop()
@@ -107,87 +140,89 @@ class TableCompany(TableView):
             if left is not None:
                 delay = next_change(left - (time.monotonic() - self.clock_at))
                 if math.isfinite(delay):
-                    self._tick = self.set_timer(delay + 0.005, self._ticked)
+                    self._tick = self.timers(delay + 0.005, self._ticked)
         if self._absence is not None:
             self._absence.stop()
             self._absence = None
         waits = [a.patience - a.away for a in self.absent if a.patience > a.away]
         if waits:
-            self._absence = self.set_timer(min(waits) + 0.05, self._moves)
+            self._absence = self.timers(min(waits) + 0.05, self.table.draw_moves)
 
     def _ticked(self) -> None:
         """The running clock's shown time changed: its panel's line, and the next tick."""
         self._tick = None
-        if self.view is not None and self.is_mounted:
-            self._show_players()
-            self._set_timers()
+        if self.state.view is not None:
+            self.table.draw_clocks()
+            self.set_timers()
 
     # -- chat and news -------------------------------------------------------------
 
-    def show_chat(self, where: str) -> None:
-        """The app has this table's chat (or the lobby's: nothing to show here)."""
-        if where != self.table_id:
-            return
-        self.history.talk(self.splendor.talk.lines(where), chat_text)
-        if self.view is not None and self.is_mounted:
-            self._moves()
+    def chat(self) -> tuple[ChatLine, ...]:
+        """This table's chat as shown beside the moves (without the names muted)."""
+        return tuple(self.club.talk.lines(self.state.table_id))
 
-    def show_notice(self, text: str, level: str) -> None:
-        """A notice: on the prompt; news about the table (a time-out, a bot standing in, a
-        vote) goes in the move log too, where it stays."""
-        if level == "info" and self.view is not None:
-            self.history.tell(self.view.turn, text)
-            if self.is_mounted:
-                self._moves()
-        super().show_notice(text, level)
+    def say(self, text: str) -> None:
+        """Enter on the chat line: a `/` command is this player's own, else it is said."""
+        if text.startswith("/"):
+            self.table.say(self.club.talk.command(text))
+            self.table.draw_moves()  # a name muted or unmuted
+            self.table.draw_prompt()
+        elif text:
+            self.club.send(Say(text))
+
+    def tell(self, text: str) -> None:
+        """News about the table (a time-out, a bot standing in, a vote) in the move log,
+        where it stays."""
+        if self.state.view is not None:
+            self.state.history.tell(self.state.view.turn, text)
+            self.table.draw_moves()
 
     # -- votes and rematches ---------------------------------------------------------
 
-    def action_rematch(self) -> None:
-        self.splendor.send(Rematch())
-        self.message = ("a rematch: the same players, seats turned…", "")
-        self._prompt()
+    def offer_rematch(self) -> None:
+        self.club.send(Rematch())
+        self.table.say("a rematch: the same players, seats turned…")
+        self.table.draw_prompt()
 
-    def action_next_game(self) -> None:
-        self.splendor.send(NextGame())
+    def next_game(self) -> None:
+        self.club.send(NextGame())
 
-    def action_vote(self) -> None:
+    def vote(self) -> None:
         """Vote on the first absent player this player has not voted on yet."""
-        me = self.splendor.player_name
+        me = self.club.player_name
         votes = [a for a in self.votable() if me not in a.votes]
         if not votes:
-            self._refuse("no vote now: nobody has been away longer than the table's patience")
+            self.table.refuse("no vote now: nobody has been away longer than the table's patience")
             return
-        self.splendor.send(Vote(votes[0].seat))
-        self.message = (f"you voted to hand {self.names[votes[0].seat]}'s seat to a bot", "")
-        self._prompt()
-
-    def _refuse(self, reason: str) -> None:
-        raise NotImplementedError  # `TableScreen`'s
+        self.club.send(Vote(votes[0].seat))
+        self.table.say(f"you voted to hand {self.state.name(votes[0].seat)}'s seat to a bot")
+        self.table.draw_prompt()
 
     def votable(self) -> list[Absent]:
         """The players away longer than the table's patience, whom this player may vote on."""
-        if self.playing_seat is None:
+        if self.state.playing_seat is None:
             return []
         elapsed = time.monotonic() - self.absent_at
         return [a for a in self.absent if a.away + elapsed >= a.patience]
 
-    def table_notes(self) -> Notes:
+    def notes(self) -> Notes:
+        """Lines above the moves: the absent players one may vote on."""
         out = []
-        me = self.splendor.player_name
+        me = self.club.player_name
         for a in self.votable():
-            name = self.names[a.seat] if a.seat < len(self.names) else f"Seat {a.seat + 1}"
             minutes = max(1, round((a.away + time.monotonic() - self.absent_at) / 60))
             votes = f" (voted: {', '.join(a.votes)})" if a.votes else ""
             what = "you voted" if me in a.votes else "v votes to hand the seat to a bot"
-            out.append((f"{name} away {minutes} min: {what}{votes}", "bold #d8b4fe"))
+            text = f"{self.state.name(a.seat)} away {minutes} min: {what}{votes}"
+            out.append((text, "bold #d8b4fe"))
         return tuple(out)
 
-    def over_text(self) -> str:
+    def over_text(self) -> str | None:
+        """The prompt once the game is over, if a rematch is offered."""
         offer = self.rematch
         if offer is None:
-            return super().over_text()
-        me = self.splendor.player_name
+            return None
+        me = self.club.player_name
         mine = next((s for s in offer.seats if s.name == me), None)
         waiting = [s.name for s in offer.seats if s.invited and s.name]
         if mine is not None and mine.invited:

@@ -1,115 +1,69 @@
-"""The table screen's state and looks: what the host sent, drawn on the widgets.
+"""The table's widgets and their drawing: what a `TableState` holds, on the screen.
 
-`TableView` holds the current view (from the host's "table" messages) and what the
-player is doing with it (the cursor, gems being picked, tokens being given back, a
-move waiting for Enter), and hands each widget what it shows (`client.faces`);
-`client.screens.table.TableScreen` adds the keys. Nothing covers the table while a
-decision is made: the R13 return, a confirmation and the results happen on the
-prompt line, the key line and the move log, with the board in view.
+`TableView` lays out the status line, the board with the move log (and the chat beside
+the moves) under it, the players' column, the prompt line and the key line, fits them
+to the terminal (`client.layout`), and draws each from plain values it is given (the
+cursor, the gems picked, the notes above the moves, the clocks): it keeps no state of
+its own but what it drew. The table screen (`client.screens.table`) and the replay
+viewer (`client.screens.replay`) are both a `TableView`, each deciding what to draw.
+Nothing covers the table while a decision is made: the R13 return, a confirmation and
+the results happen on the prompt line, the key line and the move log.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable, Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
-from shared.moves import Move
-from shared.protocol import PlayMove, RatingChange, TableUpdate
+from shared.social import ChatLine
 from shared.view import PlayerInfo, PlayerView
 
-from .. import faces, model, prompts
-from ..history import History
+from .. import faces
 from ..layout import Layout, layout, too_small
-from ..model import Seat
+from ..table_state import TableState
 from ..widgets.board import Board, BoardFace
 from ..widgets.keybar import KeyBar
-from ..widgets.movelog import LogEntry, MoveLog, Notes
+from ..widgets.movelog import MoveLog, Notes
 from ..widgets.panels import PromptLine, SizeNote, StatusLine
-from ..widgets.players import PlayerFace, Players
-from ..widgets.tiles import DECK, CardFace, PileFace
-from . import modes
-from .results import results_notes
+from ..widgets.players import Clock, PlayerFace, Players
+from ..widgets.tiles import CardFace, PileFace
 
-if TYPE_CHECKING:
-    from ..app import SplendorApp
-
-GEMS = "WUGRK"
-BOARD, PLAYERS, MOVES = "board", "players", "moves"  # where the cursor is
-
-
-def _moment(view: PlayerView) -> tuple[int, str, bool]:
-    """When a choice in progress stops making sense: a new turn, phase, or the end."""
-    return view.turn, view.phase, view.is_over
+Cursor = tuple[int, int] | None
+Clocks = Callable[[tuple[PlayerFace, ...]], tuple[Clock, ...]]  # the panels' clocks now
 
 
 class TableView(Screen[None]):
-    """One table, seen from one seat (or by a spectator): state and rendering."""
+    """One table, seen from one seat (or by a spectator, or replayed): its widgets."""
 
     AUTO_FOCUS = ""  # every key goes to the screen (the move line is drawn, not focused)
-
-    def __init__(self, table_id: str, seat: int | None) -> None:
-        super().__init__()
-        self.table_id = table_id
-        self.seat = seat
-        self.view: PlayerView | None = None
-        self.previous: PlayerView | None = None
-        self.seats: tuple[Seat, ...] = ()
-        self.seed: int | None = None  # the deal, once the game is over
-        self.ended = ""  # why a game that is not over ended all the same (abandoned)
-        self.ratings: tuple[RatingChange | None, ...] = ()  # after a rated game, per seat
-        self.cursor = (3, 1)  # on the board: (row, column), `faces` numbers the rows
-        self.area = BOARD  # where the cursor is: the board, the players or the moves
-        self.pcursor = (0, 0)  # among the players: (panel, reserved card)
-        self.log_at = 0  # among the moves: an entry
-        self.taking = False
-        self.picked: list[int] = []
-        self.giving: list[int] = []  # tokens chosen to give back (R13)
-        self.pending: Move | None = None
-        self.quitting = False  # asking whether to leave the game
-        self.message: tuple[str, str] | None = None
-        self.waiting = False
-        self.history = History()
-        self.looked: str | None = None  # a card id typed on the move line
-        self.advice: tuple[Move, str] | None = None  # the latest hint
-        self.rows: tuple[tuple[CardFace, ...], ...] = ()
-        self.piles: tuple[PileFace, ...] = ()
-        self.mine: tuple[CardFace, ...] | None = None
-        self.command: tuple[str, int] | None = None  # the move line being typed, and its caret
-        self.chatting = False  # ...a line of chat, not a move
-
-    @property
-    def splendor(self) -> SplendorApp:
-        return cast("SplendorApp", self.app)
-
     onlooker = "watching"  # the status line's word for a view of no seat
 
-    @property
-    def in_game(self) -> bool:
-        return self.seat is not None and self.view is not None and not self.view.is_over
+    def __init__(self, state: TableState) -> None:
+        super().__init__()
+        self.state = state
+        self.rows: tuple[tuple[CardFace, ...], ...] = ()  # the board as last drawn
+        self.piles: tuple[PileFace, ...] = ()
+        self.mine: tuple[CardFace, ...] | None = None
+        self.faces: tuple[PlayerFace, ...] = ()  # the players' panels as last drawn
 
     @property
-    def playing_seat(self) -> int | None:
-        """The viewer's seat if they play it (not when a bot stands in for them)."""
-        seat = self.seat
-        if seat is None or (seat < len(self.seats) and self.seats[seat].standin):
-            return None
-        return seat
+    def table_id(self) -> str:
+        return self.state.table_id
+
+    @property
+    def view(self) -> PlayerView | None:
+        return self.state.view
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.seats]
-
-    @property
-    def entries(self) -> list[LogEntry]:
-        return self.history.entries
+        return self.state.names
 
     @property
     def log_lines(self) -> list[str]:
-        return [e.text for e in self.entries]
+        return [e.text for e in self.state.entries]
 
     @property
     def shape(self) -> Layout:
@@ -118,19 +72,9 @@ class TableView(Screen[None]):
         return layout(size.width, size.height, players)
 
     @property
-    def mode(self) -> str:
-        """What the player is doing (`client.screens.modes`)."""
-        if self.is_mounted and not self.shape.fits:
-            return modes.SMALL
-        return modes.mode_of(
-            self.view,
-            self.playing_seat,
-            quitting=self.quitting,
-            typing=self.command is not None,
-            confirming=self.pending is not None,
-            taking=self.taking,
-            chatting=self.chatting,
-        )
+    def fits(self) -> bool:
+        """The terminal shows the whole table (else it says how big it must be)."""
+        return not self.is_mounted or self.shape.fits
 
     # -- layout -----------------------------------------------------------------
 
@@ -155,13 +99,13 @@ class TableView(Screen[None]):
         self.size_note = self.query_one(SizeNote)
         self._fit()
         if self.view is not None:
-            self._redraw()
+            self.redraw()
 
     def on_resize(self) -> None:
         if self.is_mounted:
             self._fit()
             if self.view is not None:
-                self._redraw()
+                self.redraw()
                 self.board.redraw()  # its cards follow the terminal's size
 
     def on_screen_resume(self) -> None:
@@ -178,156 +122,85 @@ class TableView(Screen[None]):
         self.query_one("#table-left").styles.width = g.width
         self.board.styles.height = g.lines
 
-    # -- from the host ------------------------------------------------------------
-
-    def show(self, msg: TableUpdate) -> None:
-        """Render a table update: seats, this seat and its view."""
-        view = msg.view
-        previous = self.view
-        self.seats = model.seats_from(msg.seats)
-        self.seat = msg.seat
-        if msg.seed is not None:
-            self.seed = msg.seed
-        if msg.ratings:
-            self.ratings = msg.ratings
-        if msg.log is not None:  # the whole log: a first update, or moves taken back
-            self.history.replace(msg.log, self.seat, self.names, view.num_players)
-        else:
-            self.history.follow(previous, view, self.seat, self.names)
-        taken_back = msg.log is not None and previous is not None
-        if previous is None or taken_back or _moment(view) != _moment(previous):
-            self._reset_choice()
-            self.message = ("your move was taken back", "") if taken_back else None
-            self.advice = None
-        if previous is None or taken_back:
-            self.cursor = faces.first_row_col(view)
-        self.view, self.previous = view, previous
-        self.waiting = False
-        self._clamp()
-        if self.is_mounted:
-            self._redraw()
-
-    def show_notice(self, text: str, level: str) -> None:
-        self.waiting = False
-        self.message = (text, "error" if level == "error" else "")
-        if self.is_mounted:
-            self._prompt()
-
-    def show_advice(self, move: Move, reason: str) -> None:
-        """A hint arrived: the cursor goes to the card or deck it names (`Advice`)."""
-        self.advice = (move, reason)
-        self.message = (f"Hint: {move} — see it under Moves", "")
-        square = None if self.view is None else faces.square_of(self.view, move)
-        if square is not None:
-            self.area, self.cursor = BOARD, square
-        if self.is_mounted:
-            self._redraw()
-
-    # -- rendering ----------------------------------------------------------------
-
-    def _me_now(self) -> PlayerInfo | None:
-        """The viewer as the cards should count them: with the tokens being given back
-        already gone (R13), so the cards show what would be needed after the return."""
-        me = self.view.me if self.view is not None else None
-        if me is None or not self.giving:
-            return me
-        return replace(me, tokens=model.kept(me.tokens, self.giving))
-
-    def table_ended(self, why: str) -> None:
-        """The game ended without being over (the host left it: abandoned)."""
-        if self.view is not None and not self.view.is_over and not self.ended:
-            self.ended = why
-            self._redraw()
-
-    def _redraw(self) -> None:
+    def redraw(self) -> None:
+        """Everything again (a new view, a new size): here the table as it stands, with
+        no cursor and nothing said (each screen draws its own instead)."""
         view = self.view
+        assert view is not None
+        self.paint_status(mine=False)
+        self.paint_players(None)
+        self.paint_cards(view.me)
+        self.paint_board(None, None, view.me)
+        self.paint_moves(None, ())
+        self.prompt_line.say("")
+
+    # -- drawing, from what each screen gives -------------------------------------------
+
+    def paint_status(self, mine: bool) -> None:
+        """The top line; `mine`: it is this player's move (it shows so)."""
+        state = self.state
+        view = state.view
         assert view is not None
         self.status_line.show(
-            faces.status_text(view, self.seats, onlooker=self.onlooker, ended=self.ended),
-            mine=view.my_turn and self.playing_seat is not None and not self.ended,
-            final=view.final_round and not view.is_over and not self.ended,
+            faces.status_text(view, state.seats, onlooker=self.onlooker, ended=state.ended),
+            mine=mine and not state.ended,
+            final=view.final_round and not view.is_over and not state.ended,
         )
-        self._players()
-        self._moves()
-        self._cards()
 
-    def _cards(self) -> None:
-        """The cards' faces again (what the viewer needs changes while giving tokens back),
-        then the board and the prompt."""
+    def paint_players(self, cursor: Cursor, clocks: Clocks | None = None) -> None:
+        """The players' panels from the view, the cursor among them, and each one's clock
+        (`clocks` reads them for the panels)."""
+        assert self.view is not None
+        self.faces = faces.player_faces(self.view, self.state.seats)
+        self.players.show(self.faces, cursor, () if clocks is None else clocks(self.faces))
+
+    def paint_clocks(self, cursor: Cursor, clocks: Sequence[Clock]) -> None:
+        """The panels as last drawn, with the clocks as they read now (a tick)."""
+        self.players.show(self.faces, cursor, tuple(clocks))
+
+    def paint_cards(self, me: PlayerInfo | None) -> None:
+        """The cards' faces, as `me` would buy them (with tokens being given back gone)."""
         view = self.view
         assert view is not None
-        self.rows = faces.board_faces(view, self.previous, self._me_now())
-        self.mine = faces.mine_faces(view, self._me_now()) if view.seat is not None else None
-        self._board()
-        self._prompt()
+        self.rows = faces.board_faces(view, self.state.previous, me)
+        self.mine = faces.mine_faces(view, me) if view.seat is not None else None
 
-    def _players(self) -> None:
-        assert self.view is not None
-        cursor = self.pcursor if self.area == PLAYERS else None
-        self.players.show(self.player_faces(), cursor)
-
-    def player_faces(self) -> tuple[PlayerFace, ...]:
-        """The players' panels (the clocks' layer adds each clock)."""
-        assert self.view is not None
-        return faces.player_faces(self.view, self.seats)
-
-    def table_notes(self) -> Notes:
-        """Lines above the moves about the table itself (absent players: a vote)."""
-        return ()
-
-    def over_text(self) -> str:
-        """The prompt once the game is over (a rematch offered, or the winning move)."""
-        assert self.view is not None
-        return faces.winning_move(self.view, self.seats) or "The game is over."
-
-    def _moves(self) -> None:
+    def paint_board(
+        self,
+        cursor: Cursor,
+        looked: str | None,
+        me: PlayerInfo | None,
+        picked: Sequence[int] = (),
+        giving: Sequence[int] = (),
+    ) -> None:
+        """The board: nobles, cards, bank (with the gems `picked` or `giving` back so far),
+        reserves, the card `looked` at, the cursor."""
         view = self.view
         assert view is not None
-        notes: Notes = ()
-        if view.is_over:  # the results; only their first line while looking at the moves
-            notes = results_notes(view, self.seats, self.seed, self.ratings)
-            notes = notes[: 1 if self.area == MOVES else 9]
-        elif self.advice is not None:
-            move, reason = self.advice
-            notes = ((f"Hint (medium bot): {move} — {reason}", "bold #8fd3ff"),)
-        notes += self.table_notes()
-        selected = self.log_at if self.area == MOVES else None
-        self.move_log.show(tuple(self.entries), self.history.fresh, selected, notes)
-
-    def _board(self) -> None:
-        """Draw the board: nobles, cards, bank (with the gems picked or given back so far),
-        reserves, a card looked up, the cursor."""
-        view = self.view
-        assert view is not None
-        self.piles = faces.bank_faces(view, self.picked, self.giving)
-        look = self.looked_card()
+        self.piles = faces.bank_faces(view, list(picked), list(giving))
         face = BoardFace(
             self.rows,
             self.piles,
             self.mine,
             faces.noble_faces(view),
-            None if look is None else faces.card_face(view, look, me=self._me_now(), look=True),
+            None if looked is None else faces.card_face(view, looked, me=me, look=True),
         )
-        self.board.show(face, self.cursor if self.area == BOARD else None)
+        self.board.show(face, cursor)
 
-    def looked_card(self) -> str | None:
-        """The card shown beside the hand: under the cursor among the players or the
-        moves, else one typed on the move line."""
-        view = self.view
-        if view is None:
-            return None
-        if self.area == PLAYERS:
-            reserved = self._player_at().reserved
-            j = self.pcursor[1]
-            return reserved[j].card if j < len(reserved) else None
-        if self.area == MOVES and self.entries:
-            cards = self.entries[self.log_at].cards
-            return cards[0] if cards else None
-        return self.looked
-
-    def _player_at(self) -> PlayerInfo:
-        assert self.view is not None
-        return self.view.players[faces.order(self.view)[self.pcursor[0]]]
+    def paint_moves(
+        self,
+        selected: int | None,
+        notes: Notes,
+        chat: tuple[ChatLine, ...] | None = None,
+        fresh: int | None = None,
+    ) -> None:
+        """The move log (an entry `selected`, `notes` above it, the `fresh` newest entries
+        standing out: by default those since the viewer's own turn) and the chat beside it
+        (None: no chat column)."""
+        history = self.state.history
+        fresh = history.fresh if fresh is None else fresh
+        self.move_log.show_chat(chat, self.shape.chat)
+        self.move_log.show(tuple(history.entries), fresh, selected, notes)
 
     def square(self, r: int, c: int) -> CardFace | PileFace:
         """What is on the board at cursor square (r, c) (not the nobles' row)."""
@@ -337,114 +210,3 @@ class TableView(Screen[None]):
             assert self.mine is not None
             return self.mine[c]
         return self.rows[r - 1][c]
-
-    def _clamp(self) -> None:
-        """Keep the cursors on squares that exist (nobles leave, reserves change)."""
-        view = self.view
-        assert view is not None
-        lengths = faces.row_lengths(view)
-        r, c = self.cursor
-        if lengths[r] == 0 or (r == faces.MINE_ROW and view.seat is None):
-            r = faces.level_row(1)
-        self.cursor = (r, min(c, lengths[r] - 1))
-        i = min(self.pcursor[0], view.num_players - 1)
-        items = max(1, len(view.players[faces.order(view)[i]].reserved))
-        self.pcursor = (i, min(self.pcursor[1], items - 1))
-        self.log_at = max(0, min(self.log_at, len(self.entries) - 1))
-
-    def _prompt(self) -> None:
-        view = self.view
-        if view is None:
-            return
-        mode = self.mode
-        player = self.seat is not None
-        self.key_line.show(modes.keys(mode, self.splendor.local, self._again(), player))
-        prompt = self.prompt_line
-        if mode == modes.SMALL:
-            prompt.say(*(self.message or ("",)))
-        elif mode == modes.QUIT:
-            ask, answers = "Leave this game and quit?", "y: yes · n: no"
-            if self.splendor.local:
-                prompt.say(f"{ask} A local game ends when you quit.  {answers}", "ask")
-            else:
-                detail = "Your seat is kept: connect again to play on."
-                brief = f"{ask} Your seat is kept.  {answers}"
-                prompt.say(f"{ask} {detail}  {answers}", "ask", short=brief)
-        elif self.message is not None:
-            prompt.say(*self.message)
-        elif mode == modes.CONFIRM:
-            assert self.pending is not None
-            text = prompts.pending_text(view, self.pending)  # the key line says Enter, Esc
-            prompt.say(text + "  Enter: yes · Esc: no", "ask", short=text)
-        elif mode == modes.PICK:
-            picked = " ".join(GEMS[c] for c in sorted(self.picked)) or "—"
-            prompt.say(
-                f"Take {picked}   w u g r k: pick · Backspace: undo · Enter: take · Esc: cancel",
-                "ask",
-            )
-        elif mode == modes.RETURN:
-            prompt.say(prompts.return_text(view, self.giving), "ask")
-        elif mode == modes.OVER and self.area == BOARD:
-            prompt.say(self.over_text())
-        else:
-            text, short = self._cursor_text()
-            prompt.say(text, short=short)
-
-    def _again(self) -> str:
-        return "New game" if self.splendor.local else "Lobby"
-
-    def _cursor_text(self) -> tuple[str, str | None]:
-        """What the prompt says of what is under the cursor, and a shorter form for a
-        prompt too narrow for it (None: nothing shorter to say)."""
-        view = self.view
-        assert view is not None
-        if self.area == PLAYERS:
-            seat = faces.order(view)[self.pcursor[0]]
-            me = self._me_now()
-            return prompts.player_text(view, self.names, seat, self.pcursor[1], me), None
-        if self.area == MOVES:
-            if not self.entries:
-                return "no moves yet", None
-            turn = self.entries[self.log_at].text
-            look = self.looked_card()
-            if look is None:
-                return turn, None
-            me = self._me_now()
-            text = f"{turn} · {prompts.card_text(view, self.names, look, me)}"
-            if me is None:
-                return text, None
-            return text, f"{turn} · {model.your_need(look, me, True)}"  # the face is by the hand
-        if self.looked is not None:
-            return self._card_text(self.looked)
-        r, c = self.cursor
-        if r == faces.NOBLE_ROW:
-            nid = view.nobles[c]
-            return prompts.noble_text(view, self.names, nid), prompts.noble_short(view, nid)
-        if r == faces.BANK_ROW:
-            return prompts.pile_text(view, c), None
-        face = self.square(r, c)
-        assert isinstance(face, CardFace)
-        if face.card is None or face.kind == DECK:
-            return prompts.slot_text(face, mine=r == faces.MINE_ROW), None
-        return self._card_text(face.card)
-
-    def _card_text(self, card_id: str) -> tuple[str, str]:
-        """A card as the prompt says it, and in short (without what the gold covers)."""
-        assert self.view is not None
-        me = self._me_now()
-        return (
-            prompts.card_text(self.view, self.names, card_id, me),
-            prompts.card_text(self.view, self.names, card_id, me, brief=True),
-        )
-
-    def _send(self, move: Move) -> None:
-        self.splendor.send(PlayMove(move))
-        self.waiting = True
-        self._reset_choice()
-        self.message = (f"sent: {move}", "")
-        if self.is_mounted:  # the host's answer redraws the rest
-            self._board()
-            self._prompt()
-
-    def _reset_choice(self) -> None:
-        self.taking, self.picked, self.pending, self.giving = False, [], None, []

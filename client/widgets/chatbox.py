@@ -1,12 +1,16 @@
 """The lobby's chat: its latest lines, newest at the bottom, and the line being typed.
 
 Lines are plain text (`rich.text.Text`, never markup: ``[b]`` in a line is shown as
-typed), each cut to the width with an ellipsis; the sender's name stands out.
+typed), each cut to the width with an ellipsis; the sender's name stands out. The
+table's chat, in its narrow column beside the moves (`client.widgets.movelog`), wraps
+its lines instead (`chat_rows`).
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
@@ -59,9 +63,27 @@ class ChatBox(LineWidget):
         return out[:height]
 
 
+NAME_STYLE = "bold #8fd3ff"
+
+
 def _line(line: ChatLine, width: int, base: Style) -> Strip:
     out = Text(" ")
-    out.append(line.name, style="bold #8fd3ff")
+    out.append(line.name, style=NAME_STYLE)
     out.append(": ")
     out.append(line.text)
     return strip(fit(out, width), width, base)
+
+
+@lru_cache(maxsize=4096)
+def chat_rows(line: ChatLine, width: int) -> tuple[Text, ...]:
+    """A line of a table's chat wrapped to `width` cells (later rows indented): who said
+    it (a spectator marked), then what."""
+    who = f"{line.name} (watching)" if line.spectator else line.name
+    parts = textwrap.wrap(f"{who}: {line.text}", max(4, width - 1), subsequent_indent="  ")
+    out = []
+    for i, part in enumerate(parts or [f"{who}:"]):
+        row = Text(" " + part)
+        if i == 0:
+            row.stylize(NAME_STYLE, 1, 1 + len(who))
+        out.append(fit(row, width))
+    return tuple(out)

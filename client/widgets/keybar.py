@@ -2,13 +2,16 @@
 
 The table's keys change with what the player is doing (choosing a card, picking gems,
 giving tokens back, watching, the game over), so the screen hands this line the keys
-that apply; it draws them itself, in one line, like the other line widgets.
+that apply; it draws them itself, in one line, like the other line widgets. On a line
+too narrow for them all, the keys the screen calls spare (the help lists them) give
+way first, so that the last ones (help, quit) stay.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -22,9 +25,28 @@ KEY_STYLE = Style.parse("bold #ffd23f")
 TEXT_STYLE = Style.parse("#c8ccd4")
 
 
+def _cells(keys: Keys) -> int:
+    """The width of `keys` as one line: a leading space, two between keys."""
+    return 1 + sum(cell_len(f"{shown} {what}") + 2 for _, shown, what in keys) - 2 * bool(keys)
+
+
+def fitted(keys: Keys, width: int, spare: tuple[str, ...] = ()) -> Keys:
+    """`keys` less the `spare` ones (by key, the first named giving way first) that a
+    line of `width` cells has no room for."""
+    for key in spare:
+        if _cells(keys) <= width:
+            break
+        keys = tuple(k for k in keys if k[0] != key)
+    return keys
+
+
 @lru_cache(maxsize=512)
-def keys_line(keys: Keys, width: int, base: Style) -> tuple[Strip, Spans]:
-    """The keys as one line (those that fit), and where each one is (start, end, key)."""
+def keys_line(
+    keys: Keys, width: int, base: Style, spare: tuple[str, ...] = ()
+) -> tuple[Strip, Spans]:
+    """The keys as one line (those that fit, the `spare` ones giving way first), and
+    where each one is (start, end, key)."""
+    keys = fitted(keys, width, spare)
     out = Text(" ")
     spans = []
     for key, shown, what in keys:
@@ -50,21 +72,26 @@ class KeyBar(LineWidget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.keys: Keys = ()
+        self.spare: tuple[str, ...] = ()
 
-    def show(self, keys: Keys) -> None:
-        if keys != self.keys:
-            self.keys = keys
+    def show(self, keys: Keys, spare: tuple[str, ...] = ()) -> None:
+        """The keys to show; `spare`: the keys (by key) that give way on a narrow line."""
+        if (keys, spare) != (self.keys, self.spare):
+            self.keys, self.spare = keys, spare
             self.redraw()
 
     def draw(self, width: int, height: int) -> list[Strip]:
-        return [keys_line(self.keys, width, self.rich_style)[0]]
+        return [keys_line(self.keys, width, self.rich_style, self.spare)[0]]
 
     @property
     def plain(self) -> str:
-        return "  ".join(f"{shown} {what}" for _, shown, what in self.keys)
+        """The keys shown, as plain text."""
+        keys = fitted(self.keys, self.content_size.width, self.spare)
+        return "  ".join(f"{shown} {what}" for _, shown, what in keys)
 
     def on_click(self, event: events.Click) -> None:
-        _, spans = keys_line(self.keys, self.content_size.width, self.rich_style)
+        width = self.content_size.width
+        _, spans = keys_line(self.keys, width, self.rich_style, self.spare)
         for start, end, key in spans:
             if start <= event.x < end and key:  # "w u g r k" stands for several keys
                 self.app.simulate_key(key)

@@ -1,8 +1,11 @@
 """The move log: every turn of the game, newest at the bottom, scrollable with a
-selection (the cursor's "moves" place), and at the end of the game the results above it.
+selection (the cursor's "moves" place), and at the end of the game the results above it;
+beside the moves, in a column of its own, the table's chat (its latest lines).
 
 Each line names cards by id followed by their colour and prestige, ``2-14 (G 2★)``; the
-selected line's card shows face up beside your hand (`client.widgets.board`).
+selected line's card shows face up beside your hand (`client.widgets.board`). Chat has
+its own column so that it never pushes a move out of view, and the count in the title
+counts turns only (news of the table, a time-out, shows among them but is not a turn).
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from rich.text import Text
 from textual.strip import Strip
 
 from shared.cards import COLOURS, LETTERS, card
+from shared.social import ChatLine
 
+from .chatbox import chat_rows
 from .lines import LineWidget, strip
 from .palette import DIM, INK, LABEL
 
@@ -30,8 +35,8 @@ FRESH = "bold #ffd23f"
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One line of the log: its words, the cards it names, the seat that played it (None
-    for a line about the game); `kind` is "" for a turn, "chat" for a line of the table's
-    chat, "news" for what happened to a seat (a time-out, a bot standing in)."""
+    for a line about the game); `kind` is "" for a turn, "news" for what happened to a
+    seat (a time-out, a bot standing in)."""
 
     text: str
     cards: tuple[str, ...] = ()
@@ -39,7 +44,8 @@ class LogEntry:
     kind: str = ""
 
 
-KIND_STYLES = {"chat": "#8fd3ff", "news": "italic #d8b4fe"}
+KIND_STYLES = {"news": "italic #d8b4fe"}
+RULE = Text("│", style=DIM)  # between the moves and the chat
 
 
 def decorated(text: str) -> str:
@@ -71,7 +77,8 @@ def wrapped(text: str, width: int, style: str, selected: bool) -> tuple[Text, ..
 class MoveLog(LineWidget):
     """The log under a title; `selected` (an entry's index) scrolls it, else it shows the
     newest; the newest `fresh` entries stand out; `notes` (the results, a hint) come
-    first, each wrapped to the width."""
+    first, each wrapped to the whole width; `chat` (None: no chat, offline or a replay)
+    in the right-hand `chat_width` cells, beside the moves."""
 
     DEFAULT_CSS = """
     MoveLog { height: 1fr; padding: 0 0 0 0; }
@@ -83,6 +90,8 @@ class MoveLog(LineWidget):
         self.fresh = 0
         self.selected: int | None = None
         self.notes: Notes = ()
+        self.chat: tuple[ChatLine, ...] | None = None
+        self.chat_width = 0
         self.top = 0  # the first entry shown while one is selected
 
     def show(
@@ -95,6 +104,12 @@ class MoveLog(LineWidget):
         shown = (entries, fresh, selected, notes)
         if shown != (self.entries, self.fresh, self.selected, self.notes):
             self.entries, self.fresh, self.selected, self.notes = shown
+            self.redraw()
+
+    def show_chat(self, lines: tuple[ChatLine, ...] | None, width: int) -> None:
+        """The chat beside the moves, in a column `width` cells wide (None: no column)."""
+        if (lines, width) != (self.chat, self.chat_width):
+            self.chat, self.chat_width = lines, width
             self.redraw()
 
     @property
@@ -114,29 +129,67 @@ class MoveLog(LineWidget):
 
     def draw(self, width: int, height: int) -> list[Strip]:
         base = self.rich_style
-        n = len(self.entries)
-        title = Text(" Moves", style=LABEL)
-        if self.selected is not None and n:
-            title.append(f"  {self.selected + 1} of {n} · ↑↓ PgUp PgDn", style=DIM)
-        elif n:
-            title.append(f"  {n} · Tab to look back", style=DIM)
-        lines = [strip(title, width, base)]
+        chat = self.chat
+        side = min(self.chat_width, width // 2) if chat is not None else 0
+        left = width - side
+        lines = [self._title(left, side, base)]
         for text, style in self.notes:
             for part in textwrap.wrap(text, max(4, width - 1)) or [""]:
                 lines.append(strip(Text(" " + part, style=style), width, base))
         room = height - len(lines)
         if room <= 0:
             return lines[:height]
-        if not n:
-            return [*lines, strip(Text(" No moves yet.", style=DIM), width, base)]
-        rows = self._window(width, room)
+        moves = self._moves(left, room, base)
+        if chat is None:
+            return [*lines, *moves]
+        moves += [strip(Text(""), left, base)] * (room - len(moves))
+        said = self._chat(chat, side, room, base)
+        return [*lines, *(Strip.join((m, c)) for m, c in zip(moves, said, strict=True))]
+
+    def _title(self, left: int, side: int, base: Style) -> Strip:
+        """ "Moves  17 · Tab to look back" (turns only), and over the chat "Chat"."""
+        title = Text(" Moves", style=LABEL)
+        if self.entries:
+            turns = sum(1 for e in self.entries if not e.kind)
+            if self.selected is not None:
+                at = sum(1 for e in self.entries[: self.selected + 1] if not e.kind)
+                title.append(f"  {at} of {turns} · ↑↓ PgUp PgDn", style=DIM)
+            else:
+                title.append(f"  {turns} · Tab to look back", style=DIM)
+        if not side:
+            return strip(title, left, base)
+        chat = Text.assemble(RULE, (" Chat", LABEL))
+        return Strip.join((strip(title, left, base), strip(chat, side, base)))
+
+    def _moves(self, width: int, room: int, base: Style) -> list[Strip]:
+        """`room` lines of moves, `width` cells wide (beside the chat, wrapped a cell
+        short of its rule)."""
+        if not self.entries:
+            return [strip(Text(" No moves yet.", style=DIM), width, base)]
         sel = self.selected
-        for row in rows:
-            line = strip(row[0], width, base)
-            if row[1] and sel is not None:
+        out = []
+        wrap = width - 1 if self.chat is not None else width
+        for text, on_selected in self._window(wrap, room):
+            line = strip(text, width, base)
+            if on_selected and sel is not None:
                 line = line.apply_style(Style(bgcolor=SELECTED))
-            lines.append(line)
-        return lines[:height]
+            out.append(line)
+        return out
+
+    def _chat(self, chat: tuple[ChatLine, ...], width: int, room: int, base: Style) -> list[Strip]:
+        """The chat's newest lines that fit whole in `room` lines, each wrapped, after a
+        rule (the newest at least begins, however long)."""
+        rows: list[Text] = []
+        for line in reversed(chat):
+            more = chat_rows(line, width - 1)
+            if len(rows) + len(more) > room:
+                rows = rows or list(more[:room])
+                break
+            rows[:0] = more
+        if not chat:
+            rows = [Text(" No chat yet. c: chat", style=DIM)]
+        rows = rows[-room:] + [Text("")] * max(0, room - len(rows))
+        return [strip(Text.assemble(RULE, row), width, base) for row in rows]
 
     def _window(self, width: int, room: int) -> list[tuple[Text, bool]]:
         """The rows that fit in `room` lines: the newest, or around the selected entry."""

@@ -22,58 +22,79 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
+from shared.chat import MAX_CHAT, MAX_SAID
+from shared.messages import MAX_NAME
 from shared.players import player_label
+from shared.text import safe_text
 
-from ..front.config import ConfigError, load_config
+from ..front.config import load_config
 from ..host.clubdesk import ended_record
-from ..host.identity import check_name
-from ..store import Store, StoreError, open_store
+from ..store import Store, StoreError
+from . import checks
+from .checks import MAX_COUNT, Parser
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    where = argparse.ArgumentParser(add_help=False)
+    """The command and its arguments, each checked (`server.commands.checks`); a refusal
+    exits with one line on stderr, status 2."""
+    where = Parser(add_help=False)
     where.add_argument("--config", help="the server's TOML settings (for its database)")
     where.add_argument("--data-dir", help="the server's data directory (default ./data)")
-    where.add_argument("--database", help="the database URL, if not the data directory's")
-    p = argparse.ArgumentParser(prog="splendor-server", description="Splendor club admin.")
+    where.add_argument(
+        "--database", type=checks.database_url, help="the database URL, if not the data directory's"
+    )
+    p = Parser(prog="splendor-server", description="Splendor club admin.")
     sub = p.add_subparsers(dest="command", required=True)
 
+    commands: dict[str, argparse.ArgumentParser] = {}
+
     def command(name: str, text: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=text, parents=[where])
+        commands[name] = sub.add_parser(name, help=text, parents=[where])
+        return commands[name]
 
+    game = "a table's id, as the lobby shows it: 6 characters 0-9 and a-f"
+    name = "a player's name: 2 to 16 letters, digits, '-' or '_', from a letter"
     export = command("export", "print a finished game's record")
-    export.add_argument("game", help="the game's id (its table's, as the lobby showed it)")
+    export.add_argument("game", type=checks.table_id, help=game)
     ratings = command("ratings", "print the leaderboard")
-    ratings.add_argument("--top", type=_positive, default=50, help="how many players (default 50)")
+    ratings.add_argument(
+        "--top", type=checks.count, default=50, help=f"how many players: 1 to {MAX_COUNT} (50)"
+    )
     rename = command("rename", "give a player another name")
-    rename.add_argument("old")
-    rename.add_argument("new")
+    rename.add_argument("old", type=checks.player_name, help=name)
+    rename.add_argument("new", type=checks.player_name, help="the new name, by the same rules")
     ban = command("ban", "refuse a name at login")
-    ban.add_argument("name")
-    ban.add_argument("--reason", default="", help="said to them when they try")
+    ban.add_argument("name", type=checks.player_name, help=name)
+    ban.add_argument(
+        "--reason",
+        type=checks.ban_reason,
+        default="",
+        help=f"said to them when they try: one line of plain text, {MAX_CHAT} characters at most",
+    )
     unban = command("unban", "admit a banned name again")
-    unban.add_argument("name")
+    unban.add_argument("name", type=checks.player_name, help=name)
     chat = command("chat", "print the latest chat lines, with their ids")
-    chat.add_argument("--game", help="a table's chat (default: the lobby's)")
-    chat.add_argument("--all", action="store_true", help="every place's (lobby and tables)")
-    chat.add_argument("--last", type=_positive, default=50, help="how many lines (default 50)")
+    place = chat.add_mutually_exclusive_group()
+    place.add_argument("--game", type=checks.table_id, help="a table's chat (default: the lobby's)")
+    place.add_argument("--all", action="store_true", help="every place's (lobby and tables)")
+    chat.add_argument(
+        "--last", type=checks.count, default=50, help=f"how many lines: 1 to {MAX_COUNT} (50)"
+    )
     remove = command("chat-remove", "remove a chat line from every screen and record")
-    remove.add_argument("id", type=int, help="the line's id (splendor-server chat shows it)")
-    return p.parse_args(argv)
-
-
-def _positive(text: str) -> int:
-    """A whole number from 1 (argparse's `type` for counts)."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"a whole number from 1, not {text!r}")
-    return int(text)
+    remove.add_argument(
+        "id", type=checks.chat_line, help="the line's id (splendor-server chat shows it)"
+    )
+    args, extra = p.parse_known_args(argv)
+    if extra:  # said by the command's parser, whose name and help fit
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 async def ratings(store: Store, top: int) -> str:
     lines = [f"{'rank':>4}  {'player':<18} {'rating':>6} {'games':>5} {'wins':>4}  last game"]
     for s in await store.leaderboard(top):
         when = time.strftime("%Y-%m-%d", time.localtime(s.last))
-        who = player_label(s.player)
+        who = safe_text(player_label(s.player), MAX_NAME)
         lines.append(f"{s.rank:>4}  {who:<18} {s.shown:>6} {s.games:>5} {s.wins:>4}  {when}")
     if len(lines) == 1:
         lines.append("(no rated games yet)")
@@ -86,7 +107,7 @@ async def chat_lines(store: Store, game: str | None, everywhere: bool, last: int
     for r in await store.chat(game, last, everywhere):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.at))
         where = "lobby" if r.game is None else r.game + (" (watching)" if r.spectator else "")
-        lines.append(f"{r.id:>7}  {when}  {where:<18} {r.name}: {r.text}")
+        lines.append(f"{r.id:>7}  {when}  {where:<18} {_said(r.name, r.text)}")
     return "\n".join(lines or ["(no chat lines)"]) + "\n"
 
 
@@ -95,12 +116,18 @@ async def remove_line(store: Store, line: int) -> str:
     if removed is None:
         raise StoreError(f"there is no chat line {line} (or it was removed already)")
     where = "the lobby" if removed.game is None else f"table {removed.game}"
-    return f"removed line {line} ({removed.name} in {where}: {removed.text})\n"
+    name, text = safe_text(removed.name, MAX_NAME), safe_text(removed.text, MAX_SAID)
+    return f"removed line {line} ({name} in {where}: {text})\n"
+
+
+def _said(name: str, text: str) -> str:
+    """A stored chat line as the admin's terminal may show it (a database copied from
+    elsewhere may hold lines no server of ours cleaned)."""
+    return f"{safe_text(name, MAX_NAME)}: {safe_text(text, MAX_SAID)}"
 
 
 async def _run(url: str, work: Callable[[Store], Awaitable[str]]) -> str:
-    store = open_store(url)
-    await store.open()
+    store = await checks.open_database(url, existing=True)
     try:
         return await work(store)
     finally:
@@ -108,7 +135,12 @@ async def _run(url: str, work: Callable[[Store], Awaitable[str]]) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    args = parse_args(argv)
+    """Run the command; its exit status (2: an argument refused, 1: it failed)."""
+    try:
+        args = parse_args(argv)
+    except SystemExit as e:  # refused (said already), or -h
+        return int(e.code or 0)
+    prog = f"splendor-server {args.command}"
     try:
         config = load_config(args.config, data_dir=args.data_dir, database=args.database)
         url = config.database_url
@@ -118,11 +150,10 @@ def main(argv: Sequence[str]) -> int:
         elif args.command == "ratings":
             work = lambda s: ratings(s, args.top)  # noqa: E731
         elif args.command == "rename":
-            new = check_name(args.new)
 
             async def work(s: Store) -> str:
-                await s.rename(args.old, new)
-                return f"{args.old.lower()} is now {new}\n"
+                await s.rename(args.old, args.new)
+                return f"{args.old} is now {args.new}\n"
 
         elif args.command == "chat":
             work = lambda s: chat_lines(s, args.game, args.all, args.last)  # noqa: E731
@@ -132,17 +163,18 @@ def main(argv: Sequence[str]) -> int:
 
             async def work(s: Store) -> str:
                 await s.ban(args.name, args.reason)
-                return f"{args.name.lower()} is banned: refused at login from now on\n"
+                return f"{args.name} is banned: refused at login from now on\n"
 
         else:
 
             async def work(s: Store) -> str:
                 done = await s.unban(args.name)
                 said = "may log in again" if done else "was not banned"
-                return f"{args.name.lower()} {said}\n"
+                return f"{args.name} {said}\n"
 
         sys.stdout.write(asyncio.run(_run(url, work)))
-    except (ConfigError, StoreError, ValueError, OSError) as e:
-        print(f"splendor-server {args.command}: {e}", file=sys.stderr)
-        return 1
+    except checks.ERRORS as e:
+        return checks.fail(prog, e)
+    except KeyboardInterrupt:
+        return checks.fail(prog, "interrupted")
     return 0

@@ -27,40 +27,66 @@ from pathlib import Path
 from typing import Any
 
 from client.connection import Connection
+from shared.text import safe_text
 
-from ..front.config import Config, ConfigError, load_config, workers_setting
+from ..front.config import MAX_WORKERS, Config, ConfigError, load_config, workers_setting
 from ..front.session import Sessions
 from ..host.identity import Identity
+from . import checks
+from .checks import Parser, one_line
 
 log = logging.getLogger("splendor")
+
+LOG_LIMIT = 20_000  # characters of one log record, its traceback included
+
+
+class SafeFormatter(logging.Formatter):
+    """Log lines as a terminal may show them: a name, a move or a message a player or a
+    file wrote (and a traceback quoting one) cannot send the admin's terminal an escape
+    sequence or a bidirectional override (`shared.text.safe_text`, lines kept)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return safe_text(super().format(record), LOG_LIMIT, lines=True)
+
+
+def safe_log(level: int, fmt: str, handler: logging.Handler) -> None:
+    """Log `level` and above through `handler`, each record formatted with `fmt` and
+    made safe (`SafeFormatter`)."""
+    handler.setFormatter(SafeFormatter(fmt))
+    logging.basicConfig(level=level, handlers=[handler])
+
 
 SHUTDOWN_MESSAGE = "The server is restarting; your game is saved. Reconnect in a minute."
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="splendor-server",
         description="Splendor over SSH.",
-        epilog="Club admin: splendor-server export GAME | ratings | rename OLD NEW | ban NAME"
-        " | unban NAME | chat | chat-remove ID; splendor-server copy-db --from URL --to URL."
-        " Each has its own -h.",
+        epilog="Club admin: splendor-server export GAME | ratings [--top N] | rename OLD NEW"
+        " | ban NAME [--reason TEXT] | unban NAME | chat [--game GAME | --all] [--last N]"
+        " | chat-remove ID; splendor-server copy-db --from URL --to URL. Each has its own -h.",
     )
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free)")
+    p.add_argument(
+        "--port", type=checks.port, help="port to listen on, 0 to 65535 (default 2222; 0: any free)"
+    )
     p.add_argument("--data-dir", help="host key and database directory (default ./data)")
     p.add_argument("--config", help="a TOML file of settings (see the README)")
     p.add_argument(
         "--database",
+        type=checks.database_url,
         help="sqlite:///PATH (one process; default DATA_DIR/splendor.db) or "
         "postgresql://USER@HOST/DATABASE (any number of processes and machines)",
     )
     p.add_argument(
         "--workers",
-        help="server processes sharing the port (default 1; auto: one per core); "
-        "more than one needs PostgreSQL",
+        type=checks.workers,
+        help=f"server processes sharing the port: 1 to {MAX_WORKERS}, or auto: one per core "
+        "(default 1); more than one needs PostgreSQL",
     )
-    p.add_argument("--worker", type=int, help=argparse.SUPPRESS)  # set by the supervisor
-    p.add_argument("--worker-of", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--worker", type=checks.worker_index, help=argparse.SUPPRESS)  # the supervisor's
+    p.add_argument("--worker-of", type=checks.process_id, help=argparse.SUPPRESS)
     guests = p.add_mutually_exclusive_group()
     guests.add_argument(
         "--allow-guests",
@@ -76,8 +102,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         const=False,
         help="admit players with an SSH key only",
     )
-    p.add_argument("--port-file", help="write the listening port to this file once ready")
-    p.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
+    p.add_argument(
+        "--port-file",
+        type=checks.port_file,
+        help="write the listening port to this file once ready (its directory must exist)",
+    )
+    p.add_argument(
+        "--log-level", type=checks.log_level, default="INFO", help="DEBUG, INFO, WARNING, ERROR"
+    )
     return p.parse_args(argv)
 
 
@@ -128,28 +160,41 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     from ..host.gamehost import GameHost
     from ..store import SchemaTooNew, StoreError, redact
 
+    stop = asyncio.Event()  # set by SIGTERM or SIGINT, from the start: even one that comes
+    loop = asyncio.get_running_loop()  # while starting stops the server cleanly, once started
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     data_dir = config.data_path
-    host_key = load_host_key(data_dir)
-    host = GameHost(data_dir, database=config.database_url)
     try:
+        host_key = load_host_key(data_dir)
+    except (OSError, ValueError) as e:  # ValueError: asyncssh's KeyImportError
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e
+        raise SystemExit(
+            f"splendor-server: the data directory {data_dir}: {one_line(why)}"
+        ) from None
+    url = config.database_url
+    host = GameHost(data_dir, database=url)
+    try:
+        checks.check_database(url, existing=False)
         await host.start()
     except (StoreError, SchemaTooNew, OSError) as e:
-        raise SystemExit(f"splendor-server: {redact(config.database_url)}: {e}") from None
+        raise SystemExit(f"splendor-server: {redact(url)}: {one_line(e)}") from None
     service = SSHService(config, host, host.store, make_app, host_key, reuse_port=reuse_port)
     try:
         await service.start()
     except OSError as e:
         await host.stop()
         where = f"{config.host}:{config.port}"
-        raise SystemExit(f"splendor-server: cannot listen on {where}: {e}") from None
+        raise SystemExit(f"splendor-server: cannot listen on {where}: {one_line(e)}") from None
     if port_file:
-        _write_port_file(port_file, service.port)
+        try:
+            _write_port_file(port_file, service.port)
+        except OSError as e:
+            await host.stop()
+            await service.stop("")
+            raise SystemExit(f"splendor-server: cannot write {port_file}: {e.strerror}") from None
     tune_gc()
-    janitor = asyncio.get_running_loop().create_task(collect_garbage(service.sessions, config))
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    janitor = loop.create_task(collect_garbage(service.sessions, config))
     await stop.wait()
     log.info("shutting down: %d sessions", len(service.sessions.live))
     service.stop_listening()
@@ -157,6 +202,15 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     await service.stop(SHUTDOWN_MESSAGE)  # apps exited and awaited, terminals restored
     janitor.cancel()
     log.info("stopped")
+
+
+async def _try_database(url: str) -> None:
+    """Open and close the database at `url`; SystemExit saying why it cannot be opened."""
+    try:
+        store = await checks.open_database(url, existing=False)
+    except checks.ERRORS as e:
+        raise SystemExit(f"splendor-server: {one_line(e)}") from None
+    await store.close()
 
 
 ADMIN_COMMANDS = (  # server.commands.admin
@@ -190,10 +244,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(admin(argv))
     args = parse_args(argv)
     who = f"worker {args.worker} " if args.worker else ""
-    logging.basicConfig(
-        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-        format=f"%(asctime)s %(levelname)s {who}%(name)s: %(message)s",
-        stream=sys.stderr,
+    safe_log(
+        getattr(logging, args.log_level),
+        f"%(asctime)s %(levelname)s {who}%(name)s: %(message)s",
+        logging.StreamHandler(sys.stderr),
     )
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # one line per connection is ours
     try:
@@ -207,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
             allow_guests=args.allow_guests,
         )
     except ConfigError as e:
-        raise SystemExit(f"splendor-server: {e}") from None
+        raise SystemExit(f"splendor-server: {one_line(e)}") from None
     if args.worker:  # one of the supervisor's workers
         from .workers import end_with_parent
 
@@ -216,6 +270,7 @@ def main(argv: list[str] | None = None) -> None:
     elif config.workers > 1:
         from .workers import Supervisor
 
+        asyncio.run(_try_database(config.database_url))  # once, rather than in every worker
         raise SystemExit(Supervisor(config, worker_argv(argv), args.port_file).run())
     else:
         asyncio.run(serve(config, args.port_file))

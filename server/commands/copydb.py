@@ -15,18 +15,32 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 from collections.abc import Sequence
 
-from ..store import SchemaTooNew, StoreError, open_store, redact
+from ..store import StoreError, redact
+from . import checks
+from .checks import Parser
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="splendor-server copy-db", description="Copy names, games and moves to a database."
     )
-    p.add_argument("--from", dest="source", required=True, help="the database to copy from")
-    p.add_argument("--to", dest="target", required=True, help="the database to copy to")
+    url = "sqlite:///PATH or postgresql://USER@HOST/DATABASE"
+    p.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        type=checks.database_url,
+        help=f"the database to copy from: {url}; it must exist",
+    )
+    p.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        type=checks.database_url,
+        help=f"the database to copy to: {url} (a SQLite file is made if missing)",
+    )
     return p.parse_args(argv)
 
 
@@ -35,10 +49,9 @@ async def copy(source_url: str, target_url: str) -> tuple[dict[str, int], dict[s
     first). The rows each table got, and the rows each table has in the source."""
     if source_url == target_url:
         raise StoreError("--from and --to name the same database")
-    source, target = open_store(source_url), open_store(target_url)
-    await source.open()
+    source = await checks.open_database(source_url, existing=True)
     try:
-        await target.open()
+        target = await checks.open_database(target_url, existing=False)
         try:
             dump = await source.dump()
             added = await target.load_dump(dump)
@@ -50,12 +63,20 @@ async def copy(source_url: str, target_url: str) -> tuple[dict[str, int], dict[s
 
 
 def main(argv: Sequence[str]) -> int:
-    args = parse_args(argv)
+    """Run the command; its exit status (2: an argument refused, 1: it failed)."""
+    try:
+        args = parse_args(argv)
+    except SystemExit as e:  # refused (said already), or -h
+        return int(e.code or 0)
+    prog = "splendor-server copy-db"
+    if not (args.source and args.target):
+        return checks.fail(prog, "--from and --to each need a database URL")
     try:
         added, found = asyncio.run(copy(args.source, args.target))
-    except (StoreError, SchemaTooNew, OSError) as e:
-        print(f"splendor-server copy-db: {e}", file=sys.stderr)
-        return 1
+    except checks.ERRORS as e:
+        return checks.fail(prog, e)
+    except KeyboardInterrupt:
+        return checks.fail(prog, "interrupted")
     counts = ", ".join(f"{added[t]} of {found[t]} {t.replace('_', ' ')}" for t in found)
     print(f"copied to {redact(args.target)}: {counts} (what was there already was kept)")
     return 0

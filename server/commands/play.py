@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from client.screens.setup import GameSetup
+from shared.messages import MAX_TEXT
 from shared.protocol import BOT_LEVELS
+from shared.text import safe_text
 
 from ..front.bridge import connect_app
 from ..host.hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
@@ -140,7 +142,8 @@ def replay_file(path: str, turn: int | None) -> int:
     try:
         replay = load_replay(path)
     except (OSError, UnicodeDecodeError, RecordError) as e:
-        print(f"splendor: {path}: {e}", file=sys.stderr)
+        # The message may quote the file: only what a terminal may be sent (shared.text).
+        print(safe_text(f"splendor: {path}: {e}", MAX_TEXT), file=sys.stderr)
         return 2
     ReplayApp(replay, at=turn).run()
     return 0
@@ -157,9 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"splendor: {e}", file=sys.stderr)
         return 2
     if args.log:  # never to the terminal: no log lines over the screen
-        logging.basicConfig(
-            filename=args.log, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-        )
+        from .cli import safe_log
+
+        fmt = "%(asctime)s %(levelname)s %(message)s"
+        safe_log(logging.INFO, fmt, logging.FileHandler(args.log))
     else:
         logging.getLogger().addHandler(logging.NullHandler())
     asyncio.run(play(setup, name, max(0.0, args.bot_delay)))

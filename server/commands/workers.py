@@ -121,21 +121,24 @@ class Supervisor:
                 return False
             for i, proc in self.workers.items():
                 if proc.poll() is not None:
-                    log.error("worker %d exited with status %d at start", i, proc.returncode)
+                    log.error("worker %d ended at start (%s)", i, how(proc.returncode))
                     return False
             time.sleep(0.05)
         return True
 
     def _watch(self, port: int) -> None:
-        """Until asked to stop: start again any worker that died."""
+        """Until asked to stop: start again any worker that died. A worker seen to end is
+        judged after `RESTART_PAUSE`: a signal to the whole group (Ctrl+C, systemd's
+        stop) may reach a worker, and end it, before it reaches this process."""
         while not self.stopping:
             time.sleep(0.2)
             for i, proc in list(self.workers.items()):
                 if proc.poll() is not None and not self.stopping:
-                    log.error("worker %d died (status %d); starting it again", i, proc.returncode)
                     time.sleep(RESTART_PAUSE)
-                    if not self.stopping:
-                        self._start(i, port)
+                    if self.stopping:
+                        break  # part of the shutdown: `_wait_all` says how it ended
+                    log.error("worker %d died (%s); starting it again", i, how(proc.returncode))
+                    self._start(i, port)
 
     def _stop(self, sig: int, frame: object) -> None:
         if self.stopping:
@@ -147,13 +150,33 @@ class Supervisor:
                 proc.send_signal(signal.SIGTERM)
 
     def _wait_all(self) -> int:
-        """Wait for every worker; 0 if each stopped cleanly."""
+        """Wait for every worker; 0 if each stopped cleanly (status 0, or ended by the
+        SIGTERM sent before it could handle it). A clean stop is logged as INFO, any
+        other end as ERROR, with its status or signal."""
         status = 0
-        for proc in self.workers.values():
+        wait = self.config.shutdown_grace + 30
+        for i, proc in self.workers.items():
             try:
-                code = proc.wait(timeout=self.config.shutdown_grace + 30)
+                code = proc.wait(timeout=wait)
             except subprocess.TimeoutExpired:
+                log.error("worker %d did not stop within %.0f s: killed", i, wait)
                 proc.kill()
                 code = proc.wait()
-            status = status or (code if code > 0 else 0 if code == 0 else 1)
+            if code == 0:
+                log.info("worker %d stopped", i)
+            elif code == -signal.SIGTERM:  # ours, before it could stop cleanly (starting)
+                log.info("worker %d stopped (ended by SIGTERM while starting)", i)
+            else:
+                log.error("worker %d died while stopping (%s)", i, how(code))
+                status = status or (code if code > 0 else 1)
         return status
+
+
+def how(code: int) -> str:
+    """How a process ended, from its `returncode`: "status 3" or "killed by SIGKILL"."""
+    if code >= 0:
+        return f"status {code}"
+    try:
+        return f"killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"killed by signal {-code}"

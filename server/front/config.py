@@ -15,8 +15,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..store import StoreError, check_url
+
 DEFAULT_PORT = 2222
 DEFAULT_DATA_DIR = "data"  # relative to the working directory, as the README says
+MAX_WORKERS = 256  # server processes one supervisor starts at most (more is a typo)
 
 
 class ConfigError(ValueError):
@@ -106,12 +109,19 @@ class Config:
                 problems.append(f"{name} must be positive")
         if self.workers < 1:
             problems.append('workers must be at least 1 (or "auto": one per core)')
+        elif self.workers > MAX_WORKERS:
+            problems.append(f"workers must be at most {MAX_WORKERS}, not {self.workers}")
         elif self.workers > 1 and not self.database_url.startswith("postgres"):
             problems.append(
                 f"{self.workers} workers need PostgreSQL: a SQLite database is for one server "
                 'process. Set database = "postgresql://USER@HOST/DATABASE" (--database), '
                 "or run one worker"
             )
+        if self.database:
+            try:
+                check_url(self.database)
+            except StoreError as e:
+                problems.append(f"database: {e}")
         if problems:
             raise ConfigError("; ".join(problems))
 
@@ -183,7 +193,7 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
 def workers_setting(value: str | int) -> int:
     """A `workers` value: a whole number, or "auto" for one per core."""
     if value == "auto":
-        return os.cpu_count() or 1
+        return min(os.cpu_count() or 1, MAX_WORKERS)
     try:
         return int(value)
     except ValueError:

@@ -23,6 +23,9 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from shared.messages import MAX_TEXT
+from shared.text import safe_text
+
 from ..host.identity import Identity
 from .bridge import AppFactory, Host, HostBridge, connect_app
 from .config import Config
@@ -308,7 +311,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if not self._end_message and isinstance(bye, str) and bye:
             self._end_message = bye
         if self._end_message:
-            self._write(f"\r\n{self._end_message}\r\n".encode())
+            said = safe_text(self._end_message, MAX_TEXT)  # the app's parting line, made safe
+            self._write(f"\r\n{said}\r\n".encode())
         self.status = status
         self._app = None
         self._terminal = None
@@ -341,7 +345,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.status = status
         app = self._app
         if app is not None:
-            app.exit()
+            # In the app's own order, after what it was sent before: an exit asked for
+            # from outside at once would drop the children of a screen it is mounting
+            # (Textual mounts nothing once `exit` is called), whose handlers then fail.
+            app.call_later(app.exit)
         elif self._task is None and self._chan is not None and not self._gone:
             self._chan.close()
 

@@ -23,6 +23,8 @@ from typing import Any, Protocol
 
 import asyncssh
 
+from shared.text import safe_text
+
 from ..host.identity import Identity, check_name, guest_key, guest_secret
 from ..host.table import BUSY
 from ..store import StoreUnavailable
@@ -34,6 +36,7 @@ from .session import GameSession, Sessions
 log = logging.getLogger("splendor.ssh")
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
+MAX_REASON = 200  # characters of a ban's reason a refused player is told
 # Dropbear's client is dropped during key exchange unless this comes first (docs/design.md, P9);
 # OpenSSH still gets its own first choice. No SHA-1, no GSS.
 KEX_ALGS = [
@@ -173,6 +176,7 @@ class PlayerAuth(asyncssh.SSHServer):
 
     def _banned(self, reason: str) -> str:
         """What a banned player is told (a ban holds the name and the key that owns it)."""
+        reason = safe_text(reason, MAX_REASON)  # an admin's words, on the player's terminal
         why = f" ({reason})" if reason else ""
         return f"the name {self._name!r}, or the key you connect with, is banned here{why}"
 

@@ -29,6 +29,7 @@ from shared.social import LOBBY, ChatLine, ChatLines
 
 from ..store import ChatRecord, Store
 from .link import HostLink
+from .places import Places
 from .seat import TableError
 from .table import Table
 
@@ -47,10 +48,10 @@ def line_of(r: ChatRecord) -> ChatLine:
 class ChatDesk:
     """Chat for one process's sessions (see the module docstring)."""
 
-    def __init__(self, store: Store, tables: dict[str, Table], links: set[HostLink]) -> None:
+    def __init__(self, store: Store, tables: dict[str, Table], places: Places) -> None:
         self.store = store
         self.tables = tables
-        self.links = links
+        self.places = places
         self.lobby: deque[ChatRecord] = deque(maxlen=LOBBY_LINES)
         self._allowance: dict[str, tuple[float, float]] = {}  # name -> (lines, when)
         self._bans: dict[str, tuple[float, bool]] = {}  # name -> (checked when, banned)
@@ -74,11 +75,12 @@ class ChatDesk:
         self._spend(name)
         if await self._banned(name):
             raise TableError("you are banned from this server: you cannot chat")
-        table = link.table
+        place = self.places.of(link)
+        table = place.table
         if table is None or table.status is TableStatus.WAITING or table.state is None:
             await self.store.add_chat(None, 0, 0, name, text, False)
             return
-        watching = link.seat is None and table.status is TableStatus.PLAYING
+        watching = place.seat is None and table.status is TableStatus.PLAYING
         seq, turn = len(table.moves), table.state.turn
         await self.store.add_chat(table.id, seq, turn, name, text, watching)
 
@@ -156,7 +158,7 @@ class ChatDesk:
             for r in await self.store.chat(table.id, TABLE_LINES):
                 table.chat.setdefault(r.id, r)
             table.chat_loaded = True
-        if link.table is table and table.chat:
+        if self.places.of(link).table is table and table.chat:
             self._to_table(table, list(table.chat.values()), whole=True, only=[link])
 
     def game_over(self, table: Table) -> None:
@@ -167,11 +169,7 @@ class ChatDesk:
     # -- sending ---------------------------------------------------------------
 
     def _in_lobby(self) -> list[HostLink]:
-        return [
-            link
-            for link in self.links
-            if link.table is None or link.table.status is TableStatus.WAITING
-        ]
+        return [link for link in self.places if self.places.of(link).where.screen == "lobby"]
 
     def _to_table(
         self,

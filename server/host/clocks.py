@@ -1,4 +1,5 @@
-"""A table's clocks: deadlines, time-outs and the bots that stand in for players.
+"""A table's clocks: deadlines, time-outs and the bots that stand in for players (`Clocks`,
+one part of `server.host.table.Table`, over its `Seating` and `Game`).
 
 A timed game (`shared.clock`) keeps one clock running at a time, the one of the
 human whose decision it is, as a deadline: an absolute time, stored with each move
@@ -8,9 +9,9 @@ Nothing counts down on the server: a process looks, twice a second, at whether a
 deadline has passed (`Lobby.check_clocks`).
 
 Only the process that runs the game's bots acts on its clock: the one holding the
-game's lock (`Store.try_lock_game`), taken by the process that starts the game. When
-that process dies its lock goes, and another process, seeing a deadline passed by more
-than `TAKEOVER_GRACE` seconds, takes the lock, the clock and the bots on.
+game's lock (`GameLock`, over `Store.try_lock_game`), taken by the process that starts the
+game. When that process dies its lock goes, and another process, seeing a deadline passed
+by more than `TAKEOVER_GRACE` seconds, takes the lock, the clock and the bots on.
 
 When a player's time runs out a bot of `TIMEOUT_LEVEL` plays that turn at once. In
 real time that is an empty bank, and in correspondence the third time-out of a game
@@ -21,7 +22,6 @@ player of a game without a clock when the others vote for it (`server.host.votes
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -32,14 +32,13 @@ from shared import protocol
 from shared.clock import MAX_TIMEOUTS, ClockView, TimeControl
 from shared.protocol import TableStatus
 
-from ..store import SeatRecord, Timing
+from ..store import SeatRecord, Store, Timing
 from .identity import Identity
-from .seat import Peer, Seat, TableError
+from .seat import Game, Peer, Seat, TableError
+from .seating import Seating
 
 if TYPE_CHECKING:
     from shared.state import GameState
-
-    from ..store import Store
 
 log = logging.getLogger("splendor")
 
@@ -94,68 +93,83 @@ def timing_after(
     return _run(control, timing, after.current_player, clocked(after.current_player), now)
 
 
-class TableParts:
-    """What `Clocked` and `server.host.votes.Votes` use of `server.host.table.Table` (its seats and
-    store, `Seating`'s; declared here for the type checker only: stubs at run time would
-    hide the real methods)."""
+class GameLock:
+    """The game's lock in the store: the process holding it runs the game's clock and bots
+    (one process at a time)."""
 
-    id: str
-    seats: list[Seat]
-    status: TableStatus
-    state: GameState | None
-    control: TimeControl
-    timing: Timing
-    now: Callable[[], float]
-    host: str
-    spectators: set[Peer]
-    _lock: asyncio.Lock
-    _store: Store
-    _bots_here: bool
+    def __init__(self, store: Store, game_id: str) -> None:
+        self.held = False  # this process holds it (until the game ends, or `lost`)
+        self._store, self._id = store, game_id
 
-    if TYPE_CHECKING:
+    @property
+    def shared(self) -> bool:
+        """Whether other processes play from the same store (a cluster)."""
+        return self._store.shared
 
-        def records(self) -> list[SeatRecord]: ...
-        def seat_of(self, identity: Identity) -> int | None: ...
-        def name(self, seat: int) -> str: ...
-        def kick_bots(self) -> None: ...
+    async def take(self) -> bool:
+        """Take the lock (again, for its holder); True if this process holds it now."""
+        if not await self._store.try_lock_game(self._id):
+            return False
+        self.held = True
+        return True
 
-        async def _edit(
-            self,
-            edit: Callable[[], tuple[list[SeatRecord], str]],
-            status: str | None = None,
-            seed: int | None = None,
-            timing: Timing | None = None,
-            held: bool = False,
-        ) -> None: ...
+    def lost(self) -> None:
+        """The store lost it (its connection closed): not held until taken again."""
+        self.held = False
+
+    async def release(self) -> None:
+        """Let go of it: the game is over."""
+        try:
+            await self._store.unlock_game(self._id)
+        except Exception:
+            log.warning("game %s: could not let go of its bots", self._id, exc_info=True)
 
 
-class Clocked(TableParts):
-    """The clocks of `server.host.table.Table` (which provides `TableParts`)."""
+class Clocks:
+    """A table's clocks, over its seats (`Seating`: the timing as stored, the seats' time-outs
+    and stand-ins) and its `Game`; `kick` sets the bots going after a time-out."""
 
-    _lock_tried = 0.0  # when this process last tried to take the clock over (monotonic)
+    def __init__(
+        self, seating: Seating, game: Game, lock: GameLock, kick: Callable[[], None]
+    ) -> None:
+        self._seating, self._game, self._lock, self._kick = seating, game, lock, kick
+        self._lock_tried = 0.0  # when this process last tried to take the clock over
 
     # -- the clocks ------------------------------------------------------------
 
+    @property
+    def control(self) -> TimeControl:
+        return self._seating.control
+
+    @property
+    def timing(self) -> Timing:
+        """The clocks as stored, with the seats or with the latest move."""
+        return self._seating.timing
+
     def clocked(self, seat: int) -> bool:
         """Whether `seat`'s decisions are timed: a human playing it, in a timed game."""
-        return self.control.timed and self.seats[seat].player
+        return self.control.timed and self._seating.seats[seat].player
 
-    def first_timing(self, first: int) -> Timing | None:
-        players = len(self.seats)
-        return start_timing(self.control, players, first, self.clocked(first), self.now())
+    def first(self, first: int) -> Timing | None:
+        """The clocks as the game starts, `first` to play."""
+        players, now = len(self._seating.seats), self._seating.now()
+        return start_timing(self.control, players, first, self.clocked(first), now)
 
-    def timing_after(self, before: GameState, after: GameState) -> Timing | None:
-        return timing_after(self.control, self.timing, before, after, self.clocked, self.now())
+    def after(self, before: GameState, after: GameState) -> Timing | None:
+        """The clocks after a move from `before` to `after`, now (`timing_after`)."""
+        now = self._seating.now()
+        return timing_after(self.control, self.timing, before, after, self.clocked, now)
 
-    def clock_view(self) -> ClockView | None:
+    def view(self) -> ClockView | None:
         """Each seat's time left now, for a view (the client counts the running one down)."""
-        if not self.control.timed or self.state is None:
+        state, seats = self._game.state, self._seating.seats
+        if not self.control.timed or state is None:
             return None
-        now, deadline = self.now(), self.timing.deadline
-        running = None if self.state.is_over or deadline is None else self.state.current_player
+        now, deadline = self._seating.now(), self.timing.deadline
+        running = None if state.is_over or deadline is None else state.current_player
         left: list[float | None] = []
-        for i in range(len(self.seats)):
-            if not self.seats[i].player:
+        for i in range(len(seats)):
+            if not seats[i].player:
                 left.append(None)
             elif i == running:
                 assert deadline is not None
@@ -169,10 +183,10 @@ class Clocked(TableParts):
     def covering(self) -> str | None:
         """The bot level playing the current decision for its player: a bot that stands
         in, or the one playing the turn whose time ran out."""
-        state = self.state
+        state = self._game.state
         if state is None or state.is_over:
             return None
-        s = self.seats[state.current_player]
+        s = self._seating.seats[state.current_player]
         if s.identity is None:
             return None
         if s.standin is not None:
@@ -181,108 +195,108 @@ class Clocked(TableParts):
 
     def refuse_late(self, seat: int) -> None:
         """A human's own move: refused once a bot plays for them, or their time is up."""
-        s, state = self.seats[seat], self.state
+        s, state = self._seating.seats[seat], self._game.state
         assert state is not None
         if s.standin is not None:
             raise TableError(f"a {s.standin} bot plays your seat for the rest of this game")
         deadline = self.timing.deadline
         late = s.stored.late == state.turn
-        if late or (self.clocked(seat) and deadline is not None and self.now() >= deadline):
+        now = self._seating.now()
+        if late or (self.clocked(seat) and deadline is not None and now >= deadline):
             raise TableError("your time ran out: a bot plays this turn for you")
 
     def awaits(self, identity: Identity) -> bool:
         """Whether this game waits for `identity`'s move (their own, not a bot's for them)."""
-        state = self.state
-        if self.status is not TableStatus.PLAYING or state is None or state.is_over:
+        state, seating = self._game.state, self._seating
+        if seating.status is not TableStatus.PLAYING or state is None or state.is_over:
             return False
-        seat = self.seat_of(identity)
+        seat = seating.seat_of(identity)
         if seat is None or seat != state.current_player:
             return False
-        return self.seats[seat].player and self.seats[seat].stored.late != state.turn
+        return seating.seats[seat].player and seating.seats[seat].stored.late != state.turn
 
     def replaced(self) -> tuple[int, ...]:
         """Seats whose player a bot stands in for: they rank last for ratings."""
-        return tuple(i for i, s in enumerate(self.seats) if s.standin is not None)
+        return tuple(i for i, s in enumerate(self._seating.seats) if s.standin is not None)
 
     @property
     def nobody_plays(self) -> bool:
         """Every human seat is played by a bot now (the game is then abandoned)."""
-        humans = [s for s in self.seats if s.identity is not None]
+        humans = self._seating.humans
         return bool(humans) and not any(s.player for s in humans)
 
     # -- time-outs -------------------------------------------------------------
 
-    def clock_due(self, now: float) -> bool:
+    def due(self, now: float) -> bool:
         """Whether a running clock has run out and nothing was done about it yet."""
         deadline = self.timing.deadline
         return (
-            self.status is TableStatus.PLAYING
+            self._seating.status is TableStatus.PLAYING
             and self.control.timed
             and deadline is not None
             and now >= deadline
             and self.covering() is None
         )
 
-    async def hold_clock(self) -> None:
+    async def hold(self) -> None:
         """Run this game's clock (and bots) from this process if no other does."""
-        if self.control.timed and not self._bots_here:
-            if await self._store.try_lock_game(self.id):
-                self._bots_here = True
+        if self.control.timed and not self._lock.held:
+            await self._lock.take()
 
-    async def clock_expired(self, now: float) -> bool:
-        """A deadline has passed (`clock_due`): act on it if this process runs the game's
-        clock, or take it over from a process that has not acted for `TAKEOVER_GRACE`
-        seconds (it died). True if no human plays the game any more."""
+    async def expired(self, now: float) -> bool:
+        """A deadline has passed (`due`): act on it if this process runs the game's clock,
+        or take it over from a process that has not acted for `TAKEOVER_GRACE` seconds
+        (it died). True if no human plays the game any more."""
         deadline = self.timing.deadline
-        if not self._bots_here:
+        if not self._lock.held:
             if deadline is None or now < deadline + TAKEOVER_GRACE:
                 return False
             if time.monotonic() - self._lock_tried < LOCK_RETRY:
                 return False
             self._lock_tried = time.monotonic()
-            if not await self._store.try_lock_game(self.id):
+            if not await self._lock.take():
                 return False
-            self._bots_here = True
-            log.info("game %s: its clock and bots run from this process now", self.id)
+            log.info("game %s: its clock and bots run from this process now", self._seating.id)
         return await self.time_out(now)
 
     async def time_out(self, now: float) -> bool:
         """The current player's time ran out: a bot plays this turn, or stands in for them
         for the rest of the game (real time; the third time-out). Stored (every process
         sees it), then the bot moves. True if no human plays the game any more."""
-        async with self._lock:
-            state, deadline = self.state, self.timing.deadline
-            if state is None or deadline is None or not self.clock_due(now):
+        seating = self._seating
+        async with seating.lock:
+            state, deadline = self._game.state, self.timing.deadline
+            if state is None or deadline is None or not self.due(now):
                 return False
             seat, turn = state.current_player, state.turn
-            if not self.seats[seat].player:
+            if not seating.seats[seat].player:
                 return False
-            count = self.seats[seat].stored.timeouts + 1
+            count = seating.seats[seat].stored.timeouts + 1
             final = self.control.realtime or count >= MAX_TIMEOUTS
             third = " for the third time" if count >= MAX_TIMEOUTS else ""
             why = f"your time ran out{third} at turn {turn}" if final else ""
 
             def edit() -> tuple[list[SeatRecord], str]:
-                records = self.records()
+                records = seating.records()
                 r = records[seat]
                 standin = TIMEOUT_LEVEL if final else r.standin
                 records[seat] = replace(
                     r, timeouts=count, late=turn, standin=standin, why=why or r.why
                 )
-                return records, self.host
+                return records, seating.host
 
-            await self._edit(edit, held=True)  # only while this process holds the lock
-        who = self.name(seat)
-        log.info("game %s: %s ran out of time at turn %d (%d)", self.id, who, turn, count)
-        self.kick_bots()
+            await seating.edit(edit, held=True)  # only while this process holds the lock
+        who = seating.name(seat)
+        log.info("game %s: %s ran out of time at turn %d (%d)", seating.id, who, turn, count)
+        self._kick()
         return self.nobody_plays
 
     # -- telling the players -----------------------------------------------------
 
-    def _seats_news(self, old: list[Seat]) -> None:
-        """Tell everyone at the table of a time-out or a bot standing in (stored by this
-        process or another)."""
-        for i, (was, now) in enumerate(zip(old, self.seats, strict=True)):
+    def news(self, old: list[Seat]) -> None:
+        """The stored seats changed from `old` (by this process or another): tell everyone
+        at the table of a time-out or a bot standing in."""
+        for i, (was, now) in enumerate(zip(old, self._seating.seats, strict=True)):
             if now.identity is None or was.identity is None:
                 continue
             timed_out = now.stored.timeouts > was.stored.timeouts
@@ -291,8 +305,10 @@ class Clocked(TableParts):
                 self._tell(i, timed_out)
 
     def _tell(self, seat: int, timed_out: bool) -> None:
-        s = self.seats[seat]
-        name = self.name(seat)
+        if self.nobody_plays:
+            return  # the game is abandoned: its players are told that instead
+        s = self._seating.seats[seat]
+        name = self._seating.name(seat)
         if s.standin is not None:
             mine = f"{_sentence(s.stored.why)}: {standing_in(s.standin)}"
             theirs = f"a {s.standin} bot plays {name}'s seat from now on"
@@ -309,19 +325,20 @@ class Clocked(TableParts):
             peer.deliver(protocol.notice(text, "info"))
 
     def _audience(self, seat: int, mine: str, theirs: str) -> list[tuple[Peer, str]]:
-        out = [(p, mine) for p in self.seats[seat].peers]
-        for i, s in enumerate(self.seats):
+        seats = self._seating.seats
+        out = [(p, mine) for p in seats[seat].peers]
+        for i, s in enumerate(seats):
             if i != seat:
                 out += [(p, theirs) for p in s.peers]
-        return out + [(p, theirs) for p in self.spectators]
+        return out + [(p, theirs) for p in self._seating.spectators]
 
     def greet(self, peer: Peer, seat: int | None) -> None:
         """A player back at their seat hears what happened to it while they were away."""
         if seat is None:
             return
-        s = self.seats[seat]
+        s = self._seating.seats[seat]
         if s.standin is not None:
-            text = f"At table {self.id}: {s.stored.why}; {standing_in(s.standin)}"
+            text = f"At table {self._seating.id}: {s.stored.why}; {standing_in(s.standin)}"
         elif s.stored.timeouts:
             n = s.stored.timeouts
             text = (

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from shared import protocol
-from shared.gamerecord import record_of, write_record
+from shared.gamerecord import RecordError, record_of, write_record
+from shared.messages import MAX_RECORD
 from shared.players import bot_label, bot_level
 from shared.protocol import (
     LEADERBOARD_PAGE,
@@ -30,7 +31,7 @@ from ..store.queries import Standing
 from .identity import Identity
 from .link import HostLink
 from .seat import TableError
-from .seating import Seating
+from .table import Table
 
 HISTORY = PROFILE_HISTORY - 1  # rated games a profile's chart shows (and where it began)
 RECENT = 10  # games a profile lists
@@ -39,16 +40,15 @@ GUESTS = 1000  # guests whose games are kept (the least recent go first)
 RECORD_CHAT = 2000  # chat lines a game's record keeps, at most
 
 
-def chat_comments(chat: Sequence[ChatRecord], moves: int) -> dict[int, str]:
-    """A game's chat as a record's comments: each line after the move it followed
-    (``{ann: good game}``; lines said before the first move go with it), a move's lines
-    in one comment, in the order they were said."""
+def chat_comments(chat: Sequence[ChatRecord], moves: int) -> dict[int, tuple[str, ...]]:
+    """A game's chat as a record's comments: each line a comment after the move it
+    followed (``{ann: good game}``; lines said before the first move go with it), in the
+    order they were said."""
     comments: dict[int, list[str]] = {}
     for r in sorted(chat, key=lambda r: r.id):
         if moves:
-            said = f"{r.name}: {r.text}".replace("{", "(").replace("}", ")")
-            comments.setdefault(min(moves, max(1, r.seq)) - 1, []).append(said)
-    return {i: " / ".join(lines) for i, lines in comments.items()}
+            comments.setdefault(min(moves, max(1, r.seq)) - 1, []).append(f"{r.name}: {r.text}")
+    return {i: tuple(lines) for i, lines in comments.items()}
 
 
 def record_text(game: GameRecord, site: str = "", chat: Sequence[ChatRecord] = ()) -> str:
@@ -69,8 +69,11 @@ def record_text(game: GameRecord, site: str = "", chat: Sequence[ChatRecord] = (
         tags["Termination"] = game.status
     if game.settings.clock != "none":
         tags["TimeControl"] = game.settings.clock
-    record = record_of(len(game.seats), game.seed, game.moves, **tags)
-    return write_record(replace(record, comments=chat_comments(chat, len(game.moves))))
+    try:
+        record = record_of(len(game.seats), game.seed, game.moves, **tags)
+        return write_record(replace(record, comments=chat_comments(chat, len(game.moves))))
+    except RecordError as e:  # a game past a record's limits (docs/records.md)
+        raise StoreError(f"game {game.id} has no record: {e}") from None
 
 
 async def ended_record(store: Store, game_id: str, site: str = "") -> str:
@@ -107,7 +110,13 @@ class ClubDesk:
                 case AskProfile(player):
                     reply = await self._profile(link, player)
                 case AskRecord(game):
-                    reply = GameRecordText(game, await ended_record(self.store, game))
+                    text = await ended_record(self.store, game)
+                    if len(text) > MAX_RECORD:  # what a message may carry
+                        raise StoreError(
+                            f"the record of game {game} is too long to send here "
+                            f"({len(text):,} characters); splendor-server export prints it"
+                        )
+                    reply = GameRecordText(game, text)
         except StoreError as e:
             raise TableError(str(e)) from None
         link.deliver(protocol.encode(reply))
@@ -140,7 +149,7 @@ class ClubDesk:
         standing = None if found.standing is None else _ranked(found.standing)
         return PlayerProfile(player.lower(), standing, history, tuple(found.by_players), recent)
 
-    def ended(self, table: Seating) -> None:
+    def ended(self, table: Table) -> None:
         """A game ended: its guests keep it for their session's profile (once a game)."""
         if table.id in self._ended:
             return

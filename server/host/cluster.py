@@ -209,8 +209,8 @@ class Cluster:
             if row.table is not None and row.seat is not None:
                 seats.setdefault(row.table, Counter())[row.seat] += 1
         names = frozenset(row.name for row in rows)
-        if names != self.lobby.remote_online:
-            self.lobby.remote_online = names
+        if names != self.lobby.listings.remote_online:
+            self.lobby.listings.remote_online = names
             self.lobby.refresh(minor=True)
         for table in list(self.lobby.tables.values()):
             table.set_remote(dict(seats.get(table.id, Counter())))

@@ -1,26 +1,22 @@
-"""The lobby's commands for playing with others over time: rematches, the vote on an absent
-player, going from one game where it is your move to the next, the cap on tables a
-player may sit at (live and correspondence apart), and the clocks' watch.
-
-`server.host.lobby.Lobby` builds on it (it provides the tables, the sessions and placing a
-session at a table).
+"""Playing with others over time: rematches (a part of `server.host.lobby.Lobby`), the
+cap on tables a player may sit at (live and correspondence apart), and the games where
+it is a player's move.
 
 - **Rematch**: at a finished game, `Rematch` makes a new waiting table for the same
   players, seats rotated (seat 1's player at seat 2, ...), same clock, patience and
   rating; the other players are invited (their seats held) and accept with `Rematch`
   or by joining it from the lobby; bots accept at once. It starts when all have
-  accepted, and everyone who accepted is taken to it. One rematch a game: two
-  players offering at once on two processes make one table (the store refuses a
-  second).
-- **Next game**: `NextGame` goes to the next table where it is the player's move
-  (their seat where they were stays theirs, not left), or back to the lobby.
+  accepted, and everyone who accepted is taken to it. A player who leaves it (`Leave`
+  in the lobby, invited or not) calls it off: the table closes and the others are told.
+  One rematch a game: two players offering at once on two processes make one table
+  (the store refuses a second).
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -29,9 +25,9 @@ from shared.protocol import TableStatus
 
 from ..store import WAITING, GameRecord, SeatRecord, StoreError
 from .hostsettings import HostSettings
-from .identity import Identity
+from .identity import Identity, new_table_id
 from .link import HostLink
-from .listing import Listing, Mine
+from .places import Places
 from .seat import Seat, TableError, same_player
 from .table import BUSY, Table
 
@@ -42,99 +38,76 @@ log = logging.getLogger("splendor")
 
 CLOCK_EVERY = 0.5  # seconds between two looks at the deadlines of this process's games
 
+Place = Callable[[HostLink, Table, "int | None"], None]
 
-class Company:
-    """Rematches, votes, next games, caps and the clocks' watch, for `server.host.lobby.Lobby`."""
 
-    tables: dict[str, Table]
-    links: set[HostLink]
-    store: Store
-    settings: HostSettings
+def check_cap(
+    tables: dict[str, Table], settings: HostSettings, identity: Identity, correspondence: bool
+) -> None:
+    """Refuse a new seat to a player who holds as many as they may: live tables (no
+    clock, real time) and correspondence tables count apart."""
+    held = [
+        t
+        for t in tables.values()
+        if t.status is not TableStatus.FINISHED
+        and t.seat_of(identity) is not None
+        and t.control.correspondence == correspondence
+    ]
+    cap = settings.max_correspondence_tables if correspondence else settings.max_tables_per_player
+    if len(held) >= cap:
+        ids = ", ".join(t.id for t in held)
+        kind = "correspondence tables" if correspondence else "tables"
+        raise TableError(f"you already have a seat at {len(held)} {kind} ({ids}); leave one first")
+    if len(tables) >= settings.max_tables:
+        raise TableError("the server has as many tables as it can hold; try again later")
 
-    if TYPE_CHECKING:  # the lobby's own
 
-        def add(self, record: GameRecord) -> Table: ...
-        def refresh(self, minor: bool = False) -> None: ...
-        def send_lobby(
-            self,
-            link: HostLink,
-            listing: Listing | None = None,
-            encoded: dict[Mine, bytes] | None = None,
-        ) -> None: ...
-        def _place(self, link: HostLink, table: Table, seat: int | None) -> None: ...
-        def _unplace(self, link: HostLink, stand: bool = True) -> None: ...
-        def _seed(self, asked: int | None) -> int: ...
-        def _playing(self, link: HostLink) -> tuple[Table, int]: ...
-        async def abandon(self, table: Table) -> None: ...
-        async def _join(self, link: HostLink, table: Table) -> None: ...
+def to_move(tables: dict[str, Table], identity: Identity) -> tuple[str, ...]:
+    """The games where it is this player's move, in the lobby's order."""
+    return tuple(t.id for t in tables.values() if t.awaits(identity))
 
-    # -- caps --------------------------------------------------------------------
 
-    def check_cap(self, identity: Identity, correspondence: bool = False) -> None:
-        """Refuse a new seat to a player who holds as many as they may: live tables
-        (no clock, real time) and correspondence tables count apart."""
-        held = [
-            t
-            for t in self.tables.values()
-            if t.status is not TableStatus.FINISHED
-            and t.seat_of(identity) is not None
-            and t.control.correspondence == correspondence
-        ]
-        caps = self.settings
-        cap = caps.max_correspondence_tables if correspondence else caps.max_tables_per_player
-        if len(held) >= cap:
-            ids = ", ".join(t.id for t in held)
-            kind = "correspondence tables" if correspondence else "tables"
-            raise TableError(
-                f"you already have a seat at {len(held)} {kind} ({ids}); leave one first"
-            )
-        if len(self.tables) >= self.settings.max_tables:
-            raise TableError("the server has as many tables as it can hold; try again later")
+def moves_waiting(ids: tuple[str, ...], here: str | None) -> str | None:
+    """On arrival: where it is the player's move, when it is not only the game they were
+    taken to."""
+    if not ids or ids == (here,):
+        return None
+    s = "" if len(ids) == 1 else "s"
+    return f"Your move at {len(ids)} table{s}: {', '.join(ids)} (m goes to each in turn)"
 
-    # -- your move -------------------------------------------------------------
 
-    def to_move(self, identity: Identity) -> tuple[str, ...]:
-        """The games where it is this player's move, in the lobby's order."""
-        return tuple(t.id for t in self.tables.values() if t.awaits(identity))
+class Rematches:
+    """Rematches offered, accepted and called off: a new table for the players of a
+    finished one. `add` makes this process's copy of a stored table; `place` puts a
+    session at a table and `stand` takes a player from a waiting one (the lobby's, which
+    move sessions); `seed` deals."""
 
-    def tell_moves(self, link: HostLink) -> None:
-        """On arrival: where it is the player's move, when it is not only the game they
-        were taken to."""
-        ids = self.to_move(link.identity)
-        here = link.table.id if link.table is not None else None
-        if not ids or ids == (here,):
-            return
-        s = "" if len(ids) == 1 else "s"
-        text = f"Your move at {len(ids)} table{s}: {', '.join(ids)} (m goes to each in turn)"
-        link.deliver(protocol.notice(text, "info"))
-
-    async def next_game(self, link: HostLink) -> None:
-        """The next game where it is this player's move after the one it is at; with none,
-        the lobby (a seat in a game stays the player's: it is not left)."""
-        ids = list(self.to_move(link.identity))
-        here = link.table.id if link.table is not None else None
-        if here in ids:
-            at = ids.index(here)
-            ids = ids[at + 1 :] + ids[:at]
-        if ids:
-            await self._join(link, self.tables[ids[0]])
-            return
-        self._unplace(link)
-        self.send_lobby(link)
-
-    # -- votes -------------------------------------------------------------------
-
-    async def vote(self, link: HostLink, target: int) -> None:
-        table, seat = self._playing(link)
-        if await table.vote(seat, target):
-            await self.abandon(table)
+    def __init__(
+        self,
+        store: Store,
+        tables: dict[str, Table],
+        places: Places,
+        settings: HostSettings,
+        add: Callable[[GameRecord], Table],
+        place: Place,
+        stand: Callable[[Table, Identity], Awaitable[None]],
+        seed: Callable[[], int],
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        self.places = places
+        self.settings = settings
+        self._add = add
+        self._place = place
+        self._stand = stand
+        self._seed = seed
 
     # -- rematches -----------------------------------------------------------------
 
-    async def rematch(self, link: HostLink) -> None:
+    async def offer(self, link: HostLink) -> None:
         """Offer a rematch of the finished game `link` shows, or accept the one offered."""
-        old = link.table
-        if old is None or link.seat is None or old.status is not TableStatus.FINISHED:
+        old, seat = self.places.of(link).table, self.places.of(link).seat
+        if old is None or seat is None or old.status is not TableStatus.FINISHED:
             raise TableError("a rematch is offered at the end of a game you played")
         if old.result != "over":
             raise TableError(f"the game at table {old.id} did not end: no rematch")
@@ -145,7 +118,6 @@ class Company:
             raise TableError(f"the rematch at table {new.id} has started")
         await new.sit(link.identity)
         await self.start_if_accepted(new)
-        self.refresh()
 
     async def _offer(self, old: Table, offerer: Identity) -> Table:
         """A new waiting table for the players of `old`, seats rotated, the others invited;
@@ -162,7 +134,7 @@ class Company:
                 seats[(i + 1) % n] = replace(Seat(identity=s.identity).record(), invited=invited)
         settings = replace(old.settings, rematch_of=old.id)
         for _ in range(20):
-            table_id = secrets.token_hex(3)
+            table_id = new_table_id()
             if table_id in self.tables:
                 continue
             if await self.store.create_table(table_id, seats, offerer.name, old.rated, settings):
@@ -172,7 +144,7 @@ class Company:
                 record = await self.store.load_game(made)
                 if record is None:
                     raise StoreError(f"the rematch of {old.id} went missing")
-                return self.add(record)
+                return self._add(record)
         else:
             raise TableError(BUSY)
         log.info("rematch of %s offered by %s at table %s", old.id, offerer.name, table_id)
@@ -180,7 +152,7 @@ class Company:
             table_id, None, tuple(seats), offerer.name, WAITING, time.time(),
             rated=old.rated, settings=settings,
         )  # fmt: skip
-        return self.add(record)
+        return self._add(record)
 
     async def start_if_accepted(self, table: Table) -> None:
         """A rematch starts once every seat is filled and every player has accepted; those
@@ -190,40 +162,59 @@ class Company:
         if any(s.empty or s.stored.invited for s in table.seats):
             return
         try:
-            await table.start(self._seed(None))
+            await table.start(self._seed())
         except TableError:
             return  # another player's acceptance started it just now
-        self.seat_rematch(table)
+        self.seat_players(table)
 
-    def seat_rematch(self, table: Table) -> None:
+    def seat_players(self, table: Table) -> None:
         """Sessions of a rematch's players at the old table, or in the lobby, go to it."""
         old = table.settings.rematch_of
         if old is None or table.status is not TableStatus.PLAYING:
             return
-        for link in list(self.links):
+        for link in self.places:
             seat = table.seat_of(link.identity)
-            where = link.table
+            where = self.places.of(link).table
             if seat is not None and (where is None or where.id == old):
                 self._place(link, table, seat)
 
-    def link_rematch(self, table: Table) -> None:
+    def invited(self, identity: Identity) -> Table | None:
+        """A waiting rematch this player is invited to and has not accepted."""
+        for table in self.tables.values():
+            seat = table.seat_of(identity)
+            if (
+                table.settings.rematch_of is not None
+                and table.status is TableStatus.WAITING
+                and seat is not None
+                and table.seats[seat].stored.invited
+            ):
+                return table
+        return None
+
+    async def call_off(self, table: Table, identity: Identity) -> None:
+        """A player leaves a waiting rematch (invited, or having accepted): it cannot take
+        place, so it closes; the others who sat there are told, and so is the old table."""
+        others = [
+            s.identity
+            for s in table.seats
+            if s.identity is not None and not same_player(s.identity, identity)
+        ]
+        for player in [identity, *others]:
+            await self._stand(table, player)
+        if table.status is not TableStatus.FINISHED:
+            return  # it started as they left: the seats are held
+        text = f"{identity.name} declined the rematch at table {table.id}"
+        for link in self.places:
+            if any(same_player(link.identity, p) for p in others):
+                link.deliver(protocol.notice(text, "info"))
+        old = self.tables.get(table.settings.rematch_of or "")
+        if old is not None and old.rematch is table:
+            old.rematch = None
+            old.send_views()
+
+    def link(self, table: Table) -> None:
         """A table made as a rematch: the old table's screens show the offer."""
         old = self.tables.get(table.settings.rematch_of or "")
         if old is not None:
             old.rematch = table
             old.send_views()
-
-    # -- clocks ------------------------------------------------------------------
-
-    async def check_clocks(self) -> None:
-        """Act on every deadline passed in a game whose clock this process runs (or takes
-        over: `server.host.clocks`); a game nobody plays any more is abandoned."""
-        now = self.settings.now()
-        for table in list(self.tables.values()):
-            if not table.clock_due(now):
-                continue
-            try:
-                if await table.clock_expired(now):
-                    await self.abandon(table)
-            except (TableError, StoreError) as e:
-                log.info("game %s: its clock could not act now: %s", table.id, e)

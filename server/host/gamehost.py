@@ -123,7 +123,7 @@ class GameHost:
         while True:
             await asyncio.sleep(min(60.0, after / 4))
             try:
-                await self.lobby.abandon_idle(after)
+                await self.lobby.play.abandon_idle(after)
             except Exception:
                 log.exception("abandoning idle games failed")
 
@@ -132,7 +132,7 @@ class GameHost:
         while True:
             await asyncio.sleep(CLOCK_EVERY)
             try:
-                await self.lobby.check_clocks()
+                await self.lobby.play.check_clocks()
             except Exception:
                 log.exception("the clocks' watch failed")
 

@@ -1,5 +1,6 @@
 """Who a session is: the name it plays under (`check_name` says what a name may be)
-and how it proved it.
+and how it proved it; and what a table's id is (`new_table_id`, `check_table_id`), the
+other name an admin types.
 
 Shared between the SSH transport (which builds an Identity at auth time) and
 the game host (which seats, reconnects and lists players by it).
@@ -10,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import secrets
 from dataclasses import dataclass
 
 NAME_RE = re.compile(r"[a-z][a-z0-9_-]{1,15}")
 GUEST_PREFIX = "guest-"  # guests' names start with it; no player name may
+TABLE_ID_RE = re.compile(r"[0-9a-f]{6}")  # a table's id, its game's too: `new_table_id`
 
 
 @dataclass(frozen=True)
@@ -57,3 +60,19 @@ def check_name(username: str) -> str:
             "'-' or '_', starting with a letter (not 'guest'), as in: ssh ann@host"
         )
     return name
+
+
+def new_table_id() -> str:
+    """A new table's id: 6 hex digits, random (the caller makes sure it is not in use)."""
+    return secrets.token_hex(3)
+
+
+def check_table_id(text: str) -> str:
+    """The table (and game) id `text` names, or ValueError saying what an id looks like."""
+    table = text.lower()
+    if not TABLE_ID_RE.fullmatch(table):
+        raise ValueError(
+            f"{text[:40]!r} is not a table's id: an id is 6 characters, digits 0-9 and "
+            "letters a-f, as the lobby shows it (4fa2c1)"
+        )
+    return table

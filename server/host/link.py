@@ -1,7 +1,8 @@
 """One session's link to the game host: messages in, in order; messages out, never raising.
 
 The transport (SSH, or the in-process bridge of offline play and tests) gets a
-`HostLink` from `server.host.gamehost.GameHost.connect`. ``link.send(bytes)`` carries one
+`HostLink` from `server.host.gamehost.GameHost.connect`. Where the session is, the host
+keeps (`server.host.places`), not the link. ``link.send(bytes)`` carries one
 client message to the host, and the host calls ``link.deliver(bytes)`` with every
 host message for that session. ``link.close()`` says the session dropped; its
 seat is held. Messages from one session are handled in order, one at a time, by
@@ -16,14 +17,10 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from shared import protocol
 
 from .identity import Identity
-
-if TYPE_CHECKING:
-    from .table import Table
 
 log = logging.getLogger("splendor")
 
@@ -46,8 +43,6 @@ class HostLink:
         self.identity = identity
         self.sid = secrets.token_hex(8)  # this session, among every process's
         self.since = time.monotonic()  # when it connected
-        self.table: Table | None = None  # where the session is: None for the lobby
-        self.seat: int | None = None  # its seat there; None when watching
         self.closed = False
         self._deliver = deliver
         self._handle = handle
@@ -56,8 +51,7 @@ class HostLink:
         self._worker: asyncio.Task[None] | None = None
 
     def __repr__(self) -> str:
-        where = "lobby" if self.table is None else f"{self.table.id}/{self.seat}"
-        return f"<HostLink {self.identity.name} at {where}>"
+        return f"<HostLink {self.identity.name} {self.sid}>"
 
     def send(self, data: bytes) -> None:
         """One encoded client message (`shared.protocol`) from the session to the host.

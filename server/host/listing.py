@@ -1,17 +1,18 @@
-"""The lobby list: every open table and who is online, pushed to every session in the
-lobby (or at a waiting table) after each change, coalesced, a batch of sessions at a
-time, so that with hundreds in the lobby players' keys get the event loop in between.
-`server.host.lobby.Lobby` builds on it."""
+"""The lobby list: every open table and who is online, pushed to every session on the
+lobby screen (in the lobby, or at a waiting table) after each change, coalesced, a batch
+of sessions at a time, so that with hundreds in the lobby players' keys get the event
+loop in between. A part of `server.host.lobby.Lobby`."""
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+from dataclasses import replace
 
 from shared import protocol
 from shared.protocol import LobbyList, TableStatus, TableSummary
 
 from .link import HostLink
+from .places import Places
 from .table import Table
 
 Listing = tuple[tuple[TableSummary, ...], tuple[str, ...]]
@@ -21,14 +22,25 @@ LOBBY_BATCH = 8  # sessions sent the lobby at once...
 LOBBY_BATCH_GAP = 0.02  # ...then the next batch this many seconds later
 
 
-class Listings:
-    """The tables, the sessions of this process and who is online, and the pushes of
-    the lobby list to those sessions."""
+def _away_only_if_offline(table: TableSummary, online: frozenset[str]) -> TableSummary:
+    """A seat whose player is online (in the lobby, or at another table) is not shown
+    away in the lobby list: "(away)" there means the player has no session at all."""
+    if all(s.connected or s.name not in online for s in table.seats):
+        return table
+    seats = tuple(
+        replace(s, connected=True) if s.name in online and not s.connected else s
+        for s in table.seats
+    )
+    return replace(table, seats=seats)
 
-    def __init__(self, lobby_tick: float) -> None:
-        self.tables: dict[str, Table] = {}
-        self.links: set[HostLink] = set()
-        self._online: Counter[str] = Counter()  # names of this process's sessions
+
+class Listings:
+    """The lobby list of `tables` and who is online, pushed to the sessions of `places`
+    that show the lobby screen."""
+
+    def __init__(self, tables: dict[str, Table], places: Places, lobby_tick: float) -> None:
+        self.tables = tables
+        self.places = places
         self.remote_online: frozenset[str] = frozenset()  # other processes' (`server.host.cluster`)
         self.lobby_tick = lobby_tick  # seconds a minor change may wait to be pushed
         self._push_pending = False
@@ -39,7 +51,7 @@ class Listings:
     @property
     def online(self) -> tuple[str, ...]:
         """Who is online on any process, in name order."""
-        return tuple(sorted(set(self._online) | self.remote_online, key=str.casefold))
+        return tuple(sorted(self.places.names | self.remote_online, key=str.casefold))
 
     # -- the lobby list ----------------------------------------------------
 
@@ -64,9 +76,9 @@ class Listings:
         if self._rest is not None:
             self._rest.cancel()
             self._rest = None
-            waiting = [link for link in self._unreached if link in self.links]
+            waiting = [link for link in self._unreached if link in self.places]
         first = set(waiting)
-        links = waiting + [link for link in self.links if link not in first]
+        links = waiting + [link for link in self.places if link not in first]
         listing = self._listing()
         encoded: dict[Mine, bytes] = {}  # most sessions share mine == ()
         self._push_batch(links, listing, encoded)
@@ -85,9 +97,8 @@ class Listings:
             else None
         )
         for link in links[:LOBBY_BATCH]:
-            showing = link.table
-            if link in self.links and (showing is None or showing.status is TableStatus.WAITING):
-                self.send_lobby(link, listing, encoded)
+            if link in self.places and self.places.of(link).where.screen == "lobby":
+                self.send(link, listing, encoded)
 
     def stop(self) -> None:
         if self._tick is not None:
@@ -98,12 +109,16 @@ class Listings:
             self._rest = None
 
     def _listing(self) -> Listing:
+        online = self.online
+        here = frozenset(online)
         tables = tuple(
-            t.summary() for t in self.tables.values() if t.status is not TableStatus.FINISHED
+            _away_only_if_offline(t.summary(), here)
+            for t in self.tables.values()
+            if t.status is not TableStatus.FINISHED
         )
-        return tables, self.online
+        return tables, online
 
-    def send_lobby(
+    def send(
         self,
         link: HostLink,
         listing: Listing | None = None,

@@ -1,15 +1,20 @@
-"""Seats and the sessions at them, and a table's status (`shared.protocol.TableStatus`, the
-one enum both sides share) with the transitions the host allows."""
+"""What a table's parts share: its seats and the sessions at them, its game (`Game`), and its
+status (`shared.protocol.TableStatus`, the one enum both sides share) with the transitions
+the host allows."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from shared.protocol import SeatSummary, TableStatus
+from shared.protocol import LoggedTurn, SeatSummary, TableStatus
+from shared.state import GameState
 
 from ..store import SeatRecord
 from .identity import Identity
+
+LOG_SENT = 1000  # turns of history a (re)joining session gets, at most (a whole game)
 
 TRANSITIONS: dict[TableStatus, frozenset[TableStatus]] = {
     TableStatus.WAITING: frozenset({TableStatus.PLAYING, TableStatus.FINISHED}),
@@ -94,3 +99,15 @@ class Seat:
         if i is None:
             return SeatRecord(bot=self.bot)
         return replace(self.stored, name=i.name, guest=i.guest, key=i.key, left=self.left)
+
+
+@dataclass(eq=False)
+class Game:
+    """A table's game once it has begun: its state, its moves (their notation) and the newest
+    turns of its log. One value the table's parts share: `server.host.table.Table` moves it
+    on, `server.host.practice.Practice` takes moves back, the others only read it."""
+
+    turn: int = 0  # the turn being played (as stored, until the game is loaded)
+    state: GameState | None = None
+    moves: list[str] = field(default_factory=list)
+    log: deque[LoggedTurn] = field(default_factory=lambda: deque(maxlen=LOG_SENT))

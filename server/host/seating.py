@@ -1,9 +1,12 @@
 """A table's seats and status, kept as the store orders them, the sessions at them, and
-what each session is sent (the fan-out of views). `server.host.table.Table` builds on it.
+who is sent which view (the fan-out). One part of `server.host.table.Table`, which hands it
+the table's `Game` and what it calls back: a game that began, news of the seats, a change
+for the lobby, and what a session at a seat is sent.
 
 A change of seats or status is stored first, from the version this copy has
 (`Store.update_table`); when another process changed the table first, the copy is
-read again and the change worked out anew.
+read again and the change worked out anew. The table's one lock (`Seating.lock`) orders
+every change any part makes.
 """
 
 from __future__ import annotations
@@ -11,27 +14,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TypeVar
 
 from shared.clock import parse_time_control
-from shared.deal import new_game
 from shared.players import bot_label
-from shared.protocol import (
-    Absent,
-    ClockView,
-    LoggedTurn,
-    RatingChange,
-    RematchOffer,
-    SeatSummary,
-    TableStatus,
-    TableSummary,
-    TableUpdate,
-    encode,
-)
-from shared.state import GameState
+from shared.protocol import SeatSummary, TableStatus
 
 from ..store import (
     ABANDONED,
@@ -39,7 +28,6 @@ from ..store import (
     FINISHED,
     PLAYING,
     WAITING,
-    ChatRecord,
     GameRecord,
     SeatRecord,
     Store,
@@ -47,11 +35,10 @@ from ..store import (
     Timing,
 )
 from .identity import Identity
-from .seat import TRANSITIONS, Busy, Peer, Seat, TableError, same_player
+from .seat import TRANSITIONS, Busy, Game, Peer, Seat, TableError, same_player
 
 log = logging.getLogger("splendor")
 
-LOG_SENT = 1000  # turns of history a (re)joining session gets, at most (a whole game)
 EDIT_TRIES = 5  # a change of seats redone after another process changed the table first
 BUSY = "the server is busy; try again in a moment"
 
@@ -67,63 +54,65 @@ RESULT = {FINISHED: "over", ABANDONED: "abandoned", CLOSED: "closed"}
 
 
 class Seating:
-    """A table's seats and status as stored, the sessions at it, and what they are sent;
-    `server.host.table.Table` adds its game, moves and bots."""
+    """A table's seats and status as stored, the sessions at it, and who is sent what."""
 
     def __init__(
         self,
         record: GameRecord,
         store: Store,
-        changed: Callable[[Seating, bool], None],
+        game: Game,
+        *,
+        began: Callable[[], None],
+        started: Callable[[], None],
+        news: Callable[[list[Seat]], None],
+        changed: Callable[[bool], None],
+        message: Callable[[int | None, bool], bytes],
         now: Callable[[], float] = time.time,
     ) -> None:
+        """`game` is only read (is there a game to show). Called back: `began` when the game
+        has just started (set it up), `started` when another process started it (show it),
+        `news` with the seats as they were when the stored seats changed, `changed` when
+        what the lobby shows changed (`True`: a minor change), `message` for the bytes a
+        session at a seat (None: watching) is sent, with the turns so far or not."""
         if not 2 <= len(record.seats) <= 4:
             raise TableError("a table has 2 to 4 seats")
         self.id = record.id
-        self.seats = [Seat.from_record(r) for r in record.seats]
+        self.seats = [Seat.from_record(r) for r in record.seats]  # the list is never replaced
         self.host = record.host  # the name of the player who may start it
         self.status = STATUS[record.status]
         self.result = RESULT.get(record.status, "")  # how it finished
         self.version = record.version
         self.seed = record.seed
-        self.turn = record.turn
         self.rated = record.rated
         self.settings = record.settings  # clock, patience, the game it is a rematch of
         self.control = parse_time_control(record.settings.clock)
         self.timing = record.timing  # the clocks as stored (server.host.clocks)
         self.now = now  # the time (an absolute one, like the stored deadlines)
         self.away_since: dict[int, float] = {}  # seats whose player is away: since when
-        self.rematch: Seating | None = None  # once over: the table offered as its rematch
-        self.chat: dict[int, ChatRecord] = {}  # its chat lines by id (`server.host.chat`)
-        self.chat_loaded = False  # ...once read from the store
-        self.ratings: tuple[RatingChange | None, ...] = ()  # once a rated game is over
-        self.state: GameState | None = None
-        self.moves: list[str] = []
-        self.log: deque[LoggedTurn] = deque(maxlen=LOG_SENT)  # the newest turns
-        self.spectators: set[Peer] = set()
-        self._store = store
-        self._changed = changed
-        self._lock = asyncio.Lock()
+        self.spectators: set[Peer] = set()  # never replaced
+        self.lock = asyncio.Lock()  # the table's: every change of any part holds it
         self.seen = time.monotonic()  # when a human was last seen connected here
-
-    def _started(self) -> None:
-        """The game began (here or on another process): `Table` shows it."""
-        raise NotImplementedError
-
-    def kick_bots(self) -> None:
-        """Bots to move, if any: `Table` runs them."""
-        raise NotImplementedError
+        self._store = store
+        self._game = game
+        self._began, self._started, self._news = began, started, news
+        self._changed, self._message = changed, message
 
     # -- lifecycle ---------------------------------------------------------
 
-    def _to(self, new: TableStatus) -> None:
+    def transition(self, new: TableStatus) -> None:
+        """The status becomes `new`, if the lifecycle allows that step (`TRANSITIONS`)."""
         if new not in TRANSITIONS[self.status]:
             raise TableError(
                 f"table {self.id} is {self.status.value}; it cannot become {new.value}"
             )
         self.status = new
 
-    async def _call(self, call: Awaitable[T]) -> T:
+    def ended(self, result: str) -> None:
+        """The game ended ("over", "abandoned"), as stored by the caller: FINISHED."""
+        self.transition(TableStatus.FINISHED)
+        self.result = result
+
+    async def call(self, call: Awaitable[T]) -> T:
         """A store call; an unreachable database is a refusal the player can retry."""
         try:
             return await call
@@ -153,7 +142,7 @@ class Seating:
     async def sit(self, identity: Identity) -> int:
         """A player takes the first empty seat of a waiting table, or comes back to their
         own (in a game: their seat no longer shows as left)."""
-        async with self._lock:
+        async with self.lock:
             taken: list[int] = []
 
             def edit() -> tuple[list[SeatRecord], str]:
@@ -175,13 +164,13 @@ class Seating:
             mine = self.seat_of(identity)
             if mine is not None and not (self.seats[mine].left or self.seats[mine].stored.invited):
                 return mine  # nothing to store
-            await self._edit(edit)
+            await self.edit(edit)
             return taken[0]
 
     async def stand(self, identity: Identity) -> bool:
         """A player gives up their seat at a waiting table; the host passes to the next
         player; the last one out closes the table. True if the table closed."""
-        async with self._lock:
+        async with self.lock:
 
             def edit() -> tuple[list[SeatRecord], str]:
                 if self.status is not TableStatus.WAITING:
@@ -198,14 +187,14 @@ class Seating:
             if self.seat_of(identity) is None:
                 return False
             closing = len(self.humans) == 1
-            await self._edit(edit, status=CLOSED if closing else None)
+            await self.edit(edit, status=CLOSED if closing else None)
             return self.status is TableStatus.FINISHED
 
     async def set_left(self, seat: int, left: bool) -> None:
         """A player of a game in progress went back to the lobby (or came back): stored,
         so that every process sees the seat as left, and the game as abandoned once every
         player has left it."""
-        async with self._lock:
+        async with self.lock:
 
             def edit() -> tuple[list[SeatRecord], str]:
                 if self.status is not TableStatus.PLAYING:
@@ -215,9 +204,9 @@ class Seating:
                 return records, self.host
 
             if bool(self.seats[seat].left) != left:
-                await self._edit(edit)
+                await self.edit(edit)
 
-    async def _edit(
+    async def edit(
         self,
         edit: Callable[[], tuple[list[SeatRecord], str]],
         status: str | None = None,
@@ -235,24 +224,25 @@ class Seating:
             stored = self._store.update_table(
                 self.id, self.version, records, host, status, seed, timing, held
             )
-            if await self._call(stored):
+            if await self.call(stored):
                 self.version += 1
                 self.seed = self.seed if seed is None else seed
                 self.timing = self.timing if timing is None else timing
                 self._apply(records, host, status)
                 return
-            await self._reload()
+            await self.reread()
         raise TableError(BUSY)
 
     async def reload(self, version: int | None = None) -> None:
         """Another process changed this table: read it again and show what changed;
         nothing to read if this copy is at `version` already (its own change, say)."""
-        async with self._lock:
+        async with self.lock:
             if version is None or self.version < version:
-                await self._reload()
+                await self.reread()
 
-    async def _reload(self) -> None:
-        record = await self._call(self._store.load_game(self.id, moves=False))
+    async def reread(self) -> None:
+        """Read this table again from the store (under the lock)."""
+        record = await self.call(self._store.load_game(self.id, moves=False))
         if record is None or record.version == self.version:
             return
         self.version, self.seed, self.timing = record.version, record.seed, record.timing
@@ -263,7 +253,8 @@ class Seating:
     def _apply(self, records: list[SeatRecord], host: str, status: str | None) -> bool:
         """Make this copy's seats, host and status the stored ones. Sessions here stay
         at their seat when it is still their player's; the lobby moves the others. True
-        if the game has just started (the caller then shows it: `_started`)."""
+        if the game has just started (set up by `began`; shown by `started` after a read,
+        by `Table.start` itself after its own change)."""
         before = self._shown()
         before_seats = list(self.seats)
         for i, r in enumerate(records):
@@ -274,17 +265,15 @@ class Seating:
             self.seats[i] = new
         self.host = host
         if status is not None and STATUS[status] is not self.status:
-            self._to(STATUS[status])
+            self.transition(STATUS[status])
             self.result = RESULT.get(status, "")
             if status == PLAYING:
                 assert self.seed is not None
-                self.state, self.moves, self.turn = new_game(len(self.seats), self.seed), [], 1
-                self.log.clear()
-                self.chat_loaded = True  # a game just begun: no chat to read yet
+                self._began()
                 return True
         if before != self._shown():
-            self._seats_news(before_seats)
-            self._changed(self, False)
+            self._news(before_seats)
+            self._changed(False)
             if self.status is TableStatus.PLAYING:
                 self.send_views()
         return False
@@ -293,9 +282,6 @@ class Seating:
         """What a change of seats may change for those who look (votes included)."""
         seats = [(s.summary(), s.stored.votes) for s in self.seats]
         return self.status, seats, self.host
-
-    def _seats_news(self, old: list[Seat]) -> None:
-        """The seats changed from `old`: `Table` tells the players what concerns them."""
 
     def touch(self) -> None:
         """A human is here now (for `idle_for`)."""
@@ -324,10 +310,9 @@ class Seating:
             self._mark_away()
             self.touch()
             self.send_views(newcomer=peer)
-            self._changed(self, False)
-        elif self.state is not None:
+            self._changed(False)
+        elif self._game.state is not None:
             self.send_view(peer, seat)
-        self.kick_bots()
 
     def detach(self, peer: Peer) -> None:
         """A session no longer shows this table (it dropped, or moved elsewhere)."""
@@ -343,8 +328,6 @@ class Seating:
         for i, s in enumerate(self.seats):
             s.remote = counts.get(i, 0)
         self._connections_changed(before)
-        if self.human_connected:
-            self.kick_bots()
 
     def _connections_changed(self, before: tuple[bool, ...]) -> None:
         if self._connections() != before:
@@ -352,7 +335,7 @@ class Seating:
             self.touch()  # a human was here until now
             if self.status is TableStatus.PLAYING:
                 self.send_views()
-            self._changed(self, False)
+            self._changed(False)
 
     def _connections(self) -> tuple[bool, ...]:
         return tuple(s.connected for s in self.seats)
@@ -387,55 +370,20 @@ class Seating:
     def seat_summaries(self) -> tuple[SeatSummary, ...]:
         return tuple(s.summary() for s in self.seats)
 
-    def summary(self) -> TableSummary:
-        seats = self.seat_summaries()
-        return TableSummary(
-            self.id, self.host, self.status, seats, self.turn, self.rated, self.control
-        )
-
-    def clock_view(self) -> ClockView | None:
-        """The clocks for a view (`Table` has them)."""
-        return None
-
-    def absences(self) -> tuple[Absent, ...]:
-        """The players away from a game without a clock (`Table` knows)."""
-        return ()
-
-    def rematch_offer(self) -> RematchOffer | None:
-        """Once over: the rematch offered, as a view shows it."""
-        rematch = self.rematch
-        if rematch is None or rematch.status is TableStatus.FINISHED:
-            return None
-        return RematchOffer(rematch.id, rematch.seat_summaries())
-
-    def _message(self, seat: int | None, with_log: bool = False) -> bytes:
-        state = self.state
-        assert state is not None
-        log = tuple(self.log) if with_log else None
-        seats = self.seat_summaries()
-        seed = state.seed if state.is_over else None  # never before: it deals the decks
-        view = state.view(seat)
-        offer = self.rematch_offer() if state.is_over else None
-        clock, absent = self.clock_view(), self.absences()
-        update = TableUpdate(
-            self.id, seats, seat, view, log, self.ratings, seed, clock, absent, offer
-        )
-        return encode(update)
-
     def send_view(self, peer: Peer, seat: int | None) -> None:
         """The table to a session that has just come to it: with the turns so far."""
-        peer.deliver(self._message(seat, with_log=True))
+        peer.deliver(self._message(seat, True))
 
     def send_views(self, newcomer: Peer | None = None, with_log: bool = False) -> None:
         """Each seat's sessions get that seat's view; spectators the spectator view; a
         `newcomer` (or everyone, `with_log`) also the turns so far."""
-        if self.state is None:
+        if self._game.state is None:
             return
         for i, s in enumerate(self.seats):
             if s.peers:
                 data = self._message(i, with_log)
                 for p in list(s.peers):
-                    p.deliver(self._message(i, with_log=True) if p is newcomer else data)
+                    p.deliver(self._message(i, True) if p is newcomer else data)
         if self.spectators:
             data = self._message(None, with_log)
             for p in list(self.spectators):

@@ -1,15 +1,11 @@
-"""One table: its lifecycle, its game, its moves and its bots (its seats and the fan-out of
-views are `server.host.seating`'s).
+"""One table: its lifecycle, its game and its moves. It holds its parts, each given what it
+needs when made (the parts below it, callables), never the table: `seating` (seats and status
+as stored, the sessions at the table and who is sent which view), `clocks` (deadlines,
+time-outs, bots standing in), `votes` (on absent players), `practice` (undo, hints), `bots`
+(the bot loop, `server.host.botturns`) and `archive` (snapshots, the result and ratings).
+The lobby's names for what a part does (`sit`, `clock_due`, `vote`...) stay on the table.
 
-Lifecycle (an enum with guarded transitions, `server.host.seat`): ``WAITING → PLAYING →
-FINISHED`` and ``WAITING → FINISHED`` (closed before it started), nothing else;
-`Table._to` refuses any other step.
-
-Every process of a cluster keeps a copy of every open table, and the database
-orders every change (docs/cluster.md). A change of seats or status is stored first,
-from the version this copy has (`Store.update_table`); when another process changed
-the table first, the copy is read again and the change worked out anew. Every
-move, a human's or a bot's, goes through `Table.play`: checked by the engine,
+Every move, a human's or a bot's, goes through `Table.play`: checked by the engine,
 appended at the next sequence number and committed, and only then applied and sent,
 each seat's sessions getting that seat's view and spectators the spectator view.
 Moves and changes made by other processes arrive as events (`on_move`, `reload`)
@@ -19,26 +15,26 @@ engine's error) for the lobby to turn into a notice to the one player concerned.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
 
-from shared.codec import dumps
 from shared.deal import new_game
 from shared.moves import Move, parse_move
 from shared.protocol import (
     LoggedTurn,
-    RatingChange,
+    RematchOffer,
     TableStatus,
+    TableSummary,
+    TableUpdate,
+    encode,
 )
 from shared.state import GameState
 from shared.view import ended_turn
 
 from ..store import (
-    ABANDONED,
-    FINISHED,
     PLAYING,
+    ChatRecord,
     GameRecord,
     MoveTaken,
     SeatRecord,
@@ -48,11 +44,12 @@ from ..store import (
     replay_record,
     turn_log,
 )
-from ..store.ratings import Rated, participants
-from .bots import BotPool, bot_seed
-from .clocks import Clocked
+from .archive import Archive
+from .bots import BotPool
+from .botturns import BotTurns
+from .clocks import Clocks, GameLock
 from .practice import Practice
-from .seat import Peer, Seat, TableError, same_player
+from .seat import Game, Peer, Seat, TableError, same_player
 from .seating import BUSY, Seating
 from .votes import Votes
 
@@ -60,104 +57,168 @@ __all__ = ["BUSY", "Peer", "Seat", "Table", "TableError", "TableStatus", "same_p
 
 log = logging.getLogger("splendor")
 
-SNAPSHOT_EVERY = 20  # moves between snapshots of a game's state (a cache for loading)
 
-
-class Table(Clocked, Votes, Seating, Practice):
-    """A table of 2–4 seats, as stored in `record`; seat 0 is its creator's. Its clocks are
-    `server.host.clocks`', its vote on absent players `server.host.votes`'."""
+class Table:
+    """A table of 2–4 seats, as stored in `record`; seat 0 is its creator's. `changed` tells
+    the lobby that what it shows of the table changed (`True`: a minor change)."""
 
     def __init__(
         self,
         record: GameRecord,
         store: Store,
         bots: BotPool,
-        changed: Callable[[Seating, bool], None],
+        changed: Callable[[Table, bool], None],
         bot_pause: float = 0.6,
         now: Callable[[], float] = time.time,
     ) -> None:
-        super().__init__(record, store, changed, now)
+        self.game = game = Game(turn=record.turn)
+        self.seating = seating = Seating(
+            record,
+            store,
+            game,
+            began=self._began,
+            started=self._started,
+            news=lambda old: self.clocks.news(old),
+            changed=lambda minor: changed(self, minor),
+            message=self._message,
+            now=now,
+        )
+        self.game_lock = GameLock(store, record.id)  # held: this process runs its bots
+        self.clocks = Clocks(seating, game, self.game_lock, kick=self.kick_bots)
+        self.votes = Votes(seating, game)
+        covering, play = self.clocks.covering, self._bot_move
+        self.bots = BotTurns(seating, game, self.game_lock, bots, covering, play, bot_pause)
+        self.practice = Practice(seating, game, store, bots, stop_bots=self.bots.cancel)
+        self.archive = Archive(seating, store, replaced=self.clocks.replaced)
         if record.status == PLAYING:  # the latest snapshot, then each later move, checked
-            self.state, self.moves = replay_record(record), list(record.moves)
-            self.log.extend(turn_log(record))
-            self.turn = self.state.turn
-        self._bots = bots
-        self._bot_pause = bot_pause
-        self._bot_task: asyncio.Task[None] | None = None
-        self._stopped = False  # the host is shutting down: no more bot turns
-        self._bots_here = False  # this process runs the game's bots (it holds their lock)
-        self._writes: set[asyncio.Future[None]] = set()  # snapshots being saved
+            game.state, game.moves = replay_record(record), list(record.moves)
+            game.log.extend(turn_log(record))
+            game.turn = game.state.turn
+        self.id, self.rated, self.settings = record.id, record.rated, record.settings
+        self.control = seating.control
+        self.seats, self.spectators = seating.seats, seating.spectators  # never replaced
+        self.rematch: Table | None = None  # once over: the table offered as its rematch
+        self.chat: dict[int, ChatRecord] = {}  # its chat lines by id (`server.host.chat`)
+        self.chat_loaded = False  # ...once read from the store
         self.moved_at = time.monotonic()  # when its game last moved (here or elsewhere)
+        self._store, self._changed = store, changed
+        # What the lobby asks of a table, answered by the part that knows.
+        self.seat_of, self.hosted_by = seating.seat_of, seating.hosted_by
+        self.name, self.describe, self.idle_for = seating.name, seating.describe, seating.idle_for
+        self.sit, self.stand, self.set_left = seating.sit, seating.stand, seating.set_left
+        self.reload, self.detach = seating.reload, seating.detach
+        self.send_views = seating.send_views
+        self.awaits, self.clock_due = self.clocks.awaits, self.clocks.due
+        self.clock_expired, self.hold_clock = self.clocks.expired, self.clocks.hold
+        self.clear_votes, self.hint = self.votes.clear, self.practice.hint
+
+    # -- what changes, as the parts keep it ----------------------------------
+
+    @property
+    def status(self) -> TableStatus:
+        return self.seating.status
+
+    @property
+    def result(self) -> str:
+        """How it finished: "over", "abandoned", "closed" (empty before)."""
+        return self.seating.result
+
+    @property
+    def host(self) -> str:
+        return self.seating.host
+
+    @property
+    def humans(self) -> list[Seat]:
+        return self.seating.humans
+
+    @property
+    def peers(self) -> set[Peer]:
+        return self.seating.peers
+
+    @property
+    def timing(self) -> Timing:
+        return self.seating.timing
+
+    @property
+    def state(self) -> GameState | None:
+        return self.game.state
+
+    @property
+    def moves(self) -> list[str]:
+        return self.game.moves
 
     # -- lifecycle ---------------------------------------------------------
 
     async def finish_if_over(self) -> bool:
         """For a loaded game whose log ends the game (it was not marked finished): mark it
         now. True if so."""
-        if self.state is None or not self.state.is_over or self.status is not TableStatus.PLAYING:
+        state = self.game.state
+        if state is None or not state.is_over or self.status is not TableStatus.PLAYING:
             return False
-        await self._store_finish(self.state)
-        self._to(TableStatus.FINISHED)
-        self.result = "over"
+        await self.archive.finished(state)
+        self.seating.ended("over")
         return True
 
     async def start(self, seed: int) -> None:
         """WAITING → PLAYING with every seat filled; stored before anyone sees the game."""
-        async with self._lock:
+        seating = self.seating
+        async with seating.lock:
 
             def edit() -> tuple[list[SeatRecord], str]:
-                if self.status is not TableStatus.WAITING:
+                if seating.status is not TableStatus.WAITING:
                     raise TableError(f"table {self.id} has already started")
                 if any(s.empty for s in self.seats):
                     raise TableError("every seat needs a player or a bot before the game starts")
                 if any(s.stored.invited for s in self.seats):
                     raise TableError("every player invited to the rematch must accept first")
-                return self.records(), self.host
+                return seating.records(), seating.host
 
-            timing = self.first_timing(new_game(len(self.seats), seed).current_player)
-            await self._edit(edit, status=PLAYING, seed=seed, timing=timing)
-        log.info("game start %s: %s (seed %d)", self.id, self.describe(), seed)
-        await self.hold_clock()
+            timing = self.clocks.first(new_game(len(self.seats), seed).current_player)
+            await seating.edit(edit, status=PLAYING, seed=seed, timing=timing)
+        log.info("game start %s: %s (seed %d)", self.id, seating.describe(), seed)
+        await self.clocks.hold()
         self._started()
 
+    def _began(self) -> None:
+        """The stored status has just become PLAYING: the game from its seed, no chat yet."""
+        seed = self.seating.seed
+        assert seed is not None
+        game = self.game
+        game.state, game.moves, game.turn = new_game(len(self.seats), seed), [], 1
+        game.log.clear()
+        self.chat_loaded = True  # a game just begun: no chat to read yet
+
     def _started(self) -> None:
-        """The game began (here or on another process): everyone sees the first view."""
-        self.touch()
-        self.send_views()
+        """The game began (here or on another process): everyone is told they are at a
+        game now (the lobby's `table_changed`), then sees the first view."""
+        self.seating.touch()
         self._changed(self, False)
+        self.seating.send_views()
         self.kick_bots()
 
     async def abandon(self) -> None:
         """PLAYING → FINISHED without an outcome: every human left the game."""
-        self._cancel_bots()
-        async with self._lock:
-            if self.status is not TableStatus.PLAYING:
+        self.bots.cancel()
+        seating = self.seating
+        async with seating.lock:
+            if seating.status is not TableStatus.PLAYING:
                 return
-            rated: list[Rated] = []
-            s = self.state
-            if self.rated and s is not None and s.turn > s.num_players:
-                # Rated once everyone has played a turn; the players who left rank last.
-                ranks = list(s.standing().ranks)
-                left = {i: seat.left for i, seat in enumerate(self.seats) if seat.identity}
-                rated = self._rated(ranks, left)
-            if not await self._call(self._store.finish_game(self.id, ABANDONED, None, rated)):
-                await self._reload()  # another process ended it first
+            if not await self.archive.abandoned(self.game.state):
+                await seating.reread()  # another process ended it first
                 return
-            self.version += 1
-            self._to(TableStatus.FINISHED)
-            self.result = "abandoned"
-        await self._release_bots()
-        log.info("game end %s: abandoned after %d moves", self.id, len(self.moves))
+            seating.ended("abandoned")
+        await self.game_lock.release()
+        state = self.game.state
+        turns = 0 if state is None else state.turn - 1  # the turns ended, as shown
+        log.info("game end %s: abandoned after %d turns", self.id, turns)
         self._changed(self, False)
 
     async def stop(self) -> None:
         """The host is shutting down: no more bot moves; a move being saved completes."""
-        self._stopped = True
-        self._cancel_bots()
-        async with self._lock:
+        self.bots.stop()
+        async with self.seating.lock:
             pass
-        if self._writes:
-            await asyncio.gather(*self._writes, return_exceptions=True)
+        await self.archive.saved()
 
     # -- moves -------------------------------------------------------------
 
@@ -166,22 +227,21 @@ class Table(Clocked, Votes, Seating, Practice):
         engine checks it (`IllegalMoveError`), the store appends and commits it at the next
         place, with the clocks after it, and only then does anyone see it. A move that
         another process stored at that place first is refused, and this copy catches up."""
-        async with self._lock:
-            state = self.state
+        async with self.seating.lock:
+            state = self.game.state
             if self.status is not TableStatus.PLAYING or state is None:
                 raise TableError("there is no game in progress at this table")
             if seat != state.current_player:
-                raise TableError(
-                    f"`{move}`: it is not your turn ({self.name(state.current_player)} to play)"
-                )
+                who = self.seating.name(state.current_player)
+                raise TableError(f"`{move}`: it is not your turn ({who} to play)")
             if not bot:
-                self.refuse_late(seat)
+                self.clocks.refuse_late(seat)
             after = state.apply(move)
             seq, text = len(self.moves), str(move)
-            timing = self.timing_after(state, after)
+            timing = self.clocks.after(state, after)
             try:
                 stored = self._store.append_move(self.id, seq, text, after.turn, timing, held=bot)
-                await self._call(stored)
+                await self.seating.call(stored)
             except MoveTaken:
                 await self._catch_up()
                 raise TableError(f"`{text}`: another move was played first") from None
@@ -189,7 +249,7 @@ class Table(Clocked, Votes, Seating, Practice):
                 log.exception("game %s: could not store move %d `%s`", self.id, seq, text)
                 raise TableError(f"`{text}` could not be saved; please try again") from None
             if self.seats[seat].identity is not None:
-                self.touch()
+                self.seating.touch()
             await self._applied(state, after, seat, text, timing)
 
     async def _applied(
@@ -197,30 +257,28 @@ class Table(Clocked, Votes, Seating, Practice):
     ) -> None:
         """A stored move is this copy's too: the state, the log, the clocks, a snapshot now
         and then, the game's end; then everyone here sees it. Under the lock."""
-        self.state, self.moves, self.turn = after, [*self.moves, text], after.turn
-        self.timing = self.timing if timing is None else timing
+        game, seating = self.game, self.seating
+        game.state, game.moves, game.turn = after, [*game.moves, text], after.turn
+        seating.timing = seating.timing if timing is None else timing
         self.moved_at = time.monotonic()
         if (turn := ended_turn(before, after)) is not None:
-            self.log.append(LoggedTurn(seat, turn))
+            game.log.append(LoggedTurn(seat, turn))
         if after.is_over:
-            await self._store_finish(after)
-            self._to(TableStatus.FINISHED)
-            self.result = "over"
-            if self._bots_here:
-                await self._release_bots()
-        elif len(self.moves) % SNAPSHOT_EVERY == 0:
-            task = asyncio.ensure_future(self._snapshot(len(self.moves), dumps(after)))
-            self._writes.add(task)
-            task.add_done_callback(self._writes.discard)
-        self.send_views()
+            await self.archive.finished(after)
+            seating.ended("over")
+            if self.game_lock.held:
+                await self.game_lock.release()
+        else:
+            self.archive.moved(len(self.moves), after)
+        seating.send_views()
         if after.is_over:
             o = after.outcome()
             log.info(
-                "game end %s: %s scores %s after %d moves",
-                self.id,
-                self.describe(),
+                "game end %s: %s scores %s after %d turns",  # as the table counts them: a
+                self.id,  # return (R13) is part of its turn, not a move of its own
+                seating.describe(),
                 None if o is None else list(o.scores),
-                len(self.moves),
+                after.turn,
             )
             self._changed(self, False)
         elif before.turn != after.turn:
@@ -232,8 +290,8 @@ class Table(Clocked, Votes, Seating, Practice):
     ) -> None:
         """Another process stored move `seq`, and the clocks after it (this one's own come
         back too: ignored)."""
-        async with self._lock:
-            if self.state is None or seq < len(self.moves):
+        async with self.seating.lock:
+            if self.game.state is None or seq < len(self.moves):
                 return
             if seq > len(self.moves):  # one went missing on the way: read what there is
                 await self._catch_up()
@@ -242,145 +300,99 @@ class Table(Clocked, Votes, Seating, Practice):
 
     async def catch_up(self) -> None:
         """Read and apply every stored move this copy does not have yet."""
-        async with self._lock:
+        async with self.seating.lock:
             await self._catch_up()
 
     async def _catch_up(self) -> None:
-        if self.state is None:
+        if self.game.state is None:
             return
-        texts = await self._call(self._store.moves(self.id, len(self.moves)))
+        texts = await self.seating.call(self._store.moves(self.id, len(self.moves)))
         timing = None
         if texts and self.control.timed:  # the clocks as they are after the last of them
-            record = await self._call(self._store.load_game(self.id, moves=False))
+            record = await self.seating.call(self._store.load_game(self.id, moves=False))
             timing = None if record is None else record.timing
         for text in texts:
-            if self.state.is_over:
+            if self.game.state.is_over:
                 break
             await self._apply_stored(text, timing)
 
     async def _apply_stored(self, text: str, timing: Timing | None) -> None:
-        state = self.state
+        state = self.game.state
         assert state is not None
         seat = state.current_player
         await self._applied(state, state.apply(parse_move(text)), seat, text, timing)
 
-    async def _store_finish(self, final: GameState) -> None:
-        """Mark the game finished in the store, and a rated game's ratings with it. The move
-        log already says it is over, so a failure here is only logged (the next load finds
-        the game over and marks it)."""
-        outcome = final.outcome()
-        assert outcome is not None
-        result = {"scores": list(outcome.scores), "ranks": list(outcome.ranks)}
-        replaced = dict.fromkeys(self.replaced(), 0.0)  # they tie, after everyone
-        rated = self._rated(list(outcome.ranks), replaced) if self.rated else []
-        try:
-            if await self._store.finish_game(self.id, FINISHED, result, rated):
-                self.version += 1
-            await self._load_ratings(rated)
-        except Exception:
-            log.exception("game %s: could not mark the game finished", self.id)
-
-    def _rated(self, ranks: list[int], left: dict[int, float] | None = None) -> list[Rated]:
-        seats = [
-            (None if s.identity is None else s.identity.name.lower(),
-             s.identity is not None and s.identity.guest, s.bot)
-            for s in self.seats
-        ]  # fmt: skip
-        return participants(seats, ranks, left or {})
-
-    async def _load_ratings(self, rated: list[Rated]) -> None:
-        """The rated seats' new ratings, for the final views: None for a guest, and for
-        the other seats of a bot level, which was rated once, at its best seat."""
-        if not rated:
-            return
-        changes = await self._store.rating_changes(self.id)
-        seats = {r.seat: r.player for r in rated}
-        self.ratings = tuple(
-            RatingChange(*changes[seats[i]]) if seats.get(i) in changes else None
-            for i in range(len(self.seats))
-        )
-
-    async def _snapshot(self, seq: int, data: bytes) -> None:
-        try:
-            await self._store.save_snapshot(self.id, seq, data)
-        except Exception:
-            log.warning("game %s: snapshot at %d not saved", self.id, seq, exc_info=True)
-
-    # -- bots --------------------------------------------------------------
-
-    def _bot_to_move(self) -> str | None:
-        """The level of the bot whose decision it is: a bot's seat, or a bot playing for a
-        player (`server.host.clocks.Clocked.covering`)."""
-        if self.status is not TableStatus.PLAYING or self.state is None:
-            return None
-        return self.seats[self.state.current_player].bot or self.covering()
+    # -- sessions and bots -----------------------------------------------------
 
     def attach(self, peer: Peer, seat: int | None) -> None:
-        super().attach(peer, seat)
-        self.greet(peer, seat)
+        """A session now shows this table, from `seat` (None: as a spectator); a player
+        back at their seat hears what happened to it meanwhile (`Clocks.greet`)."""
+        self.seating.attach(peer, seat)
+        self.kick_bots()
+        self.clocks.greet(peer, seat)
+
+    def set_remote(self, counts: dict[int, int]) -> None:
+        """The sessions at each seat on other processes (`counts`: seat → sessions)."""
+        self.seating.set_remote(counts)
+        if self.seating.human_connected:
+            self.kick_bots()
 
     def kick_bots(self) -> None:
-        """Start the bot loop if it is a bot's decision, a human is at the table (on any
-        process; a timed game's bots play whoever is there, its clocks run anyway) and the
-        loop is not running."""
-        if self._stopped or self._bot_to_move() is None:
-            return
-        if not (self.human_connected or self.control.timed):
-            return
-        if self._bot_task is None or self._bot_task.done():
-            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+        """Set the bots going if one is to move (`BotTurns.kick`)."""
+        self.bots.kick()
 
-    def _cancel_bots(self) -> None:
-        if self._bot_task is not None and not self._bot_task.done():
-            self._bot_task.cancel()
+    async def _bot_move(self, seat: int, move: Move) -> None:
+        await self.play(seat, move, bot=True)
 
-    async def _run_bots(self) -> None:
-        """While a bot is to move: if this process runs this game's bots (one process at
-        a time does), think in the pool, let humans see the last move for at least the bot
-        pause, then play like anyone else."""
-        loop = asyncio.get_running_loop()
-        try:
-            if not await self._store.try_lock_game(self.id):
-                return  # another process runs them
-            if not self._bots_here:
-                self._bots_here = True
-                if self._store.shared:
-                    log.info("game %s: its bots play from this process", self.id)
-            while (level := self._bot_to_move()) is not None:
-                state = self.state
-                assert state is not None
-                seat, begun = state.current_player, loop.time()
-                move = await self._bots.choose(
-                    state.view(seat), level, bot_seed(state.seed, len(self.moves))
-                )
-                late = self.seats[seat].stored.late == state.turn  # a time-out: at once
-                pause = 0.0 if late else self._bot_pause
-                await asyncio.sleep(max(0.0, pause - (loop.time() - begun)))
-                if self.state is not state:
-                    continue
-                try:
-                    await self.play(seat, move, bot=True)
-                except TableError as e:
-                    log.info("game %s: bot move `%s` not played: %s", self.id, move, e)
-                    await asyncio.sleep(1.0)  # the store is busy, or another move came first
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: the bot loop stopped; it restarts on the next attach", self.id)
-        finally:
-            if self.status is not TableStatus.PLAYING:
-                await self._release_bots()
+    # -- the lobby's commands that several parts answer ------------------------
 
     def lock_lost(self) -> None:
         """The store lost this game's lock (`LocksLost`): its bots and clock stop here at
-        once, until this process takes the lock again (`_run_bots`, `hold_clock`)."""
-        if self._bots_here:
+        once, until this process takes the lock again (`BotTurns`, `Clocks.hold`)."""
+        if self.game_lock.held:
             log.info("game %s: its lock was lost; its bots and clock stop here", self.id)
-        self._bots_here = False
-        self._cancel_bots()
+        self.game_lock.lost()
+        self.bots.cancel()
 
-    async def _release_bots(self) -> None:
-        try:
-            await self._store.unlock_game(self.id)
-        except Exception:
-            log.warning("game %s: could not let go of its bots", self.id, exc_info=True)
+    async def vote(self, voter: int, target: int) -> bool:
+        """`voter` votes to hand `target`'s seat to a bot (`Votes.vote`). True if no human
+        plays any more."""
+        await self.votes.vote(voter, target)
+        self.kick_bots()
+        return self.clocks.nobody_plays
+
+    async def undo(self, seat: int) -> None:
+        """Take back `seat`'s last move and the bots' after it (`Practice.undo`)."""
+        await self.practice.undo(seat)
+        self.seating.send_views(with_log=True)  # the move log lost turns: everyone gets it whole
+        self._changed(self, True)
+        self.kick_bots()
+
+    # -- what is shown -----------------------------------------------------
+
+    def summary(self) -> TableSummary:
+        seats, host, status = self.seating.seat_summaries(), self.host, self.status
+        return TableSummary(self.id, host, status, seats, self.game.turn, self.rated, self.control)
+
+    def rematch_offer(self) -> RematchOffer | None:
+        """Once over: the rematch offered, as a view shows it."""
+        rematch = self.rematch
+        if rematch is None or rematch.status is TableStatus.FINISHED:
+            return None
+        return RematchOffer(rematch.id, rematch.seating.seat_summaries())
+
+    def _message(self, seat: int | None, with_log: bool) -> bytes:
+        """What a session at `seat` (None: watching) is sent: the seat's view, and the
+        turns so far `with_log`."""
+        state = self.game.state
+        assert state is not None
+        log = tuple(self.game.log) if with_log else None
+        seats = self.seating.seat_summaries()
+        seed = state.seed if state.is_over else None  # never before: it deals the decks
+        view = state.view(seat)
+        offer = self.rematch_offer() if state.is_over else None
+        clock, absent = self.clocks.view(), self.votes.absences()
+        update = TableUpdate(
+            self.id, seats, seat, view, log, self.archive.ratings, seed, clock, absent, offer
+        )
+        return encode(update)

@@ -4,78 +4,79 @@ to a bot for the rest of the game; when every player present has voted, a bot of
 `server.host.clocks.TIMEOUT_LEVEL` stands in, and the absent player ranks last for ratings.
 Votes are stored with the seat (every process sees them); a player who comes back
 before the vote is through clears them. When they come back after it, they are told
-what happened (`server.host.clocks.Clocked.greet`).
+what happened (`server.host.clocks.Clocks.greet`). `Votes` is one part of
+`server.host.table.Table`, over its `Seating` and `Game`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from shared.protocol import Absent, TableStatus
 
-from ..store import SeatRecord, Settings
-from .clocks import TIMEOUT_LEVEL, TableParts
-from .seat import TableError
+from ..store import SeatRecord
+from .clocks import TIMEOUT_LEVEL
+from .seat import Game, TableError
+from .seating import Seating
 
 
-class Votes(TableParts):
-    """The vote on absent players, for `server.host.table.Table` (which provides `TableParts`,
-    and `Clocked.nobody_plays`)."""
+class Votes:
+    """The vote on absent players: who is away and for how long (`Seating.away_since`), the
+    votes stored with their seats, and the bot that stands in once all have voted."""
 
-    settings: Settings
-    away_since: dict[int, float]
-
-    if TYPE_CHECKING:
-
-        @property
-        def nobody_plays(self) -> bool: ...
+    def __init__(self, seating: Seating, game: Game) -> None:
+        self._seating, self._game = seating, game
 
     def _votable(self) -> bool:
-        state = self.state
-        playing = self.status is TableStatus.PLAYING and state is not None and not state.is_over
-        return playing and not self.control.timed
+        state = self._game.state
+        playing = (
+            self._seating.status is TableStatus.PLAYING and state is not None and not state.is_over
+        )
+        return playing and not self._seating.control.timed
 
     def absences(self) -> tuple[Absent, ...]:
         """The players away from a game without a clock, for a view: for how long, and who
         has voted so far (the client offers the vote once the patience is over)."""
         if not self._votable():
             return ()
-        now, patience = self.now(), self.settings.patience
+        seating = self._seating
+        now, patience = seating.now(), seating.settings.patience
         return tuple(
-            Absent(i, round(max(0.0, now - since), 1), patience, self.seats[i].stored.votes)
-            for i, since in sorted(self.away_since.items())
-            if self.seats[i].player
+            Absent(i, round(max(0.0, now - since), 1), patience, seating.seats[i].stored.votes)
+            for i, since in sorted(seating.away_since.items())
+            if seating.seats[i].player
         )
 
-    async def vote(self, voter: int, target: int) -> bool:
+    async def vote(self, voter: int, target: int) -> None:
         """The player at seat `voter` votes to hand seat `target` to a bot. When every
-        player present has voted, a bot stands in. True if no human plays any more."""
-        async with self._lock:
+        player present has voted, a bot stands in (the table then sets the bots going)."""
+        seating = self._seating
+        async with seating.lock:
             if not self._votable():
                 raise TableError("a vote on an absent player is for games without a clock")
-            if not 0 <= target < len(self.seats) or target == voter:
+            seats = seating.seats
+            if not 0 <= target < len(seats) or target == voter:
                 raise TableError("vote for another player's seat")
-            s, me = self.seats[target], self.seats[voter]
+            s, me = seats[target], seats[voter]
             if not s.player or me.identity is None:
                 raise TableError(f"seat {target + 1} is not a player's")
             if s.connected:
                 raise TableError(f"{s.identity.name} is here")  # type: ignore[union-attr]
-            away = self.now() - self.away_since.setdefault(target, self.now())
-            patience = self.settings.patience
+            away = seating.now() - seating.away_since.setdefault(target, seating.now())
+            patience = seating.settings.patience
             if away < patience:
                 wait = max(1, round((patience - away) / 60))
                 raise TableError(f"the table waits {wait} more min before a vote (its patience)")
-            name, turn = me.identity.name, self.state.turn  # type: ignore[union-attr]
+            name, turn = me.identity.name, self._game.state.turn  # type: ignore[union-attr]
             minutes = max(1, round(away / 60))
 
             def edit() -> tuple[list[SeatRecord], str]:
-                records = self.records()
+                records = seating.records()
                 r = records[target]
                 votes = tuple(sorted({*r.votes, name}, key=str.casefold))
                 present = {
                     x.identity.name
-                    for i, x in enumerate(self.seats)
+                    for i, x in enumerate(seats)
                     if i != target and x.player and x.connected and x.identity is not None
                 }
                 if present <= set(votes):
@@ -86,21 +87,21 @@ class Votes(TableParts):
                     records[target] = replace(r, votes=votes, standin=TIMEOUT_LEVEL, why=why)
                 else:
                     records[target] = replace(r, votes=votes)
-                return records, self.host
+                return records, seating.host
 
-            await self._edit(edit)
-        self.kick_bots()
-        return self.nobody_plays
+            await seating.edit(edit)
 
-    async def clear_votes(self, seat: int) -> None:
+    async def clear(self, seat: int) -> None:
         """The player at `seat` is back before the vote went through: it starts over."""
-        async with self._lock:
-            if not self.seats[seat].stored.votes or self.seats[seat].standin is not None:
+        seating = self._seating
+        async with seating.lock:
+            s = seating.seats[seat]
+            if not s.stored.votes or s.standin is not None:
                 return
 
             def edit() -> tuple[list[SeatRecord], str]:
-                records = self.records()
+                records = seating.records()
                 records[seat] = replace(records[seat], votes=())
-                return records, self.host
+                return records, seating.host
 
-            await self._edit(edit)
+            await seating.edit(edit)

@@ -9,6 +9,7 @@ server process; the default, `DATA_DIR/splendor.db`) or ``postgresql://user@host
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .base import (
     ChatPosted,
@@ -32,7 +33,6 @@ from .records import (
     WAITING,
     ChatRecord,
     GameRecord,
-    LockLost,
     MoveTaken,
     SeatRecord,
     Settings,
@@ -54,16 +54,36 @@ def default_url(data_dir: str | Path) -> str:
 def open_store(url: str, *, synchronous: str = "FULL") -> Store:
     """The store a database URL names (not yet opened: `await store.open()`).
     `synchronous` is SQLite's commit durability (see `server.store.sqlite`)."""
+    check_url(url)
     if url.startswith("sqlite:///"):
         return SqliteStore(url.removeprefix("sqlite:///"), synchronous=synchronous)
-    if url.startswith(("postgresql://", "postgres://")):
-        from .postgres import PostgresStore
+    from .postgres import PostgresStore
 
-        return PostgresStore(url)
-    raise StoreError(
-        f"{redact(url)!r} is not a database URL this server reads: use sqlite:///PATH or "
-        "postgresql://USER@HOST/DATABASE"
-    )
+    return PostgresStore(url)
+
+
+def check_url(url: str) -> str:
+    """`url` if it is a database URL this server reads, else StoreError saying why, in one
+    line: ``sqlite:///PATH``, or ``postgresql://[USER[:PASSWORD]@][HOST][:PORT][/DATABASE]``
+    (``postgres://`` too) with a port from 1 to 65535. Whether the database is there is
+    for opening it to say."""
+    use = "use sqlite:///PATH or postgresql://USER@HOST/DATABASE"
+    shown = repr(redact(url)[:200])
+    if "\0" in url:
+        raise StoreError(f"{shown} is not a database URL: it holds a NUL character")
+    if url.startswith("sqlite:///"):
+        if not url.removeprefix("sqlite:///"):
+            raise StoreError(f"{shown} names no file: {use}")
+        return url
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise StoreError(f"{shown} is not a database URL this server reads: {use}")
+    try:
+        port = urlsplit(url).port  # ValueError: not a number, or past 65535; "[::1" too
+    except ValueError as e:
+        raise StoreError(f"{shown} is not a database URL: {str(e).lower()}") from None
+    if port == 0:
+        raise StoreError(f"{shown} is not a database URL: port 0 (a port is 1..65535)")
+    return url
 
 
 def redact(url: str) -> str:
@@ -89,7 +109,6 @@ __all__ = [
     "ChatRemoved",
     "Event",
     "GameRecord",
-    "LockLost",
     "LocksLost",
     "MovePlayed",
     "MoveTaken",
@@ -105,6 +124,7 @@ __all__ = [
     "StoreUnavailable",
     "TableChanged",
     "Timing",
+    "check_url",
     "default_url",
     "open_store",
     "redact",

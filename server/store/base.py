@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .queries import Standing
 from .ratings import Rated
@@ -135,10 +135,15 @@ class Profile:
     recent: list[PastGame]
 
 
+if TYPE_CHECKING:
+    from .club import ClubQueries
+
+
 class Store(ABC):
     """Names, tables and games, moves, snapshots; see the module docstring."""
 
     shared = False  # True when other server processes may use the same database
+    club: ClubQueries  # the leaderboard, profiles, bans, renames: a part each backend makes
 
     def __init__(self) -> None:
         self._handlers: list[Callable[[Event], None]] = []
@@ -211,7 +216,8 @@ class Store(ABC):
         """Store move `seq`, and the clocks after it (`timing`), and commit (everyone hears
         of it at commit, never before); `MoveTaken` if that place is taken. `held`: an act
         of the game's lock holder (a bot's move), which a shared store writes only while
-        this process holds the game's lock (`try_lock_game`; `LockLost` otherwise)."""
+        this process holds the game's lock (`try_lock_game`; else `StoreUnavailable`, and
+        nothing is written)."""
 
     @abstractmethod
     async def take_back(self, game: str, seq: int) -> None:
@@ -249,9 +255,9 @@ class Store(ABC):
     async def open_tables(self) -> list[GameRecord]:
         """Every waiting table and game in progress, oldest first, with moves."""
 
-    @abstractmethod
     async def rematch_for(self, game: str) -> str | None:
         """The table that is `game`'s rematch, if one was made."""
+        return await self.club.rematch_for(game)
 
     # -- chat ------------------------------------------------------------------
 
@@ -262,12 +268,12 @@ class Store(ABC):
         """Keep a line said in `game` (None: the lobby) after `seq` moves, at `turn`; every
         process hears of it (`ChatPosted`, this one's too)."""
 
-    @abstractmethod
     async def chat(
         self, game: str | None, limit: int = 50, everywhere: bool = False
     ) -> list[ChatRecord]:
         """The latest `limit` lines of `game` (None: the lobby; `everywhere`: all places),
         oldest first; removed lines are left out."""
+        return await self.club.chat(game, limit, everywhere)
 
     @abstractmethod
     async def remove_chat(self, line: int) -> ChatRecord | None:
@@ -276,40 +282,40 @@ class Store(ABC):
 
     # -- ratings, the leaderboard, profiles, bans -----------------------------
 
-    @abstractmethod
     async def rating_changes(self, game: str) -> dict[str, tuple[int, int]]:
         """For a rated game that finished: each rated player's rating after it, and by how
         much it moved (`server.store.ratings.display` points)."""
+        return await self.club.rating_changes(game)
 
-    @abstractmethod
     async def leaderboard(self, limit: int, offset: int = 0) -> list[Standing]:
         """The rated players, best first (by the shown rating, then games played)."""
+        return await self.club.leaderboard(limit, offset)
 
-    @abstractmethod
     async def standing(self, player: str) -> Standing | None:
         """Where a rated player stands (rank as the leaderboard numbers it), or None."""
+        return await self.club.standing(player)
 
-    @abstractmethod
     async def profile(self, player: str, recent: int = 10) -> Profile:
         """A player's (a name, or bot:LEVEL) rating, its history, and latest games."""
+        return await self.club.profile(player, recent)
 
-    @abstractmethod
     async def ban(self, name: str, reason: str = "") -> None:
         """Refuse `name` at login from now on."""
+        return await self.club.ban(name, reason)
 
-    @abstractmethod
     async def unban(self, name: str) -> bool:
         """Admit `name` again; False if it was not banned."""
+        return await self.club.unban(name)
 
-    @abstractmethod
     async def banned(self, name: str, key: str | None = None) -> str | None:
         """Why `name` is banned, or the key `key` is (it owns a banned name): the reason
         (maybe ""), or None when neither is."""
+        return await self.club.banned(name, key)
 
-    @abstractmethod
     async def rename(self, old: str, new: str) -> None:
         """Give player `old` the name `new`, with its key, rating, history and seats in
         every game; `StoreError` if `new` is someone's or `old` is no one's."""
+        return await self.club.rename(old, new)
 
     # -- copies --------------------------------------------------------------
 

@@ -1,13 +1,13 @@
 """What a club keeps beyond its games: the leaderboard, players' profiles, bans, renames;
-written once for both backends, over two primitives each provides (`_rows`: a read;
-`_statements`: writes in one transaction), with `?` placeholders."""
+written once for both backends, as a part each store holds, over two primitives the store
+gives it (`rows`: a read; `statements`: writes in one transaction), with `?`
+placeholders."""
 
 from __future__ import annotations
 
 import json
 import time
-from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from shared.players import bot_label
@@ -28,16 +28,17 @@ from .records import ChatRecord, StoreError, chat_query, chat_record
 Statement = tuple[str, Sequence[Any]]
 
 
+Rows = Callable[..., Awaitable[list[tuple[Any, ...]]]]  # (sql, *args): one read's rows
+Statements = Callable[[Sequence[Statement]], Awaitable[list[int]]]  # rows each changed
+
+
 class ClubQueries:
-    """The leaderboard, profiles, bans and renames over `_rows` and `_statements`."""
+    """The leaderboard, profiles, bans and renames over a store's `rows` and `statements`
+    (`Store.club`; the store's methods of these names call them)."""
 
-    @abstractmethod
-    async def _rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        """The rows of one read (`?` placeholders)."""
-
-    @abstractmethod
-    async def _statements(self, statements: Sequence[Statement]) -> list[int]:
-        """Run writes in one transaction; how many rows each changed."""
+    def __init__(self, rows: Rows, statements: Statements) -> None:
+        self._rows = rows
+        self._statements = statements
 
     async def chat(
         self, game: str | None, limit: int = 50, everywhere: bool = False

@@ -28,7 +28,7 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 
-from .records import LockLost, StoreUnavailable
+from .records import StoreUnavailable
 
 log = logging.getLogger("splendor")
 
@@ -142,8 +142,9 @@ class GameLocks:
 
     @asynccontextmanager
     async def acting(self, game: str) -> AsyncIterator[asyncpg.Connection]:
-        """The lock connection, to write an act of `game`'s lock holder on; `LockLost`
-        (nothing written) if this process does not hold the lock, or loses it meanwhile."""
+        """The lock connection, to write an act of `game`'s lock holder on;
+        `StoreUnavailable` (nothing written) if this process does not hold the lock, or
+        loses it meanwhile."""
         async with self._guard:
             conn = self._conn
             if conn is None or not self.holds(game):
@@ -151,12 +152,12 @@ class GameLocks:
                     self._drop(conn, "its connection closed")
                 elif game not in self._held:
                     self._lost(frozenset({game}))  # whoever believed it held stops
-                raise LockLost(f"this process does not hold the lock of game {game}")
+                raise StoreUnavailable(f"this process does not hold the lock of game {game}")
             try:
                 yield conn
             except DOWN as e:
                 self._drop(conn, f"the connection was lost: {e}")
-                raise LockLost(f"the lock of game {game} was lost: {e}") from e
+                raise StoreUnavailable(f"the lock of game {game} was lost: {e}") from e
 
     async def close(self) -> None:
         """Let go of every lock (closing their connection) and stop looking."""

@@ -89,12 +89,23 @@ class PgCluster:
         """A new empty database; its URL."""
         self._databases += 1
         name = f"test{self._databases}"
+        self._psql(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def password_role(self, role: str, password: str) -> None:
+        """A role that logs in with `password` only (scram-sha-256 on loopback; every other
+        role stays `trust`): for tests of a wrong or missing password."""
+        self._psql(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(f"host all {role} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+        self._run("pg_ctl", "-D", str(self.data), "reload")
+
+    def _psql(self, sql: str) -> None:
         command = [str(self.bindir / "psql"), "-h", "127.0.0.1", "-p", str(self.port)]
-        command += ["-U", USER, "-d", "postgres", "-q", "-c", f"CREATE DATABASE {name}"]
+        command += ["-U", USER, "-d", "postgres", "-q", "-c", sql]
         done = subprocess.run(command, capture_output=True, text=True, timeout=30)
         if done.returncode != 0:
-            raise RuntimeError(f"CREATE DATABASE failed: {done.stderr}")
-        return self.url(name)
+            raise RuntimeError(f"{sql.split()[0]} failed: {done.stderr}")
 
     def remove(self) -> None:
         try:

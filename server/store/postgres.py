@@ -40,6 +40,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -129,13 +130,37 @@ Conn = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy  # what queries run
 _REFUSED: tuple[type[BaseException], ...] = (*_DOWN, asyncpg.PostgresError)
 
 
-class PostgresStore(ClubQueries, Store):
+def _refusal(e: BaseException, url: str) -> StoreError | None:
+    """Why a first connection to `url` failed, as one line (None: not a connection's
+    failure)."""
+    said = " ".join(str(e).split())  # the server's own words: 'database "x" does not exist'
+    if isinstance(e, TimeoutError):
+        return StoreUnavailable(f"no answer from the database server within {CONNECT_TIMEOUT:g} s")
+    if isinstance(e, asyncpg.InvalidPasswordError):
+        if urlsplit(url).password is None:
+            return StoreError(f"the URL gives no password, and one is needed: {said}")
+        return StoreError(f"wrong password: {said}")
+    if isinstance(
+        e, asyncpg.InvalidCatalogNameError | asyncpg.InvalidAuthorizationSpecificationError
+    ):
+        return StoreError(said)  # no such database; no such role, or pg_hba.conf refuses it
+    if isinstance(e, asyncpg.exceptions.ClientConfigurationError | ValueError | OverflowError):
+        return StoreError(f"not a database URL asyncpg can use: {said}")
+    if isinstance(e, OSError):
+        return StoreUnavailable(f"cannot reach the database server: {said}")
+    if isinstance(e, _REFUSED):
+        return StoreUnavailable(f"the database is unreachable: {said}")
+    return None
+
+
+class PostgresStore(Store):
     """The store in a PostgreSQL database; see the module docstring."""
 
     shared = True
 
     def __init__(self, url: str) -> None:
         super().__init__()
+        self.club = ClubQueries(self._rows, self._statements)
         self._url = url
         self.process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._pool: asyncpg.Pool | None = None
@@ -225,6 +250,10 @@ class PostgresStore(ClubQueries, Store):
     # -- opening and closing ----------------------------------------------
 
     async def open(self) -> None:
+        """Connect, and bring the schema up to date. What stops it is said in one line:
+        StoreUnavailable for what may pass (no answer, refused, starting up, full),
+        StoreError for what will not (no such database or role, a wrong password, a URL
+        asyncpg cannot use)."""
         try:
             self._pool = await asyncpg.create_pool(
                 self._url,
@@ -233,16 +262,26 @@ class PostgresStore(ClubQueries, Store):
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=QUERY_TIMEOUT,
             )
-        except _DOWN as e:
-            raise StoreUnavailable(f"the database is unreachable: {e}") from e
-        async with self._conn() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
-            try:
-                await migrate(conn)
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
-            await conn.execute("INSERT INTO processes (id) VALUES ($1)", self.process)
-        await self._listen()
+        except BaseException as e:
+            refused = _refusal(e, self._url)
+            if refused is None:
+                raise
+            raise refused from e
+        try:
+            async with self._conn() as conn:
+                await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+                try:
+                    await migrate(conn)
+                finally:
+                    await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+                await conn.execute("INSERT INTO processes (id) VALUES ($1)", self.process)
+            await self._listen()
+        except BaseException as e:
+            await self._pool.close()
+            self._pool = None
+            if isinstance(e, asyncpg.PostgresError):  # such as no right to create tables
+                raise StoreError(f"cannot set the database up: {' '.join(str(e).split())}") from e
+            raise
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._heartbeats()),
@@ -566,7 +605,7 @@ class PostgresStore(ClubQueries, Store):
 
     def _writer(self, game: str, held: bool) -> AbstractAsyncContextManager[Conn]:
         """Where a write for `game` goes: an act of its lock holder (`held`) over the
-        connection that holds the lock (`LockLost` if none does here), else the pool."""
+        connection that holds the lock (`StoreUnavailable` if none does here), else the pool."""
         return self._locks.acting(game) if held else self._conn()
 
     def _locks_lost(self, games: frozenset[str]) -> None:

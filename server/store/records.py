@@ -48,11 +48,6 @@ class StoreUnavailable(StoreError):
     """The database cannot be reached just now; nothing was written."""
 
 
-class LockLost(StoreUnavailable):
-    """An act of a game's lock holder (a bot's move, a time-out) from a process that does
-    not hold the lock, or lost it meanwhile: nothing was written (docs/cluster.md)."""
-
-
 @dataclass(frozen=True)
 class SeatRecord:
     """One seat as stored: a human (name, guest, key; `left`: when they went back to the

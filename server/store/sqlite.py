@@ -75,11 +75,12 @@ REMOVALS_EVERY = 2.0  # seconds between looks for chat lines an admin removed (a
 T = TypeVar("T")
 
 
-class SqliteStore(ClubQueries, Store):
+class SqliteStore(Store):
     """The store in one SQLite file (created if missing); see the module docstring."""
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
         super().__init__()
+        self.club = ClubQueries(self._rows, self._statements)
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
         self.path = Path(path)
@@ -140,27 +141,40 @@ class SqliteStore(ClubQueries, Store):
     # -- opening and closing ----------------------------------------------
 
     async def open(self) -> None:
+        """Open the file (its directory and the file are made if missing) and bring its
+        schema up to date; StoreError says in one line what stopped it (SchemaTooNew, a
+        newer server's database)."""
         await self._write(self._open)
 
     def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={self._synchronous}")
+        where = self.path.parent
         try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot make the directory {where}: {e.strerror}") from None
+        db: sqlite3.Connection | None = None
+        try:
+            db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=10
+            )
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={self._synchronous}")
             migrate(db)
-        except BaseException:
-            db.close()
+            db.execute("PRAGMA foreign_keys=ON")
+            self._reader = sqlite3.connect(
+                self.path.resolve().as_uri() + "?mode=ro",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=10.0,
+            )
+        except BaseException as e:
+            if db is not None:
+                db.close()
+            if isinstance(e, sqlite3.Error | OSError):  # not a database, cannot write, ...
+                raise StoreError(f"cannot open the SQLite database {self.path}: {e}") from None
             raise
-        db.execute("PRAGMA foreign_keys=ON")
         self._db = db
-        self._reader = sqlite3.connect(
-            self.path.resolve().as_uri() + "?mode=ro",
-            uri=True,
-            isolation_level=None,
-            check_same_thread=False,
-            timeout=10.0,
-        )
 
     async def close(self) -> None:
         """Wait for queued writes, checkpoint the WAL and close."""

@@ -32,19 +32,47 @@ from server.host.table import Table
 from server.store import PLAYING, SeatRecord
 from shared.deal import new_game
 from shared.moves import Move, Take, parse_move
-from shared.protocol import ClientMessage, Join, TableUpdate, decode_client, decode_host
+from shared.protocol import (
+    ClientMessage,
+    Join,
+    TableUpdate,
+    Welcome,
+    Where,
+    decode_client,
+    decode_host,
+    encode,
+)
 from shared.state import GameState
 
 HUMAN = 0
 
 
 class FakeConnection(Connection):
-    """Records what the app sends; the test delivers host messages."""
+    """Records what the app sends; the test delivers host messages. Like a host, it says
+    where the session is (`Where`) after the welcome and before the first update of a
+    table the session was not at; a test delivers `Where` itself for other moves."""
 
     def __init__(self) -> None:
         super().__init__()
         self.sent: list[ClientMessage] = []
         self.closed = False
+        self.where = Where()
+        self.auto_where = True  # False: a table update goes as it is (a late one)
+
+    def deliver(self, data: bytes) -> None:
+        try:
+            msg = decode_host(data)
+        except ValueError:  # not a message: the app is to refuse it
+            super().deliver(data)
+            return
+        if isinstance(msg, Where):
+            self.where = msg
+        elif isinstance(msg, TableUpdate) and self.auto_where and self.where.table != msg.table:
+            self.where = Where("table", msg.table, msg.seat)
+            super().deliver(encode(self.where))
+        super().deliver(data)
+        if isinstance(msg, Welcome):
+            super().deliver(encode(self.where))
 
     def send(self, data: bytes) -> None:
         self.sent.append(decode_client(data))
@@ -169,7 +197,7 @@ class Offline:
     @property
     def table(self) -> Table | None:
         """The table the player is at (None in the lobby or after leaving)."""
-        return self.link.table
+        return self.host.lobby.places.of(self.link).table
 
     @property
     def moves(self) -> list[str]:
@@ -254,7 +282,7 @@ def my_turn(app: SplendorApp) -> bool:
         isinstance(main, TableScreen)
         and main.view is not None
         and main.view.my_turn
-        and not main.waiting
+        and not main.choice.waiting
         and app.screen is main
     )
 
@@ -296,16 +324,16 @@ def square_of(screen: TableScreen, what: str, value: object) -> tuple[int, int]:
 
 async def go_to(pilot: Pilot[None], screen: TableScreen, square: tuple[int, int]) -> None:
     """Move the cursor to `square` with arrow keys and hjkl."""
-    r, c = screen.cursor
+    r, c = screen.look.cursor
     row, col = square
     while r != row:
         await pilot.press("down" if row > r else "up")
-        r = screen.cursor[0]
-    c = screen.cursor[1]
+        r = screen.look.cursor[0]
+    c = screen.look.cursor[1]
     while c != col:
         await pilot.press("l" if col > c else "h")
-        c = screen.cursor[1]
-    assert screen.cursor == square
+        c = screen.look.cursor[1]
+    assert screen.look.cursor == square
 
 
 def help_text(app: SplendorApp) -> str:
@@ -364,7 +392,7 @@ def returning(app: SplendorApp) -> bool:
         and main.view is not None
         and main.view.my_turn
         and main.view.phase == "return"
-        and not main.waiting
+        and not main.choice.waiting
     )
 
 

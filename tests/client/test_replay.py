@@ -10,11 +10,18 @@ import pytest
 from clientkit import screen_text
 
 from client.replay import Replay
-from client.screens.replay import ReplayApp, ReplayScreen
+from client.screens.replay import ReplayApp, ReplayScreen, record_bytes
 from server.commands.play import main
 from shared.bots import choose_move
 from shared.deal import new_game, turns
-from shared.gamerecord import Record, parse_record, record_of, replay_record, write_record
+from shared.gamerecord import (
+    LIMITS,
+    Record,
+    parse_record,
+    record_of,
+    replay_record,
+    write_record,
+)
 from shared.moves import ReserveDeck, parse_move
 from shared.protocol import LoggedTurn
 
@@ -80,7 +87,7 @@ def test_once_the_game_is_over_every_reserve_is_named_and_before_it_is_not() -> 
 def test_comments_stay_with_their_turn_and_seats_read_from_the_tags() -> None:
     moves = random_game(2, 3, limit=12)
     record = record_of(2, 3, moves, Seat1="ann", Seat2="hard bot")
-    record = Record(record.tags, record.moves, {0: "an opening", 5: "hm"})
+    record = Record(record.tags, record.moves, {0: ("an opening",), 5: ("hm",)})
     replay = Replay.of(parse_record(write_record(record)))
     assert replay.notes[0] == "an opening" and replay.notes[5] == "hm"
     assert [s.name for s in replay.seats] == ["ann", "Hard bot 2"]
@@ -128,3 +135,18 @@ def test_splendor_replay_refuses_what_is_not_a_record(tmp_path, capsys) -> None:
     illegal.write_text('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. buy 3-01\n')
     assert main(["replay", str(illegal)]) == 2
     assert "turn 1 (move 1)" in capsys.readouterr().err
+
+
+def test_splendor_replay_reads_no_further_than_a_record_may_be(tmp_path, capsys) -> None:
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as f:  # sparse: a gigabyte on no disk
+        f.write(b'[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n')
+        f.truncate(1 << 30)
+    assert len(record_bytes(huge)) == LIMITS.size + 1  # not a byte more is read
+    assert main(["replay", str(huge)]) == 2
+    err = capsys.readouterr().err
+    assert f"huge.txt: the record is over {LIMITS.size:,} bytes" in err and err.count("\n") == 1
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b'[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n[Seat1 "Jos\xe9"]\n')
+    assert main(["replay", str(latin)]) == 2
+    assert "latin.txt: line 4: byte 0xe9 (column 12) is not UTF-8 text" in capsys.readouterr().err

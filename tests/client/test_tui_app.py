@@ -112,9 +112,9 @@ async def test_results_then_a_new_game_goes_back_to_setup(offline: MakeOffline) 
             assert f"cards {p.prestige - nobles}★" in text and f"{nobles}★" in text
         assert "⏎ New game" in text and "Buy" not in text  # the keys of the moment
         await pilot.press("tab", "down")  # the cursor still looks at the players
-        assert screen.area == "players"
+        assert screen.look.area == "players"
         await pilot.press("escape")  # back to the board, still at the table
-        assert isinstance(app.screen, TableScreen) and screen.area == "board"
+        assert isinstance(app.screen, TableScreen) and screen.look.area == "board"
         await pilot.press("enter")  # a new game
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         assert kit.table is None  # the host was told to leave the table

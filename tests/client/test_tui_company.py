@@ -1,12 +1,13 @@
 """The app with clocks and company (issue 12), fed host messages directly: each clock in its
-panel counting down here, the bell, chat at the table and in the lobby (mute, markup
-shown as typed), the vote, the rematch, your moves, and the dialogs' clocks."""
+panel counting down here, the bell, chat at the table (beside the moves, never among them:
+issue 32) and in the lobby (mute, markup shown as typed), the vote, the rematch, your
+moves, and the dialogs' clocks."""
 
 from __future__ import annotations
 
 import re
 
-from clientkit import FakeConnection, play_to_end, screen_text, wait_for
+from clientkit import FakeConnection, play_to_end, screen_text, table, wait_for
 
 from client.app import SplendorApp
 from client.screens.lobby import LobbyScreen
@@ -31,6 +32,7 @@ from shared.protocol import (
     TableUpdate,
     Vote,
     Welcome,
+    Where,
     encode,
 )
 from shared.state import GameState
@@ -88,7 +90,7 @@ async def test_the_bell_rings_when_it_becomes_your_turn_unless_turned_off() -> N
         assert rang == [1]
 
 
-async def test_chat_at_the_table_goes_in_the_move_log_and_mute_hides_a_name() -> None:
+async def test_chat_at_the_table_shows_beside_the_moves_and_mute_hides_a_name() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -105,6 +107,31 @@ async def test_chat_at_the_table_goes_in_the_move_log_and_mute_hides_a_name() ->
         assert "bob is muted for you" in screen_text(app) and conn.sent[-1] == Say("good luck")
         await pilot.press("c", *"/unmute bob", "enter")
         await wait_for(pilot, lambda: "Bob: [b]thanks" in screen_text(app))
+
+
+async def test_chat_beside_the_moves_never_pushes_a_move_out_of_view_at_80x24() -> None:
+    """One move and six lines of chat: the log counts one move and shows it; the chat's
+    newest lines show beside it, wrapped, the oldest giving way; news is not a move."""
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    start = new_game(2, 5)
+    first = start.apply(start.legal_moves()[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        conn.deliver(update(start))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        conn.deliver(encode(TableUpdate("t1", SEATS, 0, first.view(0))))  # the move played
+        said = [f"line {i} of the chat, long enough to wrap" for i in range(1, 7)]
+        lines = tuple(ChatLine(i, "Ann" if i % 2 else "Bob", t, 2) for i, t in enumerate(said, 1))
+        conn.deliver(encode(ChatLines("t1", lines, whole=True)))
+        conn.deliver(encode(Notice("Bob's time ran out: a medium bot plays this turn", "info")))
+        await wait_for(pilot, lambda: "Bob: line 6 of the" in screen_text(app))
+        log = screen_text(app).splitlines()[16:22]  # under the board, above the prompt
+        assert log[0].startswith(" Moves  1 · ") and "│ Chat" in log[0]
+        moves = [line.split("│")[0] for line in log[1:]]
+        assert any(table(app).log_lines[0] in line for line in moves)  # the one move
+        assert any("Bob's time ran out" in line for line in moves)  # news, not counted
+        assert "line 1 of" not in screen_text(app) and "line 6 of" not in " ".join(moves)
 
 
 async def test_news_of_a_time_out_stays_in_the_move_log() -> None:
@@ -218,20 +245,22 @@ async def test_the_dialogs_choose_a_clock_and_a_patience() -> None:
         assert conn.sent[-1] == Quick(2, "medium", clock=parse_time_control("7d"), rated=True)
 
 
-async def test_a_game_the_host_abandons_says_so_on_the_table() -> None:
+async def test_a_game_the_host_abandons_goes_to_the_lobby_and_says_so() -> None:
     """A lone player's bank runs dry: a bot would stand in, but with no human left the
-    host abandons the game and sends the session to the lobby. The table says so, and
-    no longer that a bot plays for you."""
+    host abandons the game and sends the session to the lobby, then says why: the lobby
+    shows it, and nothing says any more that a bot plays for you."""
     conn = FakeConnection()
     app = SplendorApp(conn)
     state = turn_of(new_game(2, 5), 0)
     stood = (SeatSummary("Ann", standin="medium", timeouts=1), SeatSummary(None, "medium"))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
         conn.deliver(encode(Welcome("Ann")))
         conn.deliver(encode(TableUpdate("t1", stood, 0, state.view(0), log=())))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await wait_for(pilot, lambda: "a medium bot plays for you" in screen_text(app))
-        conn.deliver(encode(Notice("the game at table t1 was abandoned", "info")))
+        conn.deliver(encode(Where()))
         conn.deliver(encode(LobbyList()))
-        await wait_for(pilot, lambda: "game abandoned" in screen_text(app))
+        conn.deliver(encode(Notice("the game at table t1 was abandoned", "info")))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: "was abandoned" in screen_text(app), 50)
         assert "plays for you" not in screen_text(app)

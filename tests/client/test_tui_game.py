@@ -67,7 +67,7 @@ async def test_a_whole_game_against_easy_bots_by_keys_only(offline: MakeOffline)
                 and main is app.screen
                 and getattr(main, "view", None) is not None
                 and table(app).view.my_turn  # type: ignore[union-attr]
-                and not table(app).waiting
+                and not table(app).choice.waiting
             )
 
         while not over(app):

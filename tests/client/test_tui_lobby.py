@@ -27,6 +27,7 @@ from shared.protocol import (
     TableUpdate,
     Watch,
     Welcome,
+    Where,
     encode,
 )
 
@@ -101,7 +102,7 @@ async def test_lobby_lists_tables_and_sends_commands() -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "you are Ann (guest)" in text
-        assert "t1" in text and "Bob, open, easy bot" in text and "waiting" in text
+        assert "t1" in text and "Bob, easy bot, open" in text and "waiting" in text
         assert "t2" in text and "Cy, hard bot" in text and "playing" in text and "12" in text
         for name in ("Ann", "Bob", "Cy"):
             assert name in text
@@ -151,7 +152,7 @@ async def test_lobby_lists_tables_and_sends_commands() -> None:
         assert conn.sent[-1] == Leave()
 
 
-async def test_a_table_message_opens_the_table_and_leaving_returns_to_the_lobby() -> None:
+async def test_a_table_the_host_puts_you_at_opens_and_leaving_returns_to_the_lobby() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -169,8 +170,12 @@ async def test_a_table_message_opens_the_table_and_leaving_returns_to_the_lobby(
         await pilot.press("b")
         assert "watching" in prompt(app)
         await pilot.press("escape")  # nothing to cancel: a spectator goes back to the lobby
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         assert conn.sent[-1] == Leave()
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)  # until the host says where it is now
+        conn.deliver(encode(Where()))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        conn.auto_where = False
         conn.deliver(encode(TableUpdate("t2", seats, None, state.view(None))))  # late: ignored
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
@@ -185,8 +190,8 @@ async def test_the_receiver_only_posts_messages() -> None:
         calls: list[Any] = []
         original = app.post_message
         app.post_message = lambda m: calls.append(m) or original(m)  # type: ignore[method-assign]
-        conn.deliver(encode(Welcome("Ann")))
-        assert len(calls) == 1 and app.player_name == ""  # handled later, in the app's task
+        conn.deliver(encode(Welcome("Ann")))  # and `Where`, as a host does
+        assert len(calls) == 2 and app.player_name == ""  # handled later, in the app's task
         await wait_for(pilot, lambda: app.player_name == "Ann")
 
 
@@ -293,3 +298,38 @@ async def test_a_tables_seats_are_said_as_fully_as_the_width_allows() -> None:
     assert "Ann, Bob (away), medium, 1 open" in await seats_row(FOUR, 104)
     narrow = await seats_row(FOUR, 80)
     assert "Ann +2, 1 open" in narrow and "…" not in narrow
+
+
+async def test_at_80_columns_the_seats_name_the_player_before_the_bots() -> None:
+    """Issue 32: a game whose first seat is a bot's shows its player's name first, not
+    "easy +1"; a table without a clock says "none" in the Clock column."""
+    bot_first = TableSummary(
+        "t5", "Ann", TableStatus.PLAYING, (SeatSummary(None, bot="easy"), SeatSummary("Ann"))
+    )
+    row = await seats_row(bot_first, 80)
+    assert "Ann" in row and "easy +1" not in row
+    assert "none" in row.split("Ann")[-1]  # the Clock column, after the seats
+    assert "Ann, easy bot" in await seats_row(bot_first, 160)
+
+
+async def test_the_key_line_shows_join_and_watch_and_a_rematch_to_accept() -> None:
+    """Issue 32: j and w show on the lobby's key line at 80 columns (the club's keys give
+    way first, ? and q stay); offered a rematch, j accepts it."""
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(80, 24)) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        conn.deliver(lobby(WAITING, PLAYING))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause()
+        keys = screen_text(app).splitlines()[-1]
+        for shown in ("⏎ Open", "j Join", "w Watch", "g Quick", "? Help", "q Quit"):
+            assert shown in keys
+        offer = TableSummary(
+            "t9",
+            "Bob",
+            TableStatus.WAITING,
+            (SeatSummary("Bob"), SeatSummary("Ann", invited=True)),
+        )
+        conn.deliver(lobby(offer, PLAYING, mine=("t9",)))
+        await wait_for(pilot, lambda: "j Accept" in screen_text(app).splitlines()[-1])

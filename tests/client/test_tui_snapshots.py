@@ -1,5 +1,6 @@
 """Snapshots of the table in each of its states (issue 13), at 80x24 with 2, 3 and 4
-players and at 120x40 with 4, and of the screen a terminal too small for it gets.
+players and at 120x40 with 4, of the screen a terminal too small for it gets, and of a
+table online with its chat beside the moves (issue 32) at 80x24, 120x40 and 160x50.
 
 The app is fed host messages directly (`FakeConnection`): a position from a seeded
 playout with the host's fallback bot, the move log so far, and for a finished game
@@ -28,7 +29,15 @@ from client.screens.help import HelpScreen
 from client.screens.table import TableScreen
 from shared.deal import turns
 from shared.moves import Buy, Take
-from shared.protocol import LoggedTurn, SeatSummary, TableUpdate, Welcome, encode
+from shared.protocol import (
+    ChatLine,
+    ChatLines,
+    LoggedTurn,
+    SeatSummary,
+    TableUpdate,
+    Welcome,
+    encode,
+)
 from shared.state import GameState
 
 LEVELS = ("easy", "medium", "hard")
@@ -133,3 +142,35 @@ async def test_snapshot_too_small() -> None:
         await pilot.pause()
         assert "at least 80×22" in screen_text(app)
         check_snapshot(app, "too_small_60x20")
+
+
+CHAT = (
+    ("Ann", "good luck all", False),
+    ("Cy", "nice reserve on 3-17, whoever took it", True),
+    ("Ann", "thanks! the bots are quick tonight", False),
+    ("Dee", "[b]markup[/b] shows as typed", True),
+    ("Ann", "my turn: taking blue, I think, or the 1-25", False),
+)
+CHAT_CASES = [((80, 24), 2), ((120, 40), 4), ((160, 50), 3)]
+
+
+@pytest.mark.parametrize(
+    ("size", "players"), CHAT_CASES, ids=[f"{w}x{h}-{n}p" for (w, h), n in CHAT_CASES]
+)
+async def test_snapshot_chat(size: tuple[int, int], players: int) -> None:
+    """Online, the table's chat has its own column beside the moves: its newest lines,
+    wrapped, a spectator's marked; the moves keep their place and their count."""
+    pos = position(players, "choose")
+    log = tuple(LoggedTurn(s, t) for s, t in turns(players, pos.seed, pos.moves))
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=size) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        conn.deliver(encode(TableUpdate("t1", seats(players), 0, pos.state.view(0), log)))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        turn = pos.state.turn
+        lines = tuple(ChatLine(i, n, t, turn, w) for i, (n, t, w) in enumerate(CHAT, 1))
+        conn.deliver(encode(ChatLines("t1", lines, whole=True)))
+        await wait_for(pilot, lambda: "the 1-25" in screen_text(app))
+        assert f" Moves  {len(log)} · " in screen_text(app)
+        check_snapshot(app, f"chat_{size[0]}x{size[1]}_{players}p")

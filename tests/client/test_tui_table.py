@@ -104,23 +104,23 @@ async def test_the_cursor_reaches_opponents_reserves_and_the_move_log(
         view = screen.view
         assert view is not None
         await pilot.press("tab")  # to the players, in playing order
-        assert screen.area == "players"
+        assert screen.look.area == "players"
         other = order(view).index(1)
-        await pilot.press(*["down"] * ((other - screen.pcursor[0]) % 2))
+        await pilot.press(*["down"] * ((other - screen.look.pcursor[0]) % 2))
         card = view.players[1].reserved[0].card
         assert card is not None
         assert f"{card}, reserved by Easy bot 2, who" in prompt(app)
         hand = [ln for ln in screen_text(app).splitlines() if ln.startswith("Hand")][0]
         assert card in hand  # its face beside your hand, with your need under it
         await pilot.press("tab")  # to the moves: the latest first, then back in time
-        assert screen.area == "moves" and "of" in screen_text(app)
+        assert screen.look.area == "moves" and "of" in screen_text(app)
         latest = prompt(app)
         await pilot.press("up", "up")
         assert prompt(app) != latest and prompt(app) in "\n".join(screen.log_lines) + prompt(app)
         await pilot.press("home")
-        assert screen.log_at == 0 and screen.log_lines[0] in prompt(app)  # the whole game
+        assert screen.look.log_at == 0 and screen.log_lines[0] in prompt(app)  # the whole game
         await pilot.press("escape")  # back to the board
-        assert screen.area == "board"
+        assert screen.look.area == "board"
 
 
 def just_reserved_for_gold(state: GameState) -> bool:
@@ -141,7 +141,7 @@ async def test_a_turn_on_the_move_list_keeps_its_card_whole_at_80_columns(
     async with app.run_test(size=(80, 24)) as pilot:
         await load(pilot, kit, find_position(2, just_reserved_for_gold))
         await pilot.press("tab", "tab")  # the moves: the latest first
-        assert table(app).area == "moves"
+        assert table(app).look.area == "moves"
         line = screen_text(app).splitlines()[-2]
         assert " reserved " in line and " · you " in line and "…" not in line
         assert "who needs" not in line
@@ -284,8 +284,8 @@ async def test_a_hint_shows_the_medium_bots_move_and_why(offline: MakeOffline) -
     async with app.run_test(size=(80, 24)) as pilot:
         await load(pilot, kit, find_position(2, lambda s: s.turn >= 6, policy=sensible))
         await pilot.press("i")
-        await wait_for(pilot, lambda: table(app).advice is not None)
-        move, reason = table(app).advice  # type: ignore[misc]
+        await wait_for(pilot, lambda: table(app).state.advice is not None)
+        move, reason = table(app).state.advice  # type: ignore[misc]
         assert move in table(app).view.legal_moves  # type: ignore[union-attr]
         assert f"Hint: {move}" in prompt(app)
         assert "Hint (medium bot)" in screen_text(app)  # above the moves, whole
@@ -328,3 +328,40 @@ async def test_q_online_at_80_columns_asks_in_one_whole_line() -> None:
         assert "connect again to play on.  y: yes · n: no" in screen_text(app)
         await pilot.press("n")
         assert "Leave this game" not in screen_text(app) and "q Quit" in keys(app)
+
+
+async def test_q_on_a_terminal_too_small_quits_at_once(offline: MakeOffline) -> None:
+    """Issue 32: the too-small screen says "q quits", and the first q does."""
+    kit = await offline()
+    app = kit.app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await load(pilot, kit, find_position(2, lambda s: s.turn <= 2))
+        await pilot.resize_terminal(60, 20)
+        await wait_for(pilot, lambda: table(app).mode == "small")
+        assert "q quits" in screen_text(app).replace("\n", " ") and "q Quit" in keys(app)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.return_code is not None)
+
+
+async def test_the_key_line_follows_the_mode_online_and_while_looking() -> None:
+    """Issue 32: online the table's key line has m (the next game) and Esc (the lobby)
+    at 80 columns, the spare keys giving way, not help or quit; looking at the players
+    or the moves has a key line of its own."""
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=(80, 24)) as pilot:
+        conn.deliver(encode(Welcome("Ann")))
+        state = new_game(2, 1)  # seat 1 starts: Ann's
+        seats = (SeatSummary(None, bot="easy"), SeatSummary("Ann"))
+        conn.deliver(encode(TableUpdate("t1", seats, 1, state.view(1))))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.pause()
+        line = keys(app)
+        assert line.startswith("b Buy") and "c Chat  m Next game  esc Lobby" in line
+        assert line.endswith("? Help  q Quit") and "Tab Look" not in line  # Tab gave way
+        await pilot.press("tab")
+        assert "Players, reserves" in keys(app) and "esc Board" in keys(app)
+        await pilot.press("tab")
+        assert "PgUp PgDn" in keys(app) and "Buy" not in keys(app)
+        await pilot.press("escape")
+        assert "m Next game" in keys(app) and not conn.sent  # back on the board, not away

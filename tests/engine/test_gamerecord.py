@@ -9,7 +9,7 @@ import random
 import pytest
 
 from shared.bots import choose_move
-from shared.deal import new_game
+from shared.deal import new_game, replay
 from shared.gamerecord import (
     Record,
     RecordError,
@@ -74,13 +74,13 @@ def test_the_text_reads_like_a_game_record() -> None:
     record = record_of(
         2, 7, moves[:12], Event="Club night", Site="play.example.org", Seat1='ann "the bold"'
     )
-    text = write_record(Record(record.tags, record.moves, {2: "a bold take"}))
+    text = write_record(Record(record.tags, record.moves, {2: ("a bold take",)}))
     assert text.startswith('[Event "Club night"]\n[Site "play.example.org"]\n')
     assert '[Seat1 "ann \\"the bold\\""]' in text
     assert '[Result "*"]' in text and text.endswith("\n*\n")  # not over yet
     assert "1. " + moves[0] in text and "{a bold take}" in text
     back = parse_record(text)
-    assert back.tags["Seat1"] == 'ann "the bold"' and back.comments == {2: "a bold take"}
+    assert back.tags["Seat1"] == 'ann "the bold"' and back.comments == {2: ("a bold take",)}
 
 
 def test_a_turn_over_ten_tokens_keeps_its_return_in_the_turn() -> None:
@@ -110,7 +110,7 @@ def test_a_turn_over_ten_tokens_keeps_its_return_in_the_turn() -> None:
         ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. take W U G take R K W\n', "one action"),
         ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. return W\n', "a return ends"),
         ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n{early} 1. pass\n', "a comment before"),
-        ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. take W U G\n*\n2. pass\n', "line 7"),
+        ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. pass\n*\n2. pass\n', "line 5, turn 1"),
         ('[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n1. 2. pass\n', "turn 1 has no move"),
     ],
 )
@@ -126,3 +126,18 @@ def test_a_record_that_breaks_a_rule_names_the_turn() -> None:
     text = write_record(Record(record.tags, (*record.moves, "pass")))  # R12: not now
     with pytest.raises(RecordError, match=r"turn 7 \(move 7\).*\(R12\)"):
         replay_record(parse_record(text))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_record_that_breaks_a_rule_names_the_seat_as_the_record_numbers_it(
+    players: int,
+) -> None:
+    """Seats count from 1 in the error, as the record's Seat1, Seat2... tags do (issue 32)."""
+    _, moves = random_game(players, 5)
+    for played in range(1, 9):
+        mover = replay(players, 5, moves[:played]).current_player
+        record = record_of(players, 5, moves[:played])
+        text = write_record(Record(record.tags, (*record.moves, "pass")))  # R12: not now
+        with pytest.raises(RecordError) as raised:
+            replay_record(parse_record(text))
+        assert str(raised.value).endswith(f", seat {mover + 1})")

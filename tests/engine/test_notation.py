@@ -124,12 +124,14 @@ def test_errors_share_one_base() -> None:
 
 
 def test_illegal_move_error_names_the_move_the_reason_the_turn_and_the_seat() -> None:
-    state = new_game(2, seed=1)  # seat 1 starts
+    """Seats count from 1 in the message, as records and the table number them (index 0
+    is seat 1)."""
+    state = new_game(2, seed=1)  # index 1 starts
     state = play(state, "take W R K")
     with pytest.raises(IllegalMoveError) as err:
         state.apply(parse_move("take R R"))
     assert str(err.value) == (
-        "`take R R`: only 3 red left; taking two needs 4 (R8) (turn 2, seat 0)"
+        "`take R R`: only 3 red left; taking two needs 4 (R8) (turn 2, seat 1)"
     )
 
 
@@ -146,7 +148,7 @@ def test_illegal_move_error_names_the_move_the_reason_the_turn_and_the_seat() ->
 def test_illegal_move_reasons(move: str, reason: str) -> None:
     with pytest.raises(IllegalMoveError) as err:
         new_game(2, seed=1).apply(parse_move(move))
-    assert str(err.value) == f"`{move}`: {reason} (turn 1, seat 1)"
+    assert str(err.value) == f"`{move}`: {reason} (turn 1, seat 2)"
 
 
 def test_a_finished_game_takes_no_more_moves() -> None:

@@ -194,7 +194,7 @@ def test_each_side_refuses_the_others_messages() -> None:
     ("fields", "words"),
     [
         ({"t": "create", "seats": 5}, "seats should be a whole number from 2 to 4"),
-        ({"t": "create", "seats": 2, "bots": ("easy", None)}, "seat 0 is yours"),
+        ({"t": "create", "seats": 2, "bots": ("easy", None)}, "seat 1 is yours"),
         ({"t": "create", "seats": 3, "bots": (None, None)}, "each of the 3 seats"),
         ({"t": "create", "seats": 2, "bots": (None, "genius")}, "bot level"),
         ({"t": "quick", "players": 2, "seed": 1 << 63}, "seed should be"),

@@ -54,7 +54,7 @@ def check_move(state: GameState, rng: random.Random) -> GameState:
     assert state.apply(move) == after
     other = rng.choice(ALL_MOVES)
     if other not in moves:
-        with pytest.raises(IllegalMoveError, match=f"seat {state.current_player}"):
+        with pytest.raises(IllegalMoveError, match=f"seat {state.current_player + 1}\\)"):
             state.apply(other)
     check_invariants(after)
     again = loads(dumps(after))

@@ -59,8 +59,10 @@ async def test_export_ratings_rename_and_ban(
     assert replay_record(record).view(0) == final  # the same game, to the same end
     code, _, err = await run(capsys, "export", playing, *where)
     assert code == 1 and "in progress" in err  # its seed would tell the decks
+    code, _, err = await run(capsys, "export", "abcdef", *where)
+    assert code == 1 and "there is no game 'abcdef'" in err
     code, _, err = await run(capsys, "export", "nosuch", *where)
-    assert code == 1 and "there is no game 'nosuch'" in err
+    assert code == 2 and "'nosuch' is not a table's id" in err  # tests/host/test_admin_args.py
 
     code, out, _ = await run(capsys, "ratings", *where)
     assert code == 0 and "alice" in out and "easy bot" in out
@@ -70,7 +72,7 @@ async def test_export_ratings_rename_and_ban(
     code, _, err = await run(capsys, "rename", "alice", "bob", *where)
     assert code == 1 and "no player is called 'alice'" in err
     code, _, err = await run(capsys, "rename", "annie", "9", *where)
-    assert code == 1 and "can't be a player name" in err
+    assert code == 2 and "can't be a player name" in err  # refused before the database
     code, _, err = await run(capsys, "ban", "mallory", "--reason", "cheating", *where)
     assert code == 0
 

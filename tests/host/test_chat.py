@@ -103,7 +103,7 @@ async def test_spectators_talk_among_themselves_until_the_game_ends(host: GameHo
 
     ann.cmd(AskRecord(table_id))
     record = parse_record((await ann.next_of(GameRecordText)).text)
-    comments = " ".join(record.comments.values())
+    comments = " ".join(c for said in record.comments.values() for c in said)
     assert "ann: good luck" in comments and "cy: ann will win" in comments
 
 
@@ -132,3 +132,13 @@ async def test_an_admin_removes_a_line_from_every_screen(host: GameHost) -> None
     with contextlib.redirect_stdout(listed):
         await asyncio.to_thread(admin.main, ["chat", "--database", host.database])
     assert "sorry" in listed.getvalue() and "something rude" not in listed.getvalue()
+
+
+async def test_the_admin_reads_stored_lines_as_plain_text(host: GameHost) -> None:
+    """A database copied from elsewhere may hold lines no server of ours cleaned."""
+    await host.store.add_chat(None, 0, 0, "mal\u202elory", "\x1b]0;PWNED\x07hi\x9b2J", False)
+    listed = io.StringIO()
+    with contextlib.redirect_stdout(listed):
+        await asyncio.to_thread(admin.main, ["chat", "--database", host.database])
+    assert "mallory: hi" in listed.getvalue()
+    assert not any(ch in listed.getvalue() for ch in "\x1b\x07\x9b\u202e")

@@ -21,6 +21,7 @@ from hostkit import (
 )
 
 from server.host.clocks import TIMEOUT_LEVEL, start_timing, timing_after
+from server.host.company import to_move
 from server.host.gamehost import GameHost
 from server.store import Timing
 from shared.clock import DAY, parse_time_control
@@ -87,7 +88,7 @@ async def test_an_empty_bank_hands_the_seat_to_a_bot_and_the_player_ranks_last(
     clock.advance(61)  # the other player's whole bank, and more
     other.cmd(PlayMove(pick(other.view)))
     assert "your time ran out" in (await other.next_of(Notice)).text  # too late to move
-    await host.lobby.check_clocks()
+    await host.lobby.play.check_clocks()
     told = await other.next_of(Notice, lambda n: "bot plays your seat" in n.text)
     assert "you rank last" in told.text and told.level == "info"
     heard = await mover.next_of(Notice)
@@ -111,7 +112,7 @@ async def test_a_lone_player_out_of_time_abandons_the_game(
     view = (await await_turn(ann)).view
     assert not view.is_over
     clock.advance(31)
-    await host.lobby.check_clocks()
+    await host.lobby.play.check_clocks()
     assert "abandoned" in (await ann.next_of(Notice, lambda n: "abandoned" in n.text)).text
     await ann.next_of(LobbyList)
 
@@ -129,7 +130,7 @@ async def test_a_bot_plays_a_late_turn_and_the_third_time_out_is_for_good(
         turn = mover.view.turn
         assert mover.last_table.clock is not None and mover.last_table.clock.running == late
         clock.advance(DAY + 1)
-        await host.lobby.check_clocks()
+        await host.lobby.play.check_clocks()
         note = await mover.next_of(Notice, lambda n: "time ran out" in n.text)
         played = await mover.next_of(TableUpdate, lambda m, t=turn: m.view.turn > t)
         assert played.seats[late].timeouts == count
@@ -162,7 +163,7 @@ async def test_a_correspondence_game_lists_your_move_and_bots_play_with_nobody_t
     await play_turn(back)
     back.close()
     for _ in range(500):  # the bot answers with nobody at the table
-        if len(host.lobby.to_move(identity("ann"))) == 2:
+        if len(to_move(host.lobby.tables, identity("ann"))) == 2:
             break
         await asyncio.sleep(0.01)
     again = HostConnection(host, identity("ann"))
@@ -189,10 +190,10 @@ async def test_a_clock_survives_a_restart(start_host: StartHost, clock: FakeCloc
     view = await back.next_of(TableUpdate)
     assert view.clock is not None and view.clock.left[seat] == DAY / 2
     clock.advance(DAY / 2 - 1)
-    await again.lobby.check_clocks()
+    await again.lobby.play.check_clocks()
     assert not [m for m in back.messages if isinstance(m, Notice)]  # not yet
     clock.advance(2)
-    await again.lobby.check_clocks()
+    await again.lobby.play.check_clocks()
     await back.next_of(Notice, lambda n: "time ran out" in n.text)
 
 
@@ -213,17 +214,17 @@ async def test_a_clock_moves_to_another_process_when_its_own_stops(
             break
         await asyncio.sleep(0.01)
     copy = b.lobby.tables[table_id]
-    assert copy.timing.deadline == clock.t + DAY and not copy._bots_here
+    assert copy.timing.deadline == clock.t + DAY and not copy.game_lock.held
     assert copy.state is not None
     turn = copy.state.turn
     await a.stop()  # its process ends: its lock on the game with it
 
     clock.advance(DAY + 1)
-    await b.lobby.check_clocks()  # within the grace: the first process might still act
+    await b.lobby.play.check_clocks()  # within the grace: the first process might still act
     assert copy.seats[0].stored.timeouts == 0
     clock.advance(5)
-    await b.lobby.check_clocks()
-    assert copy._bots_here and copy.seats[0].stored.timeouts == 1
+    await b.lobby.play.check_clocks()
+    assert copy.game_lock.held and copy.seats[0].stored.timeouts == 1
     for _ in range(500):  # and the bot plays ann's late turn from b
         if copy.state.turn >= turn + 2 and copy.awaits(identity("ann")):
             break

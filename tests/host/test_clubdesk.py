@@ -4,10 +4,15 @@ decks); a guest's own profile is its session's games. Both backends."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import partial
+
 from hostkit import HostConnection, identity, play_to_end, play_turn
 
+from server.host.clubdesk import chat_comments
 from server.host.gamehost import GameHost
-from shared.gamerecord import parse_record, replay_record
+from server.store import ChatRecord
+from shared.gamerecord import parse_record, record_of, replay_record, write_record
 from shared.protocol import (
     LEADERBOARD_PAGE,
     AskLeaderboard,
@@ -115,3 +120,17 @@ async def test_a_bot_level_at_two_seats_lists_a_game_once(host: GameHost) -> Non
     shown = ann.last_table.ratings  # the level's change shows once, at its rated seat
     assert shown[0] is not None and [c is not None for c in shown[1:]].count(True) == 1
     assert shown[line.seat] is not None
+
+
+def test_a_games_chat_is_its_records_comments_braces_and_all() -> None:
+    """Each line its own comment after the move it followed, as it was said."""
+    line = partial(ChatRecord, game="g", turn=1, at=0.0)
+    chat = [
+        line(id=3, seq=0, name="ann", text="hi {all}"),
+        line(id=5, seq=2, name="cy", text="gg} \\o/"),
+        line(id=4, seq=2, name="bob", text="a \\ b"),
+    ]
+    comments = chat_comments(chat, 3)
+    assert comments == {0: ("ann: hi {all}",), 1: ("bob: a \\ b", "cy: gg} \\o/")}
+    record = replace(record_of(2, 1, ["take W U G", "take W R K", "take W U G"]), comments=comments)
+    assert parse_record(write_record(record)) == record

@@ -75,5 +75,5 @@ def test_copy_db_says_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixtur
     url = default_url(tmp_path)
     assert copy_db(["--from", url, "--to", url]) == 1
     assert "the same database" in capsys.readouterr().err
-    assert copy_db(["--from", url, "--to", "mysql://nope"]) == 1
+    assert copy_db(["--from", url, "--to", "mysql://nope"]) == 2  # an argument refused
     assert "not a database URL" in capsys.readouterr().err

@@ -23,7 +23,7 @@ from hostkit import (
 )
 from lockkit import BOUND, LOCK_CLASS, Watch, cut, lock_name, sample, until
 
-from server.store import PLAYING, LockLost, LocksLost, Reconnected, SeatRecord
+from server.store import PLAYING, LocksLost, Reconnected, SeatRecord, StoreUnavailable
 from server.store.pglocks import game_key
 from shared.clock import DAY, parse_time_control
 from shared.deal import replay
@@ -68,13 +68,13 @@ async def test_an_act_of_the_holder_is_written_only_while_it_holds_the_lock(
         assert await a.create_table("g", SEATS, "ann")
         assert await a.update_table("g", 0, SEATS, "ann", PLAYING, 5)
         assert await b.try_lock_game("g")
-        with pytest.raises(LockLost):
+        with pytest.raises(StoreUnavailable, match="lock of game g"):
             await a.append_move("g", 0, "take W U G", 2, held=True)
-        with pytest.raises(LockLost):
+        with pytest.raises(StoreUnavailable, match="lock of game g"):
             await a.update_table("g", 1, SEATS, "ann", held=True)
         await b.append_move("g", 0, "take W U G", 2, held=True)
         await cut(url, b._locks.server_pid)
-        with pytest.raises(LockLost):
+        with pytest.raises(StoreUnavailable, match="lock of game g"):
             await b.append_move("g", 1, "take R K W", 3, held=True)
         assert await a.moves("g") == ("take W U G",)
         assert await a.try_lock_game("g")
@@ -139,11 +139,11 @@ async def test_a_time_out_is_written_only_by_the_process_holding_the_lock(
     tables = b.lobby.tables
     await until(lambda: table in tables and tables[table].timing.deadline is not None, "b's copy")
     copy = tables[table]
-    copy._bots_here = True  # what b wrongly believes
+    copy.game_lock.held = True  # what b wrongly believes
     clock.advance(DAY + 1)
-    await b.lobby.check_clocks()
-    assert copy.seats[0].stored.timeouts == 0 and not copy._bots_here
-    await a.lobby.check_clocks()
+    await b.lobby.play.check_clocks()
+    assert copy.seats[0].stored.timeouts == 0 and not copy.game_lock.held
+    await a.lobby.play.check_clocks()
     assert a.lobby.tables[table].seats[0].stored.timeouts == 1
     await until(lambda: copy.seats[0].stored.timeouts == 1, "b hears of a's time-out")
     ann.close()

@@ -10,7 +10,7 @@ from hostkit import HostConnection, identity, my_turn, pick, play_move, play_to_
 from server.host.gamehost import GameHost
 from shared import protocol
 from shared.codec import dumps
-from shared.deal import replay
+from shared.deal import replay, turns
 from shared.moves import parse_move
 from shared.protocol import (
     Create,
@@ -46,6 +46,8 @@ async def test_full_game_against_a_bot(host: GameHost, caplog: pytest.LogCapture
     starts = [r for r in caplog.records if r.getMessage().startswith("game start " + table_id)]
     ends = [r for r in caplog.records if r.getMessage().startswith("game end " + table_id)]
     assert len(starts) == 1 and len(ends) == 1
+    shown = len(turns(2, record.seed, record.moves))  # the table's "Moves N", "turn N of N"
+    assert ends[0].getMessage().endswith(f" after {shown} turns")  # one count (issue 32)
 
 
 async def _two_at_a_table(host: GameHost) -> tuple[HostConnection, HostConnection, str]:

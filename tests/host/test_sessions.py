@@ -222,7 +222,7 @@ async def test_bad_commands_are_notices(host: GameHost) -> None:
     alice = HostConnection(host, identity("alice"))
     for t, fields, words in [
         ("create", {"seats": 5}, "2 to 4"),
-        ("create", {"seats": 2, "bots": ("easy", None)}, "seat 0"),
+        ("create", {"seats": 2, "bots": ("easy", None)}, "seat 1 is yours"),  # from 1
         ("create", {"seats": 2, "bots": (None, "genius")}, "bot level"),
         ("create", {"seats": 2, "bots": (None,)}, "each of the 2 seats"),
         ("quick", {"players": True}, "players"),
@@ -270,14 +270,14 @@ async def test_games_nobody_comes_back_to_are_abandoned(host: GameHost) -> None:
     alice = HostConnection(host, identity("alice"))
     alice.cmd(Quick(2, "easy"))
     table_id = (await alice.next_of(TableUpdate)).table
-    await host.lobby.abandon_idle(60.0)  # alice is here: nothing happens
+    await host.lobby.play.abandon_idle(60.0)  # alice is here: nothing happens
     assert host.lobby.tables[table_id].status is TableStatus.PLAYING
     alice.close()
     table = host.lobby.tables[table_id]
-    await host.lobby.abandon_idle(60.0)  # gone, but not for long
+    await host.lobby.play.abandon_idle(60.0)  # gone, but not for long
     assert table.status is TableStatus.PLAYING
-    table.seen -= 61.0
-    await host.lobby.abandon_idle(60.0)
+    table.seating.seen -= 61.0
+    await host.lobby.play.abandon_idle(60.0)
     assert table.status is TableStatus.FINISHED and table_id not in host.lobby.tables
     record = await host.store.load_game(table_id)
     assert record is not None and record.status == "abandoned"
@@ -302,12 +302,12 @@ def test_lifecycle_transitions_are_guarded() -> None:
     table = Table(record, store=None, bots=None, changed=lambda t, minor: None)  # type: ignore[arg-type]
     assert table.status is TableStatus.WAITING
     with pytest.raises(TableError):
-        table._to(TableStatus.WAITING)
-    table._to(TableStatus.FINISHED)  # closed before it started
+        table.seating.transition(TableStatus.WAITING)
+    table.seating.transition(TableStatus.FINISHED)  # closed before it started
     assert table.status is TableStatus.FINISHED
     for status in TableStatus:
         with pytest.raises(TableError):
-            table._to(status)
+            table.seating.transition(status)
 
 
 async def test_fuzzed_client_bytes_never_crash_a_session(host: GameHost) -> None:

@@ -1,11 +1,13 @@
 """A cluster of real `splendor-server` processes on one PostgreSQL database, players over
 SSH with PTYs (screens read with pyte): two workers on one port; a process SIGKILLed
 mid-game while its player comes back through another; the process running a game's
-bots SIGKILLed while the bots play on from another."""
+bots SIGKILLed while the bots play on from another; how the supervisor logs its workers'
+ends (a clean stop, a death)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 from collections.abc import AsyncIterator
@@ -200,3 +202,75 @@ async def test_killing_the_supervisor_ends_its_workers_and_their_bots(processes:
         await asyncio.sleep(0.1)
     assert [tree[p] for p in tree if running(p)] == []
     await player.closed()
+
+
+def workers_of(supervisor: ServerProcess) -> dict[int, tuple[int, str]]:
+    """The supervisor's workers by index, as `process_tree` names them."""
+    assert supervisor.proc is not None
+    found = {}
+    for process, command in process_tree(supervisor.proc.pid).items():
+        index = re.search(r"--worker (\d+) ", command + " ")
+        if index and running(process):
+            found[int(index.group(1))] = process
+    return found
+
+
+async def reaped(process: tuple[int, str]) -> None:
+    """Wait until `process` has ended and its parent has seen it (no zombie left)."""
+    pid, start = process
+    for _ in range(int(WAIT / 0.01)):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return
+        if fields[19] != start:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"process {pid} was not reaped")
+
+
+def log_lines(server: ServerProcess, level: str) -> list[str]:
+    return [line for line in server.log.read_text().splitlines() if f" {level} " in line]
+
+
+async def test_workers_stopping_on_sigterm_are_logged_as_info_not_as_deaths(
+    processes: Any,
+) -> None:
+    """SIGTERM to the whole group (Ctrl+C, systemd's stop) may end a worker before the
+    supervisor hears its own: here worker 2 is stopped first, and the supervisor once it
+    has seen that worker end. Each clean exit is one INFO line; no ERROR, and the
+    supervisor exits 0."""
+    supervisor, _ = await processes("cluster", "--workers", "2")
+    workers = workers_of(supervisor)
+    assert set(workers) == {1, 2}
+    os.kill(workers[2][0], signal.SIGTERM)
+    await reaped(workers[2])
+    assert await asyncio.to_thread(supervisor.kill, signal.SIGTERM) == 0
+    assert log_lines(supervisor, "ERROR") == []
+    stopped = [line for line in log_lines(supervisor, "INFO") if "splendor: worker" in line]
+    assert [line.split("splendor: ")[1] for line in stopped] == [
+        "worker 1 stopped",
+        "worker 2 stopped",
+    ]
+
+
+async def test_a_worker_killed_is_logged_as_an_error_with_its_signal_and_started_again(
+    processes: Any,
+) -> None:
+    supervisor, port = await processes("cluster", "--workers", "2")
+    workers = workers_of(supervisor)
+    os.kill(workers[1][0], signal.SIGKILL)
+    for _ in range(int(WAIT / 0.05)):  # started again: a new worker 1
+        again = workers_of(supervisor).get(1)
+        if again is not None and again != workers[1]:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError(supervisor.log.read_text())
+    assert [line.split("splendor: ")[1] for line in log_lines(supervisor, "ERROR")] == [
+        "worker 1 died (killed by SIGKILL); starting it again"
+    ]
+    player = await login(port, "ann", key())  # the port still answers
+    await player.wait_for("you are ann")
+    await player.close()
+    assert await asyncio.to_thread(supervisor.kill, signal.SIGTERM) == 0
