@@ -364,7 +364,10 @@ class Table:
 
     def summary(self) -> TableSummary:
         seats, host, status = self.seating.seat_summaries(), self.host, self.status
-        return TableSummary(self.id, host, status, seats, self.game.turn, self.rated, self.control)
+        target = self.seating.game_settings.target  # R15's, when it is not 15 (the lobby says)
+        return TableSummary(
+            self.id, host, status, seats, self.game.turn, self.rated, self.control, target
+        )
 
     def rematch_offer(self) -> RematchOffer | None:
         """Once over: the rematch offered, as a view shows it."""
