@@ -36,6 +36,7 @@ from shared.bots import LEVELS, Budget, choose_move_bytes, encode_request  # noq
 from shared.bots.hard import ITERATIONS  # noqa: E402
 from shared.deal import new_game  # noqa: E402
 from shared.moves import parse_move  # noqa: E402
+from shared.settings import GameSettings  # noqa: E402
 
 MAX_ROUNDS = 200  # a game still running then is stopped and counted as stalled
 
@@ -73,7 +74,7 @@ def play_game(task: Task) -> GameResult:
     index, players, levels, budgets, base_seed = task
     mirror = levels[0] == levels[1] and budgets[0] == budgets[1]
     seed, a_seat = deal_and_seat(index, players, mirror, base_seed)
-    state = new_game(players, seed)
+    state = new_game(GameSettings(players), seed)
     rng = random.Random(seed * 1000 + a_seat)
     moves, wall, cpu = [0, 0], [0.0, 0.0], [0.0, 0.0]
     while not state.is_over and state.round <= MAX_ROUNDS:

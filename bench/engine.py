@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from shared.cards import CARDS  # noqa: E402
 from shared.deal import new_game  # noqa: E402
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, Take  # noqa: E402
+from shared.settings import GameSettings  # noqa: E402
 from shared.state import GameState  # noqa: E402
 
 MAX_PLIES = 1000  # a cap so that a stuck greedy game still ends
@@ -39,7 +40,7 @@ def random_plies(num_players: int, seconds: float, checked: bool = False, seed: 
     start = time.process_time()
     deadline = start + seconds
     while time.process_time() < deadline:
-        state = new_game(num_players, game_seed)
+        state = new_game(GameSettings(num_players), game_seed)
         game_seed += 1
         while not state.is_over:
             state = apply(state, choice(state.legal_moves()))
@@ -86,7 +87,7 @@ def greedy_games(num_players: int, seconds: float) -> tuple[float, float, int]:
     start = time.process_time()
     deadline = start + seconds
     while time.process_time() < deadline:
-        state = new_game(num_players, games)
+        state = new_game(GameSettings(num_players), games)
         n = 0
         while not state.is_over and n < MAX_PLIES:
             state = state.apply_unchecked(greedy_move(state))

@@ -30,6 +30,7 @@ from client.screens.replay import load_replay, record_bytes  # noqa: E402
 from shared.deal import new_game  # noqa: E402
 from shared.gamerecord import LIMITS, RecordError, parse_record, record_of, write_record  # noqa: E402
 from shared.moves import ReserveDeck, Return, Take  # noqa: E402
+from shared.settings import GameSettings  # noqa: E402
 
 KB = 1000
 TAGS = '[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n'
@@ -39,7 +40,7 @@ CHAT = "ann: good move, I did not see that one coming — très bien 好 {?} \\o
 def long_game(moves: int) -> list[str]:
     """A legal 2-player game that never ends: each seat reserves from the decks while it
     can, then takes gems and gives them back (R13), so it lasts as long as asked."""
-    rng, state, played = random.Random(1), new_game(2, 1), []
+    rng, state, played = random.Random(1), new_game(GameSettings(2), 1), []
     while len(played) < moves:
         legal = state.legal_moves()
         pick = (

@@ -151,6 +151,7 @@ async def record(seed: int, keys: int) -> list[bytes]:
     from client.screens.table import TableScreen
     from shared.deal import new_game
     from shared.protocol import SeatSummary, TableUpdate, Welcome, encode
+    from shared.settings import GameSettings
 
     written: list[bytes] = []
     display = App._display
@@ -158,7 +159,7 @@ async def record(seed: int, keys: int) -> list[bytes]:
     try:
         seats = (SeatSummary("Ann"), SeatSummary("Bob"))
         rng = random.Random(seed)
-        state = new_game(2, seed)
+        state = new_game(GameSettings(2), seed)
         conn = FakeConnection()
         app = SplendorApp(conn)
         pressed = ["l", "l", "j", "j", "h", "k", "tab", "colon", "t", "a", "escape"]

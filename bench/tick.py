@@ -28,6 +28,7 @@ from client.screens.table import TableScreen  # noqa: E402
 from shared.clock import ClockView, parse_time_control  # noqa: E402
 from shared.deal import new_game  # noqa: E402
 from shared.protocol import SeatSummary, TableUpdate, Welcome, encode  # noqa: E402
+from shared.settings import GameSettings  # noqa: E402
 
 FIVE = parse_time_control("5+10")
 SEATS = (SeatSummary("Ann"), SeatSummary("Bob"))
@@ -37,7 +38,7 @@ async def cpu_a_second(clocked: bool, seconds: float) -> float:
     """ms of CPU a second: a table screen, its clock running (or none), for `seconds`."""
     conn = FakeConnection()
     app = SplendorApp(conn)
-    state = new_game(2, 5)
+    state = new_game(GameSettings(2), 5)
     clock = ClockView(FIVE, (300.0, 300.0), 0) if clocked else None
     async with app.run_test(size=(110, 36)) as pilot:
         conn.deliver(encode(Welcome("Ann")))

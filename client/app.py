@@ -290,7 +290,7 @@ class SplendorApp(App[None]):
             self.start_local(setup)
 
     def start_local(self, setup: GameSetup) -> None:
-        self.send(Create(setup.players, (None, *setup.bots), setup.seed))
+        self.send(Create(setup.players, (None, *setup.bots), setup.seed, target=setup.target))
         self.send(Start())
 
     # -- actions ----------------------------------------------------------------
@@ -308,13 +308,17 @@ class SplendorApp(App[None]):
         groups.append(("Everywhere", self.BINDINGS))
         now: RenderableType | None = None
         legend = ""
+        view = None  # the game shown, whose settings the rules page names (R15)
         if isinstance(self.screen, ReplayScreen):
             now, legend = modes.page(modes.REPLAY, self.local), modes.LEGEND
+            view = self.screen.view
         elif isinstance(main, TableScreen):
             now, legend = modes.page(main.mode, self.local), modes.LEGEND
+            view = main.view
         elif isinstance(main, LobbyScreen):
             now = lobby_help()
-        self.push_screen(HelpScreen(groups, now, legend))
+        settings = None if view is None else view.settings
+        self.push_screen(HelpScreen(groups, now, legend, settings))
 
     def action_request_quit(self) -> None:
         """q / Ctrl+C: quit; in a game, after asking on the table's prompt line (a second

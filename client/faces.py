@@ -14,6 +14,7 @@ from rich.text import Text
 
 from shared.cards import NOBLE_BY_ID, card
 from shared.moves import Move, ReserveDeck
+from shared.settings import target_text
 from shared.view import PlayerInfo, PlayerView
 
 from .describe import last_mover, short_turn, whole_turn
@@ -178,12 +179,16 @@ def status_text(
     onlooker: str = "watching",
     ended: str = "",
 ) -> Text:
-    """The top line: round and turn, whose turn it is, the final round flag (R15); for a
-    view of no seat, what the viewer does (`onlooker`: watching, replay); `ended`: why
-    a game that is not over ended all the same (abandoned)."""
+    """The top line: a game's target when it is not the rules' 15 (R15), round and turn,
+    whose turn it is, the final round flag (R15); for a view of no seat, what the viewer
+    does (`onlooker`: watching, replay); `ended`: why a game that is not over ended all
+    the same (abandoned)."""
     name = seats[view.current_player].name if view.current_player < len(seats) else "?"
     out = Text()
     out.append("◆ Splendor ", style="bold #ffd23f")
+    if longer := target_text(view.target):
+        out.append(longer, style="bold #ffd23f")
+        out.append(" · ")
     out.append(f"round {view.round} · turn {view.turn} · ")
     if view.is_over:
         out.append("game over", style="bold")

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.deal import new_game
-from shared.gamerecord import Record, replay_steps
+from shared.gamerecord import Record, replay_record, replay_steps
 from shared.messages import MAX_ID, MAX_NAME
 from shared.players import bot_level, player_named
 from shared.protocol import LoggedTurn, SeatSummary
@@ -56,8 +55,8 @@ class Replay:
                 log.append(LoggedTurn(before.current_player, turn))
                 notes.append(safe_text(" / ".join(said), MAX_NOTE))
                 said = []
-        if not positions:  # a record of no moves: the deal
-            positions.append(new_game(record.players, record.seed))
+        if not positions:  # a record of no moves: the deal, of the record's settings
+            positions.append(replay_record(record))
         return cls(record, tuple(positions), tuple(log), tuple(notes))
 
     @property

@@ -1,7 +1,7 @@
 """The Splendor rules engine (docs/rules.md): pure Python, no I/O.
 
-from shared import new_game, parse_move
-state = new_game(num_players=3, seed=42)
+from shared import GameSettings, new_game, parse_move
+state = new_game(GameSettings(players=3), seed=42)
 state = state.apply(parse_move("take W U G"))
 """
 
@@ -9,6 +9,7 @@ from .cards import CARD_BY_ID, CARDS, COLOURS, LETTERS, NOBLE_BY_ID, NOBLES, Car
 from .deal import new_game, replay
 from .errors import IllegalMoveError, InvalidMoveError, SplendorError
 from .moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move
+from .settings import GameSettings
 from .state import ACTION, RETURN_PHASE, GameState, Outcome
 from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
 
@@ -23,6 +24,7 @@ __all__ = [
     "RETURN_PHASE",
     "Buy",
     "Card",
+    "GameSettings",
     "GameState",
     "IllegalMoveError",
     "InvalidMoveError",

@@ -18,7 +18,7 @@ import msgpack
 from .decode import outcome_from, state_from, view_from
 from .errors import CodecError
 from .moves import Move
-from .state import GameState, Outcome
+from .state import WINNING_PRESTIGE, GameState, Outcome
 from .view import LastTurn, PlayerView
 from .wire import as_dict, as_seq, malformed, move_from, stored_fields, turn_list
 
@@ -49,7 +49,7 @@ def _state_payload(s: GameState) -> dict[str, Any]:
 
 
 def _view_payload(v: PlayerView) -> dict[str, Any]:
-    return {
+    payload = {
         "seat": v.seat,
         "players_n": v.num_players,
         "bank": v.bank,
@@ -78,6 +78,9 @@ def _view_payload(v: PlayerView) -> dict[str, Any]:
         "outcome": None if v.outcome is None else [v.outcome.scores, v.outcome.ranks],
         "legal": [str(m) for m in v.legal_moves],
     }
+    if v.target != WINNING_PRESTIGE:  # R15's usual 15 is left out: a view reads it so
+        payload["target"] = v.target
+    return payload
 
 
 def _default(obj: object) -> Any:

@@ -1,7 +1,8 @@
 """The deal (R2, R5, R6): a new game's `GameState`, and replaying a game from its moves.
 
-`new_game` draws all chance from the seed (`shared.rng`), so a game is its seed
-and its moves (`replay`).
+`new_game` deals a game of the given settings (`shared.settings.GameSettings`: players,
+R15's target) and draws all chance from the seed (`shared.rng`), so a game is its
+settings, its seed and its moves (`replay`).
 """
 
 from __future__ import annotations
@@ -9,14 +10,22 @@ from __future__ import annotations
 from .cards import LEVEL_CARDS, NOBLES
 from .moves import parse_move
 from .rng import SplitMix64
+from .settings import GameSettings
 from .state import ACTION, GEMS_BY_PLAYERS, GOLD_TOKENS, GameState
 from .view import LastTurn, ended_turn
 
 
-def new_game(num_players: int, seed: int) -> GameState:
-    """A new game (R2, R5, R6): all chance drawn from `seed` (see `shared.rng`)."""
-    if num_players not in GEMS_BY_PLAYERS:
-        raise ValueError(f"Splendor is for 2 to 4 players, not {num_players}")
+def new_game(settings: GameSettings | int, seed: int) -> GameState:
+    """A new game of these settings (R2, R5, R6; R15's target): all chance drawn from
+    `seed` (see `shared.rng`), the same deal whatever the target.
+
+    A bare player count stands for the rules' game (`GameSettings(players)`): only
+    `shared.gamerecord` still passes one, until a record carries its target."""
+    if type(settings) is int:
+        settings = GameSettings(settings)
+    if not isinstance(settings, GameSettings):
+        raise TypeError(f"a game is dealt from its GameSettings, not {settings!r}")
+    num_players = settings.players
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
         raise ValueError(f"a seed is an integer from 0 to 2**64-1, not {seed!r}")
     rng = SplitMix64(seed)
@@ -32,6 +41,7 @@ def new_game(num_players: int, seed: int) -> GameState:
     return GameState(
         num_players=num_players,
         seed=seed,
+        target=settings.target,
         bank=(gems, gems, gems, gems, gems, GOLD_TOKENS),
         tokens=((0, 0, 0, 0, 0, 0),) * num_players,
         bonuses=((0, 0, 0, 0, 0),) * num_players,
@@ -53,20 +63,20 @@ def new_game(num_players: int, seed: int) -> GameState:
     )
 
 
-def replay(num_players: int, seed: int, moves: list[str] | tuple[str, ...]) -> GameState:
+def replay(settings: GameSettings, seed: int, moves: list[str] | tuple[str, ...]) -> GameState:
     """The state after playing these notation moves from a new game (checked)."""
-    state = new_game(num_players, seed)
+    state = new_game(settings, seed)
     for text in moves:
         state = state.apply(parse_move(text))
     return state
 
 
 def turns(
-    num_players: int, seed: int, moves: list[str] | tuple[str, ...]
+    settings: GameSettings, seed: int, moves: list[str] | tuple[str, ...]
 ) -> list[tuple[int, LastTurn]]:
     """Every turn of the game these moves play, oldest first: the seat, and the turn as
     everyone saw it (what a move log lists)."""
-    state, out = new_game(num_players, seed), []
+    state, out = new_game(settings, seed), []
     for text in moves:
         before, state = state, state.apply(parse_move(text))
         if (turn := ended_turn(before, state)) is not None:

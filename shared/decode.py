@@ -15,12 +15,15 @@ from .state import (
     GOLD_TOKENS,
     RETURN_PHASE,
     TOKEN_LIMIT,
+    WINNING_PRESTIGE,
     GameState,
     Outcome,
 )
 from .view import LastTurn, PlayerInfo, PlayerView, ReservedCard
 from .wire import (
     PLAYER_COUNT,
+    TARGET,
+    absent_values,
     as_bool,
     as_dict,
     as_int,
@@ -36,6 +39,7 @@ from .wire import (
 )
 
 _STATE_FIELDS = stored_fields(GameState)
+_STATE_ABSENT = absent_values(GameState)  # fields added later: what older data means
 
 
 def turn_from(x: object) -> LastTurn:
@@ -51,8 +55,10 @@ def outcome_from(x: object) -> Outcome:
 def state_from(d: dict[str, Any]) -> GameState:
     """A state from its stored fields (`GameState`'s declaration): each checked by its
     shape, the player count first since the others' checks depend on it; then the whole
-    is checked for consistency."""
+    is checked for consistency. A field added since the data was stored reads as it did
+    then (`shared.wire.stored`'s `absent`: a game stored before targets is a game to 15)."""
     n = PLAYER_COUNT.decode(d["num_players"], "num_players", 0)
+    d = {**_STATE_ABSENT, **d}
     s = GameState(**{name: shape.decode(d[name], name, n) for name, shape in _STATE_FIELDS})
     _check_consistent(s)
     return s
@@ -128,4 +134,5 @@ def view_from(d: dict[str, Any]) -> PlayerView:
         is_over=as_bool(d["over"], "over"),
         outcome=None if d["outcome"] is None else outcome_from(d["outcome"]),
         legal_moves=tuple(move_from(m) for m in as_seq(d["legal"], "legal moves")),
+        target=TARGET.decode(d.get("target", WINNING_PRESTIGE), "target", n),
     )

@@ -9,6 +9,7 @@ from enum import Enum
 from typing import ClassVar
 
 from .clock import CASUAL, ClockView, TimeControl
+from .constants import WINNING_PRESTIGE
 from .moves import Move
 from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
 from .view import LastTurn, PlayerView
@@ -64,6 +65,7 @@ class TableSummary:
     turn: int = 0
     rated: bool = False  # its game changes the players' ratings
     clock: TimeControl = CASUAL  # its time control (`shared.clock`)
+    target: int = WINNING_PRESTIGE  # the prestige that ends its game (R15, `shared.settings`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +209,7 @@ class Create:
     rated: bool = False  # the game will change the players' ratings
     clock: TimeControl = CASUAL  # its time control (`shared.clock`)
     patience: int = 10  # minutes a player may be away before the others may vote
+    target: int = WINNING_PRESTIGE  # R15: one of `shared.settings.TARGETS`
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +222,7 @@ class Quick:
     seed: int | None = None
     rated: bool = False
     clock: TimeControl = CASUAL
+    target: int = WINNING_PRESTIGE  # R15: one of `shared.settings.TARGETS`
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from typing import Any
 from . import social_protocol as social
 from .clock import ClockView, TimeControl
 from .codec import CodecError, dumps, loads, turn_payload
+from .constants import WINNING_PRESTIGE
 from .decode import turn_from
 from .errors import SplendorError
 from .messages import (
@@ -87,6 +88,7 @@ from .messages import (
 )
 from .moves import Move, Return, parse_move
 from .reading import MISSING, ProtocolError, Reader, T, as_map, line_item, shown, text_item
+from .settings import MAX_TARGET, MIN_TARGET, TARGETS
 from .social import Absent, ChatLine, ChatLines, NextGame, Rematch, Say, Vote
 from .view import PlayerView
 
@@ -96,8 +98,11 @@ from .view import PlayerView
 # Fields left off the wire while they hold their default (a reader takes the default):
 # what clocks, chat, votes and rematches added costs nothing where they are not used.
 _QUIET = frozenset(
-    ("log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch", "to_move")
-)
+    (
+        "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
+        "to_move", "target",
+    )
+)  # fmt: skip
 _PARTS = (
     SeatSummary, TableSummary, Ranked, GameLine, ClockView, Absent, ChatLine, RematchOffer
 )  # fmt: skip
@@ -165,7 +170,17 @@ def _table(x: object, what: str) -> TableSummary:
         r.integer("turn", 0, 1 << 31, 0),
         r.flag("rated", False),
         social.time_control(r, "clock"),
+        _target(r, asked=False),
     )
+
+
+def _target(r: Reader, asked: bool) -> int:
+    """R15's target (`shared.settings`): in a table the host lists, any the engine plays;
+    `asked` in a request, one a table may be created with (`TARGETS`)."""
+    target = r.integer("target", MIN_TARGET, MAX_TARGET, WINNING_PRESTIGE)
+    if asked and target not in TARGETS:
+        raise r.bad("target", f"one of {', '.join(map(str, TARGETS))}")
+    return target
 
 
 def _logged(x: object, what: str) -> LoggedTurn:
@@ -276,13 +291,15 @@ def _create(r: Reader) -> Create:
         raise ProtocolError("seat 1 is yours; it cannot be a bot")
     seed, rated = r.opt_integer("seed", 0, MAX_SEED - 1), r.flag("rated", False)
     clock = social.time_control(r, "clock")
-    return Create(n, bots, seed, rated, clock, r.integer("patience", 1, 24 * 60, 10))
+    patience = r.integer("patience", 1, 24 * 60, 10)
+    return Create(n, bots, seed, rated, clock, patience, _target(r, asked=True))
 
 
 def _quick(r: Reader) -> Quick:
     seed = r.opt_integer("seed", 0, MAX_SEED - 1)
     players, level = r.integer("players", 2, 4, 2), r.level("level", "medium")
-    return Quick(players, level, seed, r.flag("rated", False), social.time_control(r, "clock"))
+    clock = social.time_control(r, "clock")
+    return Quick(players, level, seed, r.flag("rated", False), clock, _target(r, asked=True))
 
 
 def _advice(r: Reader) -> Advice:

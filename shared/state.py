@@ -46,6 +46,7 @@ from .moves import (
     takes_for,
 )
 from .records import Outcome, TurnSummary
+from .settings import GameSettings
 from .view import PlayerInfo, PlayerView, ReservedCard, last_turn
 from .wire import stored
 
@@ -95,6 +96,7 @@ class GameState(_OnTheTable):
 
     num_players: int = stored(wire.PLAYER_COUNT)
     seed: int = stored(wire.SEED)
+    target: int = stored(wire.TARGET, absent=WINNING_PRESTIGE)  # R15 (`shared.settings`)
     bank: Six = stored(wire.TOKENS)
     tokens: tuple[Six, ...] = stored(wire.per_seat(wire.TOKENS))
     bonuses: tuple[Five, ...] = stored(wire.per_seat(wire.BONUSES))
@@ -126,6 +128,11 @@ class GameState(_OnTheTable):
     def prestige(self, seat: int) -> int:
         """R16: cards' prestige plus 3 per noble."""
         return self.card_prestige[seat] + 3 * len(self.player_nobles[seat])
+
+    @property
+    def settings(self) -> GameSettings:
+        """The settings the game was dealt with (`shared.deal.new_game`)."""
+        return GameSettings(self.num_players, self.target)
 
     @property
     def round(self) -> int:
@@ -240,6 +247,7 @@ class GameState(_OnTheTable):
             is_over=self.is_over,
             outcome=self.outcome(),
             legal_moves=self.legal_moves() if mine else (),
+            target=self.target,
         )
 
     def _on_the_table(self) -> _Table:
@@ -340,7 +348,7 @@ class GameState(_OnTheTable):
         bonus = s.bonuses[p]
         if s.nobles and bonus[0] + bonus[1] + bonus[2] + bonus[3] + bonus[4] >= _FEWEST_FOR_NOBLE:
             s._visit_noble(p, bonus)
-        if s.card_prestige[p] + 3 * len(s.player_nobles[p]) >= WINNING_PRESTIGE:  # R15
+        if s.card_prestige[p] + 3 * len(s.player_nobles[p]) >= s.target:  # R15
             s.final_round = True
         n = self.num_players
         if s.passes >= n:  # R18
@@ -450,7 +458,8 @@ class GameState(_OnTheTable):
 
     def __repr__(self) -> str:
         return (
-            f"<GameState players={self.num_players} seed={self.seed} turn={self.turn} "
+            f"<GameState players={self.num_players} seed={self.seed} target={self.target} "
+            f"turn={self.turn} "
             f"seat={self.current_player} phase={self.phase}{' over' if self.is_over else ''}>"
         )
 

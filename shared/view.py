@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .cards import NOBLES
+from .constants import WINNING_PRESTIGE
 from .moves import Move
 from .records import Outcome, TurnSummary
+from .settings import GameSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,12 @@ class PlayerView:
     is_over: bool
     outcome: Outcome | None
     legal_moves: tuple[Move, ...]  # the viewer's own; empty when it is not their decision
+    target: int = WINNING_PRESTIGE  # the prestige that starts the final round (R15)
+
+    @property
+    def settings(self) -> GameSettings:
+        """The game's settings, as far as a view tells them (players, R15's target)."""
+        return GameSettings(self.num_players, self.target)
 
     @property
     def my_turn(self) -> bool:

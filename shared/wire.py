@@ -19,6 +19,7 @@ from .constants import ACTION, RETURN_PHASE, Five, Six
 from .errors import CodecError, SplendorError
 from .moves import Move, parse_move
 from .records import TurnSummary
+from .settings import MAX_TARGET, MIN_TARGET
 
 T = TypeVar("T")
 
@@ -35,17 +36,27 @@ class Shape(Generic[T]):
 
 
 _SHAPE = "shape"  # the key of a field's shape in its dataclass metadata
+_ABSENT = "absent"  # ...and of what data written before the field existed reads as
 
 
-def stored(shape: Shape[T]) -> T:
+def stored(shape: Shape[T], *, absent: T | None = None) -> T:
     """A dataclass field stored in `shape`'s form: a field specifier like `dataclasses.field`,
-    whose type checkers check the field's declared type against the shape's."""
-    return cast(T, field(metadata={_SHAPE: shape}))
+    whose type checkers check the field's declared type against the shape's. A field added
+    later names in `absent` what data stored without it means (the decoder uses it)."""
+    metadata: dict[str, Any] = {_SHAPE: shape}
+    if absent is not None:
+        metadata[_ABSENT] = absent
+    return cast(T, field(metadata=metadata))
 
 
 def stored_fields(cls: type) -> tuple[tuple[str, Shape[Any]], ...]:
     """The `stored` fields of a dataclass, in declaration order: (name, shape)."""
     return tuple((f.name, f.metadata[_SHAPE]) for f in fields(cls) if _SHAPE in f.metadata)
+
+
+def absent_values(cls: type) -> dict[str, Any]:
+    """What each `stored` field added later reads as in data stored before it: name → value."""
+    return {f.name: f.metadata[_ABSENT] for f in fields(cls) if _ABSENT in f.metadata}
 
 
 # -- checks of decoded data ------------------------------------------------------
@@ -227,6 +238,7 @@ def _decode_turn(x: object, what: str, n: int) -> TurnSummary | None:
 
 PLAYER_COUNT = number(2, 4)
 SEED = number()
+TARGET = number(MIN_TARGET, MAX_TARGET)  # R15's prestige (`shared.settings`)
 SEAT = Shape(_same, lambda x, what, n: as_int(x, what, 0, n - 1))
 PASSES = Shape(_same, lambda x, what, n: as_int(x, what, 0, n))  # R18: at most n in a row
 TURN = number(1)

@@ -1,6 +1,7 @@
 """The help screen: the keys of the moment and how to read the table (the screen that
-opens it hands that page over), the rules in short (docs/rules.md, R1–R18) and every key
-of the screens the app shows (handed over too, so this module imports no screen)."""
+opens it hands that page over), the rules in short (docs/rules.md, R1–R18, with the
+game's own target for R15) and every key of the screens the app shows (handed over too,
+so this module imports no screen)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,16 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-RULES = """\
-[b]Goal[/b]  Most prestige wins. Reaching [b]15[/b] at the end of your turn starts the \
-final round: it ends when every player has had the same number of turns (R15).
+from shared.constants import WINNING_PRESTIGE
+from shared.settings import GameSettings
 
+GOAL = """\
+[b]Goal[/b]  Most prestige wins. Reaching [b]{target}[/b] at the end of your turn starts \
+the final round: it ends when every player has had the same number of turns (R15).{longer}
+
+"""
+LONGER = " In the rules it is {standard}: this table plays a longer game."
+RULES = """\
 [b]Tokens[/b]  Gems [b]W[/b] white, [b]U[/b] blue, [b]G[/b] green, [b]R[/b] red, \
 [b]K[/b] black; [b]*[/b] gold is a joker (R1). The bank has 4, 5 or 7 of each gem for \
 2, 3 or 4 players, and always 5 gold (R2).
@@ -43,6 +50,13 @@ bought ranks higher; still tied, the rank is shared (R17). If every player passe
 row, the game ends as it stands (R18).
 
 """
+
+
+def rules_text(settings: GameSettings | None = None) -> str:
+    """The rules in short, with the game's target in R15 (None: the rules' game)."""
+    target = WINNING_PRESTIGE if settings is None else settings.target
+    longer = "" if target == WINNING_PRESTIGE else LONGER.format(standard=WINNING_PRESTIGE)
+    return GOAL.format(target=target, longer=longer) + RULES
 
 
 KeyGroups = Sequence[tuple[str, Sequence[BindingType]]]
@@ -103,14 +117,18 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def __init__(
-        self, groups: KeyGroups, now: RenderableType | None = None, legend: str = ""
+        self,
+        groups: KeyGroups,
+        now: RenderableType | None = None,
+        legend: str = "",
+        settings: GameSettings | None = None,
     ) -> None:
         super().__init__()
         self.groups = groups  # (title, bindings) of each screen the keys of which it lists
         self.pages: list[tuple[str, RenderableType]] = []
         self.pages += [("Now", now)] if now is not None else []  # the keys of the moment
         self.pages += [("The table", legend)] if legend else []  # how to read it
-        self.pages += [("Rules", RULES), ("Every key", keys_page(groups))]
+        self.pages += [("Rules", rules_text(settings)), ("Every key", keys_page(groups))]
         self.at = 0
 
     def compose(self) -> ComposeResult:

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from shared.chat import MAX_CHAT
+from shared.constants import WINNING_PRESTIGE
 from shared.players import bot_label, bot_player
 from shared.protocol import (
     AskLeaderboard,
@@ -37,6 +38,7 @@ from shared.protocol import (
     TableSummary,
     Watch,
 )
+from shared.settings import target_text
 from shared.social import LOBBY
 
 from ..editing import edited, pasted
@@ -52,9 +54,9 @@ if TYPE_CHECKING:
 
 COLUMNS = (  # 0: the rest
     ("Table", 7),
-    ("Host", 10),
+    ("Host", 7),
     ("Status", 9),
-    ("Game", 6),
+    ("Game", 9),  # rated or casual, and a target other than the rules' 15 (R15)
     ("Seats", 0),
     ("Clock", 5),
     ("Turn", 5),
@@ -94,15 +96,21 @@ LOBBY_KEYS = [
 ]
 LOBBY_ABOUT = """\
 The lobby lists every table waiting for players or playing, with its seats, rated or \
-casual, its clock (5+10: minutes each and seconds a move; 3d: days a move) and the \
-game's turn; "your game" marks a game you hold a seat in, "your move" one that waits \
-for your move. A rated game changes the ratings of its players with a key, and of its \
-bots."""
+casual ("casual 21": a longer game, to 21 prestige instead of 15, R15), its clock \
+(5+10: minutes each and seconds a move; 3d: days a move) and the game's turn; "your \
+game" marks a game you hold a seat in, "your move" one that waits for your move. A \
+rated game changes the ratings of its players with a key, and of its bots."""
 
 
 def lobby_help() -> Group:
     """The help screen's first page in the lobby: its keys, then how to read it."""
     return Group(key_page("In the lobby", LOBBY_KEYS), Text(""), Text(LOBBY_ABOUT))
+
+
+def game_cell(table: TableSummary) -> str:
+    """Rated or casual, and the target when it is not the rules' 15: "casual 21" (R15)."""
+    kind = "rated" if table.rated else "casual"
+    return kind if table.target == WINNING_PRESTIGE else f"{kind} {table.target}"
 
 
 def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
@@ -215,7 +223,7 @@ class LobbyScreen(Screen[None]):
             turn = str(t.turn or "") if playing else ""
             if playing and t.id in lobby.mine:
                 status = "your move" if t.id in lobby.to_move else "your game"
-            kind = "rated" if t.rated else "casual"
+            kind = game_cell(t)
             clock = str(t.clock) if t.clock.timed else "none"
             rows.append((t.id, (t.id, t.host, status, kind, seats, clock, turn)))
         self.tables.show(rows)
@@ -262,6 +270,8 @@ class LobbyScreen(Screen[None]):
         )
         host = table.host
         action = "[b]s[/b] starts the game" if host == me else f"waiting for {host} to start"
+        longer = target_text(table.target)  # a game to 21, say (R15)
+        waiting = f"waiting, {longer}" if longer else "waiting"
         invited = [s.name for s in table.seats if s.invited and s.name]
         if me in invited:
             action = "a rematch: [b]j[/b] accepts"
@@ -269,7 +279,7 @@ class LobbyScreen(Screen[None]):
             action = f"a rematch: waiting for {', '.join(invited)} to accept"
         self._update_static(
             "#my-table",
-            f"[b]Your table {table.id}[/b] (waiting)  {seats}\n{action} · [b]l[/b] leaves{moves}",
+            f"[b]Your table {table.id}[/b] ({waiting})  {seats}\n{action} · [b]l[/b] leaves{moves}",
         )
 
     def selected_id(self) -> str | None:

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from shared.clock import PRESETS, parse_time_control
 from shared.protocol import BOT_LEVELS, Create, Quick
+from shared.settings import TARGETS
 
 from ..widgets.choice import Choice, show_seats
 
@@ -19,6 +20,11 @@ PATIENCE = ("2 min", "5 min", "10 min", "30 min", "60 min")  # before absent pla
 
 
 RATED, CASUAL = "rated", "casual"
+
+
+def target_choice() -> Choice:
+    """The points that start the final round (R15): the rules' 15 first, then longer games."""
+    return Choice("Play to", tuple(map(str, TARGETS)), id="target")
 
 
 class _Dialog(ModalScreen[Create | Quick | None]):
@@ -43,6 +49,11 @@ class _Dialog(ModalScreen[Create | Quick | None]):
     def rated(self) -> bool:
         return self.query_one("#rated", Choice).value == RATED
 
+    @property
+    def target(self) -> int:
+        """The prestige that starts the final round (R15): the rules' 15, or longer."""
+        return int(self.query_one("#target", Choice).value)
+
 
 class CreateTableDialog(_Dialog):
     """Seats and, for each seat but yours, "open" (for a person) or a bot level."""
@@ -57,10 +68,12 @@ class CreateTableDialog(_Dialog):
             yield Choice("Clock", PRESETS, "none", id="clock")
             yield Choice("Patience", PATIENCE, "10 min", id="patience")
             yield self.rated_choice()
+            yield target_choice()
             yield Static(
                 "Clock: 5+10 is 5 minutes each and 10 s more a move; 3d is 3 days a move. "
                 "Patience: how long a player may be away before the others may vote a bot "
-                "into their seat (no clock).",
+                "into their seat (no clock). Play to: the prestige that starts the final "
+                "round (R15); 21 is a longer game.",
                 classes="dialog-text",
             )
             yield Static(
@@ -91,7 +104,8 @@ class CreateTableDialog(_Dialog):
             bots.append(None if value == OPEN else value)
         clock = parse_time_control(self.query_one("#clock", Choice).value)
         patience = int(self.query_one("#patience", Choice).value.split()[0])
-        self.dismiss(Create(seats, tuple(bots), clock=clock, patience=patience, rated=self.rated))
+        rated, target = self.rated, self.target
+        self.dismiss(Create(seats, tuple(bots), None, rated, clock, patience, target))
 
 
 class QuickGameDialog(_Dialog):
@@ -104,6 +118,7 @@ class QuickGameDialog(_Dialog):
             yield Choice("Bots", BOT_LEVELS, "medium", id="level")
             yield Choice("Clock", PRESETS, "none", id="clock")
             yield self.rated_choice()
+            yield target_choice()
             yield Static(
                 "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: play   [b]Esc[/b]: cancel",
                 classes="dialog-keys",
@@ -115,6 +130,5 @@ class QuickGameDialog(_Dialog):
     def action_submit(self) -> None:
         players = int(self.query_one("#players", Choice).value)
         clock = parse_time_control(self.query_one("#clock", Choice).value)
-        self.dismiss(
-            Quick(players, self.query_one("#level", Choice).value, clock=clock, rated=self.rated)
-        )
+        level = self.query_one("#level", Choice).value
+        self.dismiss(Quick(players, level, clock=clock, rated=self.rated, target=self.target))

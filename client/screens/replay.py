@@ -148,7 +148,8 @@ class ReplayApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             groups = [("Replay", ReplayScreen.BINDINGS), ("Everywhere", self.BINDINGS)]
-            self.push_screen(HelpScreen(groups, modes.page(modes.REPLAY, False), modes.LEGEND))
+            now, settings = modes.page(modes.REPLAY, False), self.replay.view(0).settings
+            self.push_screen(HelpScreen(groups, now, modes.LEGEND, settings))
 
 
 def record_bytes(path: str | Path) -> bytes:

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from shared.explain import plural
 from shared.protocol import RatingChange
-from shared.state import WINNING_PRESTIGE
 from shared.view import PlayerView
 
 from ..faces import winners_text
@@ -45,12 +44,11 @@ def tie_notes(view: PlayerView, names: Sequence[str]) -> list[str]:
 def end_note(view: PlayerView, names: Sequence[str]) -> str:
     """How the game ended: the final round (R15) or a round of passes (R18)."""
     assert view.outcome is not None
-    reached = [
-        names[s] for s in range(view.num_players) if view.outcome.scores[s] >= WINNING_PRESTIGE
-    ]
+    target = view.target  # the game's (`shared.settings`)
+    reached = [names[s] for s in range(view.num_players) if view.outcome.scores[s] >= target]
     if reached:
         return (
-            f"{_join(reached)} reached {WINNING_PRESTIGE} prestige; the round was played "
+            f"{_join(reached)} reached {target} prestige; the round was played "
             f"out so everyone had {view.round} turns (R15)."
         )
     return "Nobody could act for a whole round, so the game ended as it stood (R18)."

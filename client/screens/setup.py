@@ -1,4 +1,5 @@
-"""The setup screen for offline play: how many players, each bot's level, the seed."""
+"""The setup screen for offline play: how many players, each bot's level, the points that
+end the game (R15), the seed."""
 
 from __future__ import annotations
 
@@ -11,17 +12,20 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from shared.protocol import BOT_LEVELS, MAX_SEED
+from shared.settings import TARGETS
 
 from ..widgets.choice import Choice, show_seats
 
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """An offline game: the player count, a bot level per other seat, the seed (None: random)."""
+    """An offline game: the player count, a bot level per other seat, the seed (None:
+    random), the prestige that starts the final round (R15: one of `TARGETS`)."""
 
     players: int = 2
     bots: tuple[str, ...] = ("medium",)
     seed: int | None = None
+    target: int = TARGETS[0]
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
@@ -33,6 +37,8 @@ class GameSetup:
                 raise ValueError(f"unknown bot level {level!r}: {', '.join(BOT_LEVELS)}")
         if self.seed is not None and not 0 <= self.seed < MAX_SEED:
             raise ValueError(f"a seed is an integer from 0 to {MAX_SEED - 1}")
+        if self.target not in TARGETS:
+            raise ValueError(f"a game is to {' or '.join(map(str, TARGETS))} points (R15)")
 
 
 BANNER = """\
@@ -72,6 +78,7 @@ class SetupScreen(Screen[GameSetup | None]):
                 compact=True,
                 id="seed",
             )
+            yield Choice("Play to", tuple(map(str, TARGETS)), str(init.target), id="target")
             yield Static(id="setup-error", classes="dialog-text")
             yield Static(
                 "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: start   [b]Esc[/b]: quit",
@@ -95,7 +102,8 @@ class SetupScreen(Screen[GameSetup | None]):
         players = int(self.query_one("#players", Choice).value)
         bots = tuple(self.query_one(f"#bot{seat}", Choice).value for seat in range(2, players + 1))
         text = self.query_one("#seed", Input).value.strip()
-        return GameSetup(players, bots, int(text) if text else None)
+        target = int(self.query_one("#target", Choice).value)
+        return GameSetup(players, bots, int(text) if text else None, target)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

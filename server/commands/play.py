@@ -2,6 +2,7 @@
 
     splendor play                                  # the setup screen
     splendor play --players 3 --bots easy,hard --seed 7 --name Ann --log play.log
+    splendor play --target 21                      # a longer game: to 21 points (R15)
 
 Offline play is not a second host: it starts the server's own `GameHost` (lobby,
 tables, bots in their worker processes, a store in a temporary directory that
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from client.screens.setup import GameSetup
 from shared.messages import MAX_TEXT
 from shared.protocol import BOT_LEVELS
+from shared.settings import TARGETS
 from shared.text import safe_text
 
 from ..front.bridge import connect_app
@@ -57,6 +59,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "the last one repeats",
     )
     play.add_argument("--seed", type=int, help="the deal's seed: the same seed deals the same game")
+    play.add_argument(
+        "--target",
+        type=int,
+        choices=TARGETS,
+        help="the points that start the final round (R15; default 15, 21: a longer game)",
+    )
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds between bot moves (default 0.6)"
@@ -74,7 +82,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def setup_from(args: argparse.Namespace) -> GameSetup | None:
     """The game the options ask for, or None when they ask for none (show the setup screen)."""
-    if args.players is None and args.bots is None and args.seed is None:
+    if args.players is None and args.bots is None and args.seed is None and args.target is None:
         return None
     bots = [b.strip().lower() for b in (args.bots or "medium").split(",") if b.strip()]
     players = args.players if args.players is not None else 1 + len(bots)
@@ -83,7 +91,8 @@ def setup_from(args: argparse.Namespace) -> GameSetup | None:
     if len(bots) > players - 1:
         raise ValueError(f"{players} players leave {players - 1} seats for bots, not {len(bots)}")
     bots += [bots[-1]] * (players - 1 - len(bots))
-    return GameSetup(players=players, bots=tuple(bots), seed=args.seed)
+    setup = GameSetup(players=players, bots=tuple(bots), seed=args.seed)
+    return setup if args.target is None else replace(setup, target=args.target)
 
 
 def player_name(asked: str | None) -> str:

@@ -69,6 +69,8 @@ def record_text(game: GameRecord, site: str = "", chat: Sequence[ChatRecord] = (
         tags["Termination"] = game.status
     if game.settings.clock != "none":
         tags["TimeControl"] = game.settings.clock
+    if not game.game_settings.standard:  # R15 at another target: the record must say so
+        tags["Target"] = str(game.settings.target)
     try:
         record = record_of(len(game.seats), game.seed, game.moves, **tags)
         return write_record(replace(record, comments=chat_comments(chat, len(game.moves))))

@@ -284,7 +284,9 @@ class Lobby:
     async def _create(self, link: HostLink, msg: Create) -> None:
         patience = msg.patience * 60.0
         bots = msg.bots[1:]
-        table = await self.maker.create(link.identity, bots, msg.rated, msg.clock, patience)
+        table = await self.maker.create(
+            link.identity, bots, msg.rated, msg.clock, patience, msg.target
+        )
         self._place(link, table, 0)
         if msg.seed is not None and self.settings.client_seeds:
             self.maker.seed_asked[table.id] = msg.seed
@@ -294,7 +296,7 @@ class Lobby:
     async def _quick(self, link: HostLink, msg: Quick) -> None:
         bots = [msg.level] * (msg.players - 1)
         rated = msg.rated and not link.identity.guest  # against bots, a guest rates nobody
-        table = await self.maker.create(link.identity, bots, rated, msg.clock)
+        table = await self.maker.create(link.identity, bots, rated, msg.clock, target=msg.target)
         self._place(link, table, 0)
         await table.start(self.maker.seed(msg.seed))
 

@@ -45,12 +45,13 @@ class TableMaker:
         rated: bool,
         clock: TimeControl,
         patience: float = DEFAULT_SETTINGS.patience,
+        target: int = DEFAULT_SETTINGS.target,
     ) -> Table:
         """A waiting table with `identity`'s player at seat 0, stored before anyone sees
-        it, with its clock and patience. A host without ratings (offline play) makes every
-        table casual."""
+        it, with its clock, patience and target (R15: its game's settings are made from
+        the seats and it). A host without ratings (offline play) makes every table casual."""
         check_cap(self.tables, self.settings, identity, clock.correspondence)
-        settings = Settings(str(clock), patience)
+        settings = Settings(str(clock), patience, target=target)
         rated = rated and self.settings.ratings
         seats = [Seat(identity=identity).record()] + [Seat(bot=b).record() for b in bots]
         for _ in range(20):

@@ -60,8 +60,8 @@ class Practice:
             moves = game.moves[:back]
             await self._store.take_back(seating.id, back)
             game.moves = moves
-            game.state = replay(state.num_players, state.seed, moves)
-            played = turns(state.num_players, state.seed, moves)
+            game.state = replay(state.settings, state.seed, moves)
+            played = turns(state.settings, state.seed, moves)
             game.log = deque((LoggedTurn(s, t) for s, t in played), maxlen=game.log.maxlen)
 
     async def hint(self, seat: int) -> tuple[Move, str]:
@@ -78,7 +78,7 @@ class Practice:
 
 def _last_move_of(state: GameState, moves: list[str], seat: int) -> int | None:
     """The index in `moves` of the last move `seat` made (None if it made none)."""
-    replayed, last = new_game(state.num_players, state.seed), None
+    replayed, last = new_game(state.settings, state.seed), None
     for i, text in enumerate(moves):
         if replayed.current_player == seat:
             last = i

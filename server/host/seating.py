@@ -85,6 +85,7 @@ class Seating:
         self.seed = record.seed
         self.rated = record.rated
         self.settings = record.settings  # clock, patience, the game it is a rematch of
+        self.game_settings = record.game_settings  # what its game is dealt with (R15's target)
         self.control = parse_time_control(record.settings.clock)
         self.timing = record.timing  # the clocks as stored (server.host.clocks)
         self.now = now  # the time (an absolute one, like the stored deadlines)

@@ -173,7 +173,7 @@ class Table:
                     raise TableError("every player invited to the rematch must accept first")
                 return seating.records(), seating.host
 
-            timing = self.clocks.first(new_game(len(self.seats), seed).current_player)
+            timing = self.clocks.first(new_game(seating.game_settings, seed).current_player)
             await seating.edit(edit, status=PLAYING, seed=seed, timing=timing)
         log.info("game start %s: %s (seed %d)", self.id, seating.describe(), seed)
         await self.clocks.hold()
@@ -184,7 +184,7 @@ class Table:
         seed = self.seating.seed
         assert seed is not None
         game = self.game
-        game.state, game.moves, game.turn = new_game(len(self.seats), seed), [], 1
+        game.state, game.moves, game.turn = new_game(self.seating.game_settings, seed), [], 1
         game.log.clear()
         self.chat_loaded = True  # a game just begun: no chat to read yet
 
@@ -372,7 +372,10 @@ class Table:
 
     def summary(self) -> TableSummary:
         seats, host, status = self.seating.seat_summaries(), self.host, self.status
-        return TableSummary(self.id, host, status, seats, self.game.turn, self.rated, self.control)
+        target = self.seating.game_settings.target  # R15's, when it is not 15 (the lobby says)
+        return TableSummary(
+            self.id, host, status, seats, self.game.turn, self.rated, self.control, target
+        )
 
     def rematch_offer(self) -> RematchOffer | None:
         """Once over: the rematch offered, as a view shows it."""

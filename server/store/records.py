@@ -21,7 +21,8 @@ from shared.errors import SplendorError
 from shared.moves import parse_move
 from shared.players import bot_player
 from shared.protocol import LoggedTurn
-from shared.state import GameState
+from shared.settings import GameSettings
+from shared.state import WINNING_PRESTIGE, GameState
 
 log = logging.getLogger("splendor")
 
@@ -110,11 +111,13 @@ _EXTRAS = ("invited", "timeouts", "late", "standin", "why", "votes")
 class Settings:
     """What a table's creator chose besides its seats: its time control (`shared.clock`
     notation), its patience with absent players (seconds, for a game without a clock),
-    and the game it is a rematch of."""
+    the game it is a rematch of, and the prestige that ends its game (R15: `target`,
+    of its `shared.settings.GameSettings`; a table stored before schema 5 has 15)."""
 
     clock: str = "none"
     patience: float = 600.0
     rematch_of: str | None = None
+    target: int = WINNING_PRESTIGE
 
 
 DEFAULT_SETTINGS = Settings()
@@ -170,17 +173,23 @@ class GameRecord:
     settings: Settings = DEFAULT_SETTINGS
     timing: Timing = Timing()
 
+    @property
+    def game_settings(self) -> GameSettings:
+        """The settings its game is dealt with: its seats, and the target it was made with."""
+        return GameSettings(len(self.seats), self.settings.target)
+
 
 GAME_COLUMNS = (
     "id", "seed", "players", "seats", "host", "status", "created", "finished", "outcome",
     "version", "turn", "rated", "clock", "patience", "deadline", "banks", "rematch_of",
+    "target",
 )  # fmt: skip
 GAME_SELECT = f"SELECT {', '.join(GAME_COLUMNS)} FROM games"
 
 
 CREATE_TABLE = (
     "INSERT INTO games (id, players, seats, host, status, created, rated, clock, patience,"
-    " rematch_of) VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?, ?, ?)"
+    " rematch_of, target) VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?, ?, ?, ?)"
 )
 SET_TIMING = "UPDATE games SET deadline = ?, banks = ? WHERE id = ?"
 MOVE_DONE = "UPDATE games SET turn = ?, deadline = ?, banks = ? WHERE id = ?"
@@ -221,7 +230,7 @@ def create_args(
 ) -> tuple[Any, ...]:
     """`CREATE_TABLE`'s parameters, in its columns' order (both backends)."""
     return (table, len(seats), seats_json(seats), host, time.time(), int(rated),
-            settings.clock, settings.patience, settings.rematch_of)  # fmt: skip
+            settings.clock, settings.patience, settings.rematch_of, settings.target)  # fmt: skip
 
 
 def update_args(
@@ -243,7 +252,7 @@ def game_record(
 ) -> GameRecord:
     """A `GameRecord` from a games row (`GAME_COLUMNS` in order), its moves and snapshot."""
     game, seed, _, seats, host, status, created, finished, outcome, version, turn, rated = row[:12]
-    clock, patience, deadline, banks, rematch_of = row[12:]
+    clock, patience, deadline, banks, rematch_of, target = row[12:]
     return GameRecord(
         id=str(game),
         seed=None if seed is None else int(seed),
@@ -258,7 +267,7 @@ def game_record(
         version=int(version),
         turn=int(turn),
         rated=bool(rated),
-        settings=Settings(str(clock), float(patience), rematch_of),
+        settings=Settings(str(clock), float(patience), rematch_of, int(target)),
         timing=Timing(
             None if deadline is None else float(deadline),
             tuple(float(b) for b in json.loads(banks or "[]")),
@@ -295,12 +304,13 @@ def replay_record(record: GameRecord) -> GameState:
     if record.snapshot is not None and record.snapshot[0] <= len(record.moves):
         try:
             snap = loads(record.snapshot[1])
-            if isinstance(snap, GameState) and snap.seed == record.seed:
+            same = isinstance(snap, GameState) and snap.seed == record.seed
+            if same and snap.settings == record.game_settings:
                 state, start = snap, record.snapshot[0]
         except CodecError:
             log.warning("game %s: unreadable snapshot, replaying from the start", record.id)
     if state is None:
-        state = new_game(len(record.seats), record.seed)
+        state = new_game(record.game_settings, record.seed)
     for text in record.moves[start:]:
         state = state.apply(parse_move(text))
     return state
@@ -312,7 +322,7 @@ def turn_log(record: GameRecord) -> list[LoggedTurn]:
     if record.seed is None:
         return []
     try:
-        played = turns(len(record.seats), record.seed, record.moves)
+        played = turns(record.game_settings, record.seed, record.moves)
     except SplendorError:  # the game resumes all the same (replay_record says what is wrong)
         log.exception("game %s: no move log for returning players", record.id)
         return []

@@ -16,11 +16,13 @@ Version 4: time and company (issue 12): a table's time control, its patience wit
 absent players, the deadline of its running clock and the real-time banks (absolute
 times, so a clock survives a restart), the game a table is a rematch of (one rematch
 a game); chat lines, the lobby's and each table's, kept with the game.
+Version 5: a game's settings (issue 32, `shared.settings`): the prestige that ends it
+(`target`, R15); the tables stored before have the rules' 15.
 """
 
 from __future__ import annotations
 
-LATEST = 4
+LATEST = 5
 
 
 class SchemaTooNew(Exception):
@@ -154,6 +156,9 @@ CREATE TABLE chat (
 CREATE INDEX chat_game ON chat (game, id);
 CREATE INDEX chat_removed ON chat (removed);
 """,
+    5: """
+ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;  -- R15 (shared.settings)
+""",
 }
 
 POSTGRES: dict[int, str] = {
@@ -271,5 +276,8 @@ CREATE TABLE chat (
 );
 CREATE INDEX chat_game ON chat (game, id);
 CREATE INDEX chat_removed ON chat (removed);
+""",
+    5: """
+ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;
 """,
 }

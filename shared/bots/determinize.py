@@ -122,6 +122,7 @@ def _what_the_view_fixes(view: PlayerView) -> GameState:
     return GameState(
         num_players=view.num_players,
         seed=0,  # the deal's seed is hidden; the engine never reads it after the deal
+        target=view.target,  # R15: the game's, which the search plays to
         bank=_six(view.bank),
         tokens=tuple(_six(p.tokens) for p in players),
         bonuses=tuple(_five(p.bonuses) for p in players),

@@ -13,7 +13,7 @@ the search works for 2 to 4 players. At the root it leaves out the moves not wor
 a search (`root_moves`), among them the reserves that neither deny a buy nor pay
 for one next turn: idle reserving is what made its games long (docs/bots.md). At 2
 players most of the root's prior goes to the first move of a solo race planner's
-quickest line to 15 points (`race`): it plans further ahead than the search sees,
+quickest line to the game's target (`race`): it plans further ahead than the search sees,
 and the search still decides.
 
 Its strength is a fixed iteration count per player count (`ITERATIONS`), about a

@@ -31,7 +31,7 @@ class Weights:
     """The heuristic's knobs, in prestige points."""
 
     bonus: float = 1.2  # one permanent bonus early in the game
-    late_bonus: float = 1.0  # share of a bonus's worth lost as the leader nears 15
+    late_bonus: float = 1.0  # share of a bonus's worth lost as the leader nears the target
     gem: float = 0.2  # a gem that a card in reach still needs
     spare_gem: float = 0.1  # a gem no card in reach needs
     gold: float = 0.45
@@ -93,7 +93,8 @@ def player_score(state: GameState, q: int, w: Weights = DEFAULT) -> float:
         has = state.card_prestige[p] + 3 * len(state.player_nobles[p])
         if has > lead:
             lead = has
-    bonus_worth = w.bonus * (1.0 - w.late_bonus * min(lead, 15) / 15)
+    target = state.target  # R15: the game's (15 in the rules)
+    bonus_worth = w.bonus * (1.0 - w.late_bonus * min(lead, target) / target)
     gem = w.gem
     bank = state.bank
     # Cards in reach (face up, own reserves: R10), by what buying them would gain

@@ -1,13 +1,14 @@
-"""A solo race planner: the quickest line to 15 points for one seat, the others frozen.
+"""A solo race planner: the quickest line to the game's target for one seat, the others frozen.
 
 The hard level's search judges a move by where a few plies of play lead, scored
 by the heuristic; it sees far enough to buy well but not to plan a race: its
 self-play games lasted 28 rounds where strong players finish in about 27.
 This planner looks further along one question only: if nobody else moved, what
-would this seat play to reach 15 prestige (R15) soonest? A beam search over the
-seat's own moves, six turns deep, keeps the most promising plans (`plan_value`)
-and ends early on a plan that wins. Its first move is what the hard level's root
-leans to (`hard.SearchConfig.race_prior`); the search still decides.
+would this seat play to reach the game's target (R15: 15 prestige in the rules)
+soonest? A beam search over the seat's own moves, six turns deep, keeps the most
+promising plans (`plan_value`) and ends early on a plan that wins. Its first move
+is what the hard level's root leans to (`hard.SearchConfig.race_prior`); the search
+still decides.
 
 What it simplifies, to be fast (30 to 40 ms a move, docs/bots.md): nobody else
 moves, so the bank only changes by this seat's takes and payments; bought or reserved
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..constants import ACTION, MAX_RESERVED, TOKEN_LIMIT, WINNING_PRESTIGE
+from ..constants import ACTION, MAX_RESERVED, TOKEN_LIMIT
 from ..moves import BUYS, RESERVES, Move, Take, takes_for
 from ..state import GameState
 from ..tables import (
@@ -48,7 +49,7 @@ class RaceConfig:
 
     width: int = 60  # plans kept per turn of look-ahead
     depth: int = 6  # turns looked ahead
-    bonus: float = 0.4  # a bonus, early; worth nothing at 15 points
+    bonus: float = 0.4  # a bonus, early; worth nothing at the target
     card_bonus: float = 1.0  # a card in reach: its prestige plus this
     card_discount: float = 0.6  # its worth per 3 gems still short
     noble_discount: float = 0.5  # a noble's 3 points per bonus still missing
@@ -71,6 +72,7 @@ class Plan:
     board: tuple[int, ...]  # face-up card indices, -1 for a slot emptied in the plan
     reserved: tuple[int, ...]
     nobles: tuple[int, ...]  # still on the table, in table order (R14)
+    target: int  # the prestige the race is to (R15: the game's)
 
 
 def start(state: GameState) -> Plan:
@@ -84,6 +86,7 @@ def start(state: GameState) -> Plan:
         board=tuple(i for row in state.board for i in row if i >= 0),
         reserved=tuple(i for i, _ in state.reserved[me]),
         nobles=state.nobles,
+        target=state.target,
     )
 
 
@@ -102,7 +105,7 @@ def _buy(p: Plan, idx: int, from_board: bool) -> Plan | None:
     else:
         reserved = tuple(x for x in reserved if x != idx)
     points = p.points + PRESTIGE[idx]
-    return Plan(tok, tuple(bon), points, bank, board, reserved, p.nobles)
+    return Plan(tok, tuple(bon), points, bank, board, reserved, p.nobles, p.target)
 
 
 def _take(p: Plan, colours: tuple[int, ...]) -> Plan | None:
@@ -122,7 +125,9 @@ def _take(p: Plan, colours: tuple[int, ...]) -> Plan | None:
         bank[c] += 1
     if tuple(tok) == p.tokens:
         return None
-    return Plan(tuple(tok), p.bonuses, p.points, tuple(bank), p.board, p.reserved, p.nobles)
+    return Plan(
+        tuple(tok), p.bonuses, p.points, tuple(bank), p.board, p.reserved, p.nobles, p.target
+    )
 
 
 def _reserve(p: Plan, idx: int) -> Plan:
@@ -132,7 +137,7 @@ def _reserve(p: Plan, idx: int) -> Plan:
         tok = (*tok[:5], tok[5] + 1)
         bank = (*bank[:5], bank[5] - 1)
     board = tuple(-1 if x == idx else x for x in p.board)
-    return Plan(tok, p.bonuses, p.points, bank, board, (*p.reserved, idx), p.nobles)
+    return Plan(tok, p.bonuses, p.points, bank, board, (*p.reserved, idx), p.nobles, p.target)
 
 
 def _end_of_turn(p: Plan) -> Plan:
@@ -143,7 +148,7 @@ def _end_of_turn(p: Plan) -> Plan:
         return p
     nobles = tuple(x for x in p.nobles if x != noble)
     points = p.points + NOBLE_POINTS
-    return Plan(p.tokens, p.bonuses, points, p.bank, p.board, p.reserved, nobles)
+    return Plan(p.tokens, p.bonuses, points, p.bank, p.board, p.reserved, nobles, p.target)
 
 
 def steps(p: Plan) -> list[tuple[Move, Plan]]:
@@ -172,7 +177,7 @@ def _actions(p: Plan) -> list[tuple[Move, Plan]]:
 
 
 def plan_value(p: Plan, cfg: RaceConfig = RACE) -> float:
-    """How far along the race `p` is, in prestige: points, bonuses (less as 15 nears), the
+    """How far along the race `p` is, in prestige: points, bonuses (less as the target nears), the
     three best cards in reach by how short it is of them, and the nobles by how close."""
     tok = p.tokens
     gold = tok[5]
@@ -190,7 +195,7 @@ def plan_value(p: Plan, cfg: RaceConfig = RACE) -> float:
         nobles += NOBLE_POINTS * cfg.noble_discount**missing
     return (
         p.points
-        + cfg.bonus * sum(p.bonuses) * max(0.0, 1 - p.points / WINNING_PRESTIGE)
+        + cfg.bonus * sum(p.bonuses) * max(0.0, 1 - p.points / p.target)
         + cards
         + nobles
         + cfg.gem * sum(tok[:5])
@@ -204,7 +209,7 @@ def first_step(
     deadline: float = math.inf,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Move | None:
-    """The first step of the best plan found: the first that reaches 15 in fewest turns,
+    """The first step of the best plan found: the first that reaches the target in fewest turns,
     else the first of the best valued after `cfg.depth` turns, or after as many as were
     looked at by `deadline` (as `clock` counts). None if there is no step."""
     beam: list[tuple[Move | None, Plan]] = [(None, p)]
@@ -215,7 +220,7 @@ def first_step(
         for first, plan in beam:
             for step, after in steps(plan):
                 lead = first or step
-                if after.points >= WINNING_PRESTIGE:
+                if after.points >= after.target:  # R15
                     return lead
                 key = (after.tokens, after.bonuses, after.board, after.reserved, after.nobles)
                 if key not in seen:

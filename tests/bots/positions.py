@@ -9,6 +9,7 @@ from shared import codec
 from shared.cards import CARDS
 from shared.deal import new_game
 from shared.moves import Buy, ReserveDeck, Return
+from shared.settings import GameSettings
 from shared.state import RETURN_PHASE, GameState
 
 
@@ -32,7 +33,7 @@ def random_positions(num_players: int, count: int, seed: int, returns: int = 0) 
 
 
 def _walk(num_players: int, game_seed: int, rng: random.Random) -> Iterator[GameState]:
-    state = new_game(num_players, game_seed)
+    state = new_game(GameSettings(num_players), game_seed)
     while not state.is_over:
         yield state
         moves = state.legal_moves()
@@ -56,7 +57,7 @@ def winning_buy_position() -> tuple[GameState, Buy]:
     """Seat 0 plays last in the round (R15), has 13 prestige and can afford a face-up
     2-prestige card; seat 1 has 14. Buying it wins (15 to 14); anything else hands
     seat 1 another turn."""
-    state = codec.loads(codec.dumps(new_game(2, 8)))
+    state = codec.loads(codec.dumps(new_game(GameSettings(2), 8)))
     on_board = {i for row in state.board for i in row}
     target = next(i for i in on_board if CARDS[i].prestige == 2)
     decks = [list(d) for d in state.decks]

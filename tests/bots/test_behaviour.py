@@ -11,6 +11,7 @@ from shared.bots import Budget, choose_move, hard, make_bot
 from shared.cards import CARDS
 from shared.deal import new_game
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take, parse_move
+from shared.settings import GameSettings
 from shared.state import RETURN_PHASE, GameState
 
 from .positions import random_positions, winning_buy_position
@@ -90,7 +91,7 @@ def test_medium_opens_by_taking_and_buying_not_by_filling_its_reserve() -> None:
     turns = reserves = 0
     for n in (2, 3, 4):
         for seed in range(20):
-            state = new_game(n, 700 + seed)
+            state = new_game(GameSettings(n), 700 + seed)
             rng = random.Random(seed)
             while state.round <= 4:
                 move = bot.choose(state.view(state.current_player), rng, Budget())
@@ -103,7 +104,7 @@ def test_medium_opens_by_taking_and_buying_not_by_filling_its_reserve() -> None:
 
 
 def test_parse_of_a_bot_move_round_trips() -> None:
-    state = new_game(3, 3)
+    state = new_game(GameSettings(3), 3)
     view = state.view(state.current_player)
     for level, budget in LEVEL_BUDGETS:
         move = choose_move(view, level, 7, budget)

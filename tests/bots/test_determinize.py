@@ -11,6 +11,7 @@ from shared.bots import Determinizer, InconsistentViewError, determinize, passes
 from shared.cards import CARDS
 from shared.deal import new_game
 from shared.moves import PASS_MOVE
+from shared.settings import GameSettings
 
 from .positions import random_positions
 
@@ -50,12 +51,12 @@ def test_samples_vary_only_what_is_hidden() -> None:
 
 
 def test_the_same_seed_gives_the_same_sample() -> None:
-    view = new_game(4, 9).view(2)
+    view = new_game(GameSettings(4), 9).view(2)
     assert determinize(view, random.Random(3)) == determinize(view, random.Random(3))
 
 
 def test_a_sample_without_decks_leaves_bought_slots_empty() -> None:
-    state = new_game(2, 1)
+    state = new_game(GameSettings(2), 1)
     view = state.view(state.current_player)
     flat = Determinizer(view).sample_without_decks(random.Random(0))
     assert flat.decks == ((), (), ())
@@ -78,7 +79,7 @@ def test_r18_passes_in_a_row_are_read_from_last_turns(num_players: int) -> None:
 
 
 def test_a_view_whose_counts_do_not_add_up_is_refused() -> None:
-    view = new_game(2, 3).view(0)
+    view = new_game(GameSettings(2), 3).view(0)
     bad = dataclasses.replace(view, deck_sizes=(view.deck_sizes[0] + 1, *view.deck_sizes[1:]))
     with pytest.raises(InconsistentViewError):
         Determinizer(bad)

@@ -21,6 +21,7 @@ from shared.bots.heuristic import (
 )
 from shared.deal import new_game
 from shared.moves import Return, Take
+from shared.settings import GameSettings
 from shared.state import RETURN_PHASE, GameState
 from shared.tables import COST_PAIRS, NOBLE_PAIRS, PRESTIGE
 
@@ -36,7 +37,7 @@ FIVE, THREE = (next(c for c, k in COST_PAIRS[CARD] if k == n) for n in (5, 3))
 def position(**changes: Any) -> GameState:
     """A two-player deal with `CARD` alone on the board and no noble, changed by
     `changes`; seat 0 to move."""
-    state = new_game(2, 1)
+    state = new_game(GameSettings(2), 1)
     only = ((CARD, -1, -1, -1), EMPTY_ROW, EMPTY_ROW)
     settings: dict[str, Any] = {"board": only, "nobles": (), "current_player": 0}
     settings.update(changes)
@@ -175,7 +176,7 @@ def test_a_finished_game_is_a_win_a_loss_or_a_shared_win():
 
 def over_ten(tokens: tuple[int, ...], colours: tuple[int, ...]) -> GameState:
     """Seat 0 holding `tokens` takes `colours` and must give some back (R13)."""
-    state = replace(new_game(2, 1), current_player=0, tokens=(tokens, NO_TOKENS))
+    state = replace(new_game(GameSettings(2), 1), current_player=0, tokens=(tokens, NO_TOKENS))
     state = state.apply(Take(colours))
     assert state.phase == RETURN_PHASE
     return state

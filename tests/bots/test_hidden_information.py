@@ -19,6 +19,7 @@ from shared.bots import BotRequestError, choose_move, choose_move_bytes, encode_
 from shared.cards import CARDS
 from shared.deal import new_game
 from shared.moves import Buy, ReserveDeck
+from shared.settings import GameSettings
 from shared.state import GameState
 
 LEVEL_BUDGETS = [("easy", None), ("medium", None), ("hard", 60)]
@@ -53,7 +54,7 @@ def redeal(state: GameState, seat: int, seed: int) -> GameState:
 def _with_blind_reserves(num_players: int, seed: int, plies: int) -> GameState:
     """A position where several seats hold blind reserves and have bought cards."""
     rng = random.Random(seed)
-    state = new_game(num_players, seed)
+    state = new_game(GameSettings(num_players), seed)
     for _ in range(plies):
         moves = state.legal_moves()
         keen = [m for m in moves if isinstance(m, ReserveDeck | Buy)]
@@ -100,7 +101,7 @@ def test_hidden_card_ids_are_nowhere_in_the_request(num_players: int) -> None:
 def test_the_entry_point_takes_bytes_and_nothing_else() -> None:
     params = inspect.signature(choose_move_bytes).parameters
     assert list(params) == ["data"]
-    state = new_game(2, 5)
+    state = new_game(GameSettings(2), 5)
     view = state.view(state.current_player)
     with pytest.raises(BotRequestError):
         choose_move_bytes(view)  # type: ignore[arg-type]
@@ -113,7 +114,7 @@ def test_the_entry_point_takes_bytes_and_nothing_else() -> None:
 
 
 def test_the_entry_point_refuses_bad_requests() -> None:
-    state = new_game(3, 6)
+    state = new_game(GameSettings(3), 6)
     view = state.view(state.current_player)
     other = state.view((state.current_player + 1) % 3)
     bad = [

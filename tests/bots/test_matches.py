@@ -8,6 +8,7 @@ import pytest
 
 from shared.bots import Budget, make_bot
 from shared.deal import new_game
+from shared.settings import GameSettings
 from shared.state import GameState
 
 MAX_PLIES = 2000
@@ -15,7 +16,7 @@ MAX_PLIES = 2000
 
 def play(levels: list[str], seed: int, budget: Budget) -> tuple[GameState, list[str]]:
     """A whole game, each seat's bot seeded from the game seed; the moves as notation."""
-    state = new_game(len(levels), seed)
+    state = new_game(GameSettings(len(levels)), seed)
     bots = [make_bot(level) for level in levels]
     rng = random.Random(seed)
     record: list[str] = []

@@ -14,6 +14,7 @@ from shared.bots import Budget, explain, hard, race
 from shared.cards import NOBLES
 from shared.deal import new_game
 from shared.moves import Buy, Reserve, Return, Take
+from shared.settings import GameSettings
 from shared.state import ACTION, GameState
 
 from .positions import random_positions, winning_buy_position
@@ -73,7 +74,7 @@ def test_it_misses_no_buy_and_no_take_that_changes_the_hand(num_players: int) ->
 def test_r14_a_noble_already_met_visits_at_the_end_of_any_turn() -> None:
     """R14: one noble a turn, after whatever action; a take or a reserve brings one the
     bonuses already meet (as when one buy met two)."""
-    state = codec.loads(codec.dumps(new_game(2, 3)))
+    state = codec.loads(codec.dumps(new_game(GameSettings(2), 3)))
     me = state.current_player
     noble = state.nobles[1]
     bonuses = list(state.bonuses)
@@ -103,7 +104,7 @@ def test_alone_it_reaches_15_in_fewer_turns_than_a_strong_game_lasts() -> None:
     in fewer than 24 on average."""
     turns = []
     for seed in range(6):
-        state = new_game(2, seed)
+        state = new_game(GameSettings(2), seed)
         me = state.current_player
         count = 0
         while state.prestige(me) < 15 and count < 40:

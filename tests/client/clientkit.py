@@ -42,6 +42,7 @@ from shared.protocol import (
     decode_host,
     encode,
 )
+from shared.settings import GameSettings
 from shared.state import GameState
 
 HUMAN = 0
@@ -118,7 +119,7 @@ def find_position(
     holds."""
     for seed in range(tries):
         rng = random.Random(seed)
-        pos = Position(seed, (), new_game(players, seed))
+        pos = Position(seed, (), new_game(GameSettings(players), seed))
         for _ in range(max_moves):
             if pos.state.is_over:
                 break
@@ -130,7 +131,7 @@ def find_position(
 
 def play_to_end(players: int, seed: int) -> Position:
     rng = random.Random(seed)
-    pos = Position(seed, (), new_game(players, seed))
+    pos = Position(seed, (), new_game(GameSettings(players), seed))
     while not pos.state.is_over:
         pos = pos.apply(sensible(pos.state, rng))
     return pos
@@ -140,7 +141,7 @@ def before_the_end(players: int, seed: int) -> tuple[Position, Move]:
     """The position before the last move of a seeded game, which seat 0 makes (an
     AssertionError names a seed where it does not), and that move."""
     rng = random.Random(seed)
-    pos = before = Position(seed, (), new_game(players, seed))
+    pos = before = Position(seed, (), new_game(GameSettings(players), seed))
     move: Move | None = None
     while not pos.state.is_over:
         before, move = pos, sensible(pos.state, rng)
@@ -221,7 +222,7 @@ class Offline:
         seats += [SeatRecord(bot=level)] * (pos.state.num_players - 1)
         assert await store.create_table(table_id, seats, me.name)
         assert await store.update_table(table_id, 0, seats, me.name, PLAYING, pos.seed)
-        state = new_game(pos.state.num_players, pos.seed)
+        state = new_game(GameSettings(pos.state.num_players), pos.seed)
         for seq, text in enumerate(pos.moves):
             state = state.apply(parse_move(text))
             await store.append_move(table_id, seq, text, state.turn)

@@ -25,6 +25,7 @@ from client.replay import Replay
 from client.screens.replay import ReplayApp
 from shared.deal import new_game
 from shared.gamerecord import Record, parse_record, record_of, write_record
+from shared.settings import GameSettings
 
 EVIL_SEATS = ("\x1b]0;PWNED\x07\x1b[2Jann\x1b[41;1337m", "bob\u202e\u2066live\x9b2J")
 EVIL_GAME = "g7\x1b[5;1337m\u202e"
@@ -40,7 +41,7 @@ def utf8(text: str) -> bool:
 def hostile_record() -> Record:
     """A 2-player game of six turns, not over: hostile seats and game id, the whole corpus
     in turn 1's comment, and a short hostile comment on the last turn."""
-    state, moves = new_game(2, 11), []
+    state, moves = new_game(GameSettings(2), 11), []
     for _ in range(6):
         move = state.legal_moves()[0]
         moves.append(str(move))

@@ -24,10 +24,11 @@ from shared.gamerecord import (
 )
 from shared.moves import ReserveDeck, parse_move
 from shared.protocol import LoggedTurn
+from shared.settings import GameSettings
 
 
 def random_game(players: int, seed: int, limit: int = 400) -> list[str]:
-    rng, state, moves = random.Random(seed), new_game(players, seed), []
+    rng, state, moves = random.Random(seed), new_game(GameSettings(players), seed), []
     while not state.is_over and len(moves) < limit:
         move = rng.choice(state.legal_moves())
         moves.append(str(move))
@@ -36,7 +37,7 @@ def random_game(players: int, seed: int, limit: int = 400) -> list[str]:
 
 
 def bot_game(players: int, seed: int) -> list[str]:
-    state, moves = new_game(players, seed), []
+    state, moves = new_game(GameSettings(players), seed), []
     while not state.is_over:
         move = choose_move(state.view(state.current_player), "easy", seed + len(moves))
         moves.append(str(move))
@@ -47,7 +48,7 @@ def bot_game(players: int, seed: int) -> list[str]:
 def blind_game() -> tuple[int, list[str]]:
     """A seed and moves of a finished 2-player game where seat 1 reserved blind (R9)."""
     for seed in range(200):
-        moves, state = random_game(2, seed), new_game(2, seed)
+        moves, state = random_game(2, seed), new_game(GameSettings(2), seed)
         for text in moves:
             move = parse_move(text)
             if isinstance(move, ReserveDeck) and state.current_player == 1:
@@ -62,10 +63,10 @@ def test_a_replay_has_the_table_after_every_turn(players: int) -> None:
         moves = random_game(players, seed) if seed % 2 else bot_game(players, seed)
         record = parse_record(write_record(record_of(players, seed, moves)))
         replay = Replay.of(record)
-        played = turns(players, seed, moves)
+        played = turns(GameSettings(players), seed, moves)
         assert replay.log == tuple(LoggedTurn(s, t) for s, t in played)
         assert len(replay.positions) == replay.turns + 1
-        assert replay.positions[0] == new_game(players, seed)
+        assert replay.positions[0] == new_game(GameSettings(players), seed)
         assert replay.positions[-1] == replay_record(record)
         assert [replay.view(k).turn for k in (0, replay.turns)] == [1, replay.positions[-1].turn]
 

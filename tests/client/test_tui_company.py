@@ -35,6 +35,7 @@ from shared.protocol import (
     Where,
     encode,
 )
+from shared.settings import GameSettings
 from shared.state import GameState
 
 SEATS = (SeatSummary("Ann"), SeatSummary("Bob"))
@@ -55,7 +56,7 @@ def update(state: GameState, seat: int | None = 0, **extra: object) -> bytes:
 async def test_the_running_clock_counts_down_in_its_panel_and_the_others_stand() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
-    state = turn_of(new_game(2, 5), 0)
+    state = turn_of(new_game(GameSettings(2), 5), 0)
     async with app.run_test(size=(100, 30)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
         conn.deliver(update(state, clock=ClockView(FIVE, (3.5, 300.0), 0)))
@@ -75,7 +76,7 @@ async def test_the_bell_rings_when_it_becomes_your_turn_unless_turned_off() -> N
     app = SplendorApp(conn)
     rang: list[int] = []
     app.bell = lambda: rang.append(1)  # type: ignore[method-assign]
-    theirs, mine = turn_of(new_game(2, 5), 1), None
+    theirs, mine = turn_of(new_game(GameSettings(2), 5), 1), None
     mine = turn_of(theirs.apply(theirs.legal_moves()[0]), 0)
     async with app.run_test(size=(100, 30)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
@@ -95,7 +96,7 @@ async def test_chat_at_the_table_shows_beside_the_moves_and_mute_hides_a_name() 
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 30)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
-        conn.deliver(update(new_game(2, 5)))
+        conn.deliver(update(new_game(GameSettings(2), 5)))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.press("c", *"good luck", "enter")
         assert conn.sent[-1] == Say("good luck")
@@ -114,7 +115,7 @@ async def test_chat_beside_the_moves_never_pushes_a_move_out_of_view_at_80x24() 
     newest lines show beside it, wrapped, the oldest giving way; news is not a move."""
     conn = FakeConnection()
     app = SplendorApp(conn)
-    start = new_game(2, 5)
+    start = new_game(GameSettings(2), 5)
     first = start.apply(start.legal_moves()[0])
     async with app.run_test(size=(80, 24)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
@@ -139,18 +140,22 @@ async def test_news_of_a_time_out_stays_in_the_move_log() -> None:
     app = SplendorApp(conn)
     async with app.run_test(size=(100, 30)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
-        conn.deliver(update(new_game(2, 5)))
+        conn.deliver(update(new_game(GameSettings(2), 5)))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         conn.deliver(encode(Notice("Bob's time ran out: a medium bot plays this turn", "info")))
         await pilot.pause()
-        conn.deliver(update(new_game(2, 5).apply(new_game(2, 5).legal_moves()[0])))
+        conn.deliver(
+            update(
+                new_game(GameSettings(2), 5).apply(new_game(GameSettings(2), 5).legal_moves()[0])
+            )
+        )
         await wait_for(pilot, lambda: "Bob's time ran out" in screen_text(app))
 
 
 async def test_a_bot_standing_in_for_you_leaves_you_watching() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
-    state = turn_of(new_game(2, 5), 0)
+    state = turn_of(new_game(GameSettings(2), 5), 0)
     seats = (SeatSummary("Ann", standin="medium", timeouts=1), SeatSummary("Bob"))
     async with app.run_test(size=(100, 30)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
@@ -166,7 +171,7 @@ async def test_a_bot_standing_in_for_you_leaves_you_watching() -> None:
 async def test_a_player_away_past_the_patience_can_be_voted_on() -> None:
     conn = FakeConnection()
     app = SplendorApp(conn)
-    state = turn_of(new_game(2, 5), 1)
+    state = turn_of(new_game(GameSettings(2), 5), 1)
     away = (SeatSummary("Ann"), SeatSummary("Bob", connected=False))
     async with app.run_test(size=(100, 30)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
@@ -251,7 +256,7 @@ async def test_a_game_the_host_abandons_goes_to_the_lobby_and_says_so() -> None:
     shows it, and nothing says any more that a bot plays for you."""
     conn = FakeConnection()
     app = SplendorApp(conn)
-    state = turn_of(new_game(2, 5), 0)
+    state = turn_of(new_game(GameSettings(2), 5), 0)
     stood = (SeatSummary("Ann", standin="medium", timeouts=1), SeatSummary(None, "medium"))
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         conn.deliver(encode(Welcome("Ann")))

@@ -16,6 +16,7 @@ from server.host.bots import run_bot
 from shared.cards import card
 from shared.deal import replay
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take
+from shared.settings import GameSettings
 from shared.view import PlayerView
 
 KEYS = "wugrk"
@@ -150,4 +151,5 @@ async def test_random_keys_never_break_the_table(offline: MakeOffline) -> None:
         await pilot.pause()
         assert screen_text(app).strip()  # something a player can read
     assert len(kit.moves) >= 2  # the keys got a move through, and the bot answered
-    replay(2, 3, kit.moves)  # every move the keys sent was legal, in order (raises if not)
+    # every move the keys sent was legal, in order (raises if not)
+    replay(GameSettings(2), 3, kit.moves)

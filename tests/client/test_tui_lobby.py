@@ -30,6 +30,7 @@ from shared.protocol import (
     Where,
     encode,
 )
+from shared.settings import GameSettings
 
 
 def lobby(
@@ -160,7 +161,7 @@ async def test_a_table_the_host_puts_you_at_opens_and_leaving_returns_to_the_lob
         conn.deliver(lobby(PLAYING))
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await pilot.press("w")
-        state = new_game(2, 4)
+        state = new_game(GameSettings(2), 4)
         seats = (SeatSummary("Cy"), SeatSummary(None, bot="hard"))
         conn.deliver(encode(TableUpdate("t2", seats, None, state.view(None))))  # a spectator
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
@@ -210,8 +211,8 @@ async def test_mine_marks_a_game_to_rejoin_and_enter_rejoins_it() -> None:
 
 async def test_a_table_joined_mid_game_shows_its_moves_so_far() -> None:
     moves = ["take W U G", "take R K W", "take U G R", "reserve deck 1"]
-    state = replay(2, 4, moves)
-    history = tuple(LoggedTurn(seat, turn) for seat, turn in turns(2, 4, moves))
+    state = replay(GameSettings(2), 4, moves)
+    history = tuple(LoggedTurn(seat, turn) for seat, turn in turns(GameSettings(2), 4, moves))
     seats = (SeatSummary("Ann"), SeatSummary("Bob"))
     said = ("took W U G", "took W R K", "took U G R", "reserved a level 1")
     conn = FakeConnection()

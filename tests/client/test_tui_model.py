@@ -8,6 +8,7 @@ from client import describe, model
 from client.screens.results import end_note, tie_notes
 from shared.deal import new_game, replay
 from shared.moves import Buy, Reserve, ReserveDeck, Return, Take, parse_move
+from shared.settings import GameSettings
 from shared.view import LastTurn, PlayerInfo, PlayerView
 
 
@@ -16,7 +17,7 @@ def view0(state) -> PlayerView:  # type: ignore[no-untyped-def]
 
 
 def test_needs_text_shows_shortfall_after_bonuses_and_tokens() -> None:
-    state = new_game(2, 1)
+    state = new_game(GameSettings(2), 1)
     if state.current_player != 0:
         state = state.apply(parse_move("take W U G"))
     view = view0(state)
@@ -29,7 +30,11 @@ def test_needs_text_shows_shortfall_after_bonuses_and_tokens() -> None:
 
 
 def test_r7_r8_picks_follow_the_legal_takes() -> None:
-    view = view0(new_game(2, 1) if new_game(2, 1).current_player == 0 else new_game(2, 2))
+    view = view0(
+        new_game(GameSettings(2), 1)
+        if new_game(GameSettings(2), 1).current_player == 0
+        else new_game(GameSettings(2), 2)
+    )
     assert view.my_turn
     assert model.can_extend(view, [], 0)
     assert model.can_extend(view, [0], 0)  # R8: 4 white in the bank
@@ -47,7 +52,7 @@ def test_r7_fewer_than_three_colours_left() -> None:
 
 
 def test_why_not_explains_each_kind_of_refusal() -> None:
-    state = new_game(2, 5)
+    state = new_game(GameSettings(2), 5)
     view = state.view(state.current_player)
     other = state.view(1 - state.current_player)
     assert "turn" in model.why_not(other, Take((0, 1, 2)), ["Ann", "Bob"])
@@ -89,7 +94,7 @@ def test_a_narrow_panel_names_the_card_whole() -> None:
 
 
 def test_ended_turns_follow_the_turn_counter() -> None:
-    state = new_game(3, 9)
+    state = new_game(GameSettings(3), 9)
     start = state.current_player
     before = state.view(0)
     state = state.apply(parse_move("take W U G"))
@@ -101,7 +106,7 @@ def test_ended_turns_follow_the_turn_counter() -> None:
 
 def test_tie_notes_explain_r17() -> None:
     moves: list[str] = []
-    state = replay(2, 3, moves)
+    state = replay(GameSettings(2), 3, moves)
     assert tie_notes.__doc__ and end_note.__doc__
     assert state.outcome() is None
 

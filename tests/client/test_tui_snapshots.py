@@ -38,6 +38,7 @@ from shared.protocol import (
     Welcome,
     encode,
 )
+from shared.settings import GameSettings
 from shared.state import GameState
 
 LEVELS = ("easy", "medium", "hard")
@@ -114,7 +115,7 @@ CASES += [(state, (120, 40), 4) for state in STATES]
 async def test_snapshot(state: str, size: tuple[int, int], players: int) -> None:
     pos = position(players, state)
     seat = None if state == "watch" else 0
-    log = tuple(LoggedTurn(s, t) for s, t in turns(players, pos.seed, pos.moves))
+    log = tuple(LoggedTurn(s, t) for s, t in turns(GameSettings(players), pos.seed, pos.moves))
     conn = FakeConnection()
     app = SplendorApp(conn, local=seat is not None)
     async with app.run_test(size=size) as pilot:
@@ -161,7 +162,7 @@ async def test_snapshot_chat(size: tuple[int, int], players: int) -> None:
     """Online, the table's chat has its own column beside the moves: its newest lines,
     wrapped, a spectator's marked; the moves keep their place and their count."""
     pos = position(players, "choose")
-    log = tuple(LoggedTurn(s, t) for s, t in turns(players, pos.seed, pos.moves))
+    log = tuple(LoggedTurn(s, t) for s, t in turns(GameSettings(players), pos.seed, pos.moves))
     conn = FakeConnection()
     app = SplendorApp(conn)
     async with app.run_test(size=size) as pilot:

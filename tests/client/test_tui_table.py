@@ -32,6 +32,7 @@ from shared.cards import CARDS
 from shared.deal import new_game
 from shared.moves import Reserve, Take
 from shared.protocol import SeatSummary, TableUpdate, Welcome, encode
+from shared.settings import GameSettings
 from shared.state import GameState
 
 
@@ -205,7 +206,7 @@ async def test_the_first_player_starts_every_round_at_the_top(offline: MakeOffli
 
 def test_a_round_starts_when_the_first_player_plays() -> None:
     """The round number moves on exactly when the player who started is to play again."""
-    state = new_game(3, 2)
+    state = new_game(GameSettings(3), 2)
     assert state.starting_player != 0
     rounds = []
     rng = random.Random(2)
@@ -297,7 +298,7 @@ async def test_online_undo_and_hints_are_refused_before_asking() -> None:
     app = SplendorApp(conn)
     async with app.run_test(size=(80, 24)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
-        state = new_game(2, 1)
+        state = new_game(GameSettings(2), 1)
         seats = (SeatSummary("Ann"), SeatSummary(None, bot="easy"))
         conn.deliver(encode(TableUpdate("t1", seats, 0, state.view(0))))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
@@ -317,7 +318,7 @@ async def test_q_online_at_80_columns_asks_in_one_whole_line() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
         seats = (SeatSummary("Ann"), SeatSummary(None, bot="easy"))
-        conn.deliver(encode(TableUpdate("t1", seats, 0, new_game(2, 1).view(0))))
+        conn.deliver(encode(TableUpdate("t1", seats, 0, new_game(GameSettings(2), 1).view(0))))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.press("q")
         line = screen_text(app).splitlines()[-2]
@@ -351,7 +352,7 @@ async def test_the_key_line_follows_the_mode_online_and_while_looking() -> None:
     app = SplendorApp(conn)
     async with app.run_test(size=(80, 24)) as pilot:
         conn.deliver(encode(Welcome("Ann")))
-        state = new_game(2, 1)  # seat 1 starts: Ann's
+        state = new_game(GameSettings(2), 1)  # seat 1 starts: Ann's
         seats = (SeatSummary(None, bot="easy"), SeatSummary("Ann"))
         conn.deliver(encode(TableUpdate("t1", seats, 1, state.view(1))))
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from shared import CARDS, LETTERS, GameState, IllegalMoveError, Move, card, new_game, parse_move
+from shared.settings import GameSettings
 from shared.state import GEMS_BY_PLAYERS, GOLD_TOKENS, TOKEN_LIMIT, TurnSummary, _replace_at
 
 Six = tuple[int, int, int, int, int, int]
@@ -156,7 +157,9 @@ def notations(moves: Iterable[Move]) -> list[str]:
 
 def start(num_players: int = 2, seed: int = 1, seat: int = 0) -> GameState:
     """A fresh deal with `seat` to play first (the starting player too)."""
-    return edit(new_game(num_players, seed), current_player=seat, starting_player=seat)
+    return edit(
+        new_game(GameSettings(num_players), seed), current_player=seat, starting_player=seat
+    )
 
 
 # -- invariants ---------------------------------------------------------------

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from shared import CARDS, NOBLES, GameState, new_game
+from shared.settings import GameSettings
 from shared.state import RETURN_PHASE
 
 DATA = Path(__file__).parent / "data"
@@ -80,7 +81,7 @@ def _notable(before: GameState, after: GameState) -> bool:
 
 def golden_game(name: str, players: int, seed: int, chooser: int) -> dict[str, Any]:
     rng = random.Random(chooser)
-    state = new_game(players, seed)
+    state = new_game(GameSettings(players), seed)
     moves: list[str] = []
     checkpoints = {"0": facts(state)}
     while not state.is_over:
@@ -119,7 +120,7 @@ def find_position(
     that reaches a position `wanted` accepts."""
     for attempt in range(1000):
         rng = random.Random(chooser + attempt)
-        state = new_game(players, seed)
+        state = new_game(GameSettings(players), seed)
         moves: list[str] = []
         while not state.is_over:
             if wanted(state):
@@ -168,7 +169,7 @@ def perft_table() -> list[dict[str, Any]]:
     table = []
     for name, players, seed, wanted, depth in POSITIONS:
         moves = find_position(players, seed, 1, wanted)
-        state = new_game(players, seed)
+        state = new_game(GameSettings(players), seed)
         for text in moves:
             state = state.apply(next(m for m in state.legal_moves() if str(m) == text))
         table.append(

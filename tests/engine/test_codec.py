@@ -8,6 +8,7 @@ import pytest
 from shared import GameState, Outcome, new_game, parse_move, replay
 from shared.codec import FORMAT_VERSION, MAX_BYTES, CodecError, dumps, loads
 from shared.moves import ALL_MOVES
+from shared.settings import GameSettings
 
 from .helpers import play
 from .test_golden import GAMES
@@ -15,13 +16,13 @@ from .test_golden import GAMES
 
 def finished() -> GameState:
     game = GAMES[2]
-    return replay(game["players"], game["seed"], game["moves"])
+    return replay(GameSettings(game["players"]), game["seed"], game["moves"])
 
 
 def some_states() -> list[GameState]:
-    start = new_game(3, seed=42)
+    start = new_game(GameSettings(3), seed=42)
     returning = play(
-        new_game(2, seed=1), "take W U G", "take W U G", "take R K W", "take R K U",
+        new_game(GameSettings(2), seed=1), "take W U G", "take W U G", "take R K W", "take R K U",
         "take W G R", "take K U G", "reserve deck 1",
     )  # fmt: skip
     return [start, play(start, "reserve deck 2", "take W W"), returning, finished()]
@@ -50,7 +51,7 @@ def test_moves_and_outcomes_round_trip() -> None:
 
 
 def test_messages_round_trip_with_views_and_moves_inside() -> None:
-    state = new_game(2, seed=5)
+    state = new_game(GameSettings(2), seed=5)
     message = {
         "t": "table",
         "seats": ({"name": "ann", "bot": None}, {"name": None, "bot": "easy"}),
@@ -62,7 +63,7 @@ def test_messages_round_trip_with_views_and_moves_inside() -> None:
 
 
 def test_cards_travel_as_their_ids() -> None:
-    state = new_game(2, seed=1)
+    state = new_game(GameSettings(2), seed=1)
     version, tag, payload = msgpack.unpackb(dumps(state))
     assert (version, tag) == (FORMAT_VERSION, "state")
     assert payload["board"][0] == ["1-12", "1-03", "1-17", "1-27"]

@@ -11,6 +11,7 @@ import msgpack
 from shared import GameState, new_game
 from shared.bots import Determinizer
 from shared.codec import dumps, loads
+from shared.settings import GameSettings
 from shared.state import _copy
 from shared.wire import stored_fields
 
@@ -23,7 +24,7 @@ STORED = [name for name, _ in stored_fields(GameState)]
 def a_position() -> GameState:
     """Some way into a 3-player game, with a blind reserve and a card bought."""
     rng = random.Random(2)
-    state = play(new_game(3, seed=4), "reserve deck 2")
+    state = play(new_game(GameSettings(3), seed=4), "reserve deck 2")
     while not any(state.bought):
         state = state.apply(rng.choice(state.legal_moves()))
     state.legal_moves()  # fill the cache, which copies must not share

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from shared import GameState, InvalidMoveError, Move, new_game, parse_move
 from shared.codec import FORMAT_VERSION, CodecError, dumps, loads
+from shared.settings import GameSettings
 from shared.wire import stored_fields
 
 from .helpers import play
@@ -67,7 +68,13 @@ def check_loads(data: bytes) -> None:
 
 
 def _samples() -> list[bytes]:
-    state = play(new_game(3, seed=8), "reserve deck 1", "take W U G", "reserve deck 2", "take R R")
+    state = play(
+        new_game(GameSettings(3), seed=8),
+        "reserve deck 1",
+        "take W U G",
+        "reserve deck 2",
+        "take R R",
+    )
     return [
         dumps(state),
         dumps(state.view(1)),

@@ -18,12 +18,13 @@ from shared.gamerecord import (
     replay_record,
     write_record,
 )
+from shared.settings import GameSettings
 from shared.state import GameState
 
 
 def random_game(players: int, seed: int) -> tuple[GameState, list[str]]:
     rng = random.Random(seed)
-    state, moves = new_game(players, seed), []
+    state, moves = new_game(GameSettings(players), seed), []
     while not state.is_over and len(moves) < 400:
         move = rng.choice(state.legal_moves())
         moves.append(str(move))
@@ -32,7 +33,7 @@ def random_game(players: int, seed: int) -> tuple[GameState, list[str]]:
 
 
 def bot_game(players: int, seed: int, level: str) -> tuple[GameState, list[str]]:
-    state, moves = new_game(players, seed), []
+    state, moves = new_game(GameSettings(players), seed), []
     while not state.is_over:
         move = choose_move(state.view(state.current_player), level, seed + len(moves))
         moves.append(str(move))
@@ -135,7 +136,7 @@ def test_a_record_that_breaks_a_rule_names_the_seat_as_the_record_numbers_it(
     """Seats count from 1 in the error, as the record's Seat1, Seat2... tags do (issue 32)."""
     _, moves = random_game(players, 5)
     for played in range(1, 9):
-        mover = replay(players, 5, moves[:played]).current_player
+        mover = replay(GameSettings(players), 5, moves[:played]).current_player
         record = record_of(players, 5, moves[:played])
         text = write_record(Record(record.tags, (*record.moves, "pass")))  # R12: not now
         with pytest.raises(RecordError) as raised:

@@ -13,6 +13,7 @@ import pytest
 from shared import CARDS, NOBLES, GameState, Outcome, new_game, parse_move
 from shared.cards import LEVEL_CARDS
 from shared.rng import SplitMix64
+from shared.settings import GameSettings
 
 from .helpers import check_invariants
 from .make_data import facts, perft
@@ -85,7 +86,7 @@ def documented_deal(players: int, seed: int) -> tuple[list[list[int]], list[int]
 def test_r5_r6_new_game_deals_as_documented(players: int) -> None:
     for seed in [*range(50), 2**32, 2**63 + 5, 2**64 - 1]:
         decks, nobles, first = documented_deal(players, seed)
-        state = new_game(players, seed)
+        state = new_game(GameSettings(players), seed)
         # the first four cards of each shuffled level go face up; the rest is the deck
         assert state.board == tuple(tuple(d[:4]) for d in decks)
         assert state.decks == tuple(tuple(d[4:]) for d in decks)
@@ -120,7 +121,7 @@ def test_r5_r6_the_deal_of_a_seed_never_changes(
     players: int, seed: int, board: list[list[str]], deck_tops: list[str], nobles: list[str],
     first: int,
 ) -> None:  # fmt: skip
-    state = new_game(players, seed)
+    state = new_game(GameSettings(players), seed)
     assert [[CARDS[i].id for i in row] for row in state.board] == board
     assert [CARDS[d[0]].id for d in state.decks] == deck_tops
     assert [NOBLES[n].id for n in state.nobles] == nobles
@@ -132,7 +133,7 @@ def test_r5_r6_the_deal_of_a_seed_never_changes(
 
 @pytest.mark.parametrize("game", GAMES, ids=[g["name"] for g in GAMES])
 def test_golden_playthrough(game: dict[str, Any]) -> None:
-    state = new_game(game["players"], game["seed"])
+    state = new_game(GameSettings(game["players"]), game["seed"])
     checkpoints = game["checkpoints"]
     assert facts(state) == checkpoints["0"]
     for ply, text in enumerate(game["moves"], start=1):
@@ -160,7 +161,7 @@ def test_golden_playthroughs_cover_the_awkward_moments() -> None:
 
 
 def position(entry: dict[str, Any]) -> GameState:
-    state = new_game(entry["players"], entry["seed"])
+    state = new_game(GameSettings(entry["players"]), entry["seed"])
     for text in entry["moves"]:
         state = state.apply(parse_move(text))
     return state

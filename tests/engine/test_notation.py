@@ -15,6 +15,7 @@ from shared import (
     parse_move,
 )
 from shared.moves import ALL_MOVES, Buy, Pass, Reserve, ReserveDeck, Return, Take
+from shared.settings import GameSettings
 
 from .helpers import play
 
@@ -126,7 +127,7 @@ def test_errors_share_one_base() -> None:
 def test_illegal_move_error_names_the_move_the_reason_the_turn_and_the_seat() -> None:
     """Seats count from 1 in the message, as records and the table number them (index 0
     is seat 1)."""
-    state = new_game(2, seed=1)  # index 1 starts
+    state = new_game(GameSettings(2), seed=1)  # index 1 starts
     state = play(state, "take W R K")
     with pytest.raises(IllegalMoveError) as err:
         state.apply(parse_move("take R R"))
@@ -147,16 +148,16 @@ def test_illegal_move_error_names_the_move_the_reason_the_turn_and_the_seat() ->
 )
 def test_illegal_move_reasons(move: str, reason: str) -> None:
     with pytest.raises(IllegalMoveError) as err:
-        new_game(2, seed=1).apply(parse_move(move))
+        new_game(GameSettings(2), seed=1).apply(parse_move(move))
     assert str(err.value) == f"`{move}`: {reason} (turn 1, seat 2)"
 
 
 def test_a_finished_game_takes_no_more_moves() -> None:
-    from shared import replay
+    from shared import GameSettings, replay
 
     from .test_golden import GAMES
 
     game = GAMES[0]
-    state = replay(game["players"], game["seed"], game["moves"])
+    state = replay(GameSettings(game["players"]), game["seed"], game["moves"])
     with pytest.raises(IllegalMoveError, match="the game is over"):
         state.apply(parse_move("pass"))

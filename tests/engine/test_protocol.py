@@ -58,20 +58,21 @@ from shared.protocol import (
     decode_host,
     encode,
 )
+from shared.settings import GameSettings
 from shared.state import GameState
 
 from .helpers import play
 from .test_fuzz import fuzz, msgpack_values
 
 MOVES = ["take W U G", "reserve deck 1", "take R R", "reserve deck 2"]
-STATE = play(new_game(3, seed=8), *MOVES)
+STATE = play(new_game(GameSettings(3), seed=8), *MOVES)
 SEATS = (SeatSummary("ann"), SeatSummary(None, bot="hard"), SeatSummary("bob", connected=False))
-LOG = tuple(LoggedTurn(seat, turn) for seat, turn in turns(3, 8, MOVES))
+LOG = tuple(LoggedTurn(seat, turn) for seat, turn in turns(GameSettings(3), 8, MOVES))
 
 
 def finished_game(players: int, seed: int) -> GameState:
     """A seeded game played to its end, buying whenever it can."""
-    rng, state = random.Random(seed), new_game(players, seed)
+    rng, state = random.Random(seed), new_game(GameSettings(players), seed)
     while not state.is_over:
         legal = state.legal_moves()
         buys = [m for m in legal if isinstance(m, Buy)]

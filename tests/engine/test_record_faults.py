@@ -22,13 +22,14 @@ from shared.gamerecord import (
     write_record,
 )
 from shared.moves import ReserveDeck, Return, Take
+from shared.settings import GameSettings
 from shared.state import GameState
 
 HEAD = '[Players "2"]\n[Seed "1"]\n[CardSet "1"]\n\n'
 
 
 def random_game(players: int, seed: int, limit: int = 400) -> tuple[GameState, list[str]]:
-    rng, state, moves = random.Random(seed), new_game(players, seed), []
+    rng, state, moves = random.Random(seed), new_game(GameSettings(players), seed), []
     while not state.is_over and len(moves) < limit:
         move = rng.choice(state.legal_moves())
         moves.append(str(move))
@@ -252,7 +253,7 @@ def test_the_writer_refuses_what_its_reader_would_not_read_back() -> None:
 
 def long_game(moves: int) -> list[str]:
     """A legal game that does not end: reserve from the decks, then take and give back."""
-    rng, state, played = random.Random(5), new_game(2, 5), []
+    rng, state, played = random.Random(5), new_game(GameSettings(2), 5), []
     while len(played) < moves:
         legal = state.legal_moves()
         pick = [m for m in legal if isinstance(m, ReserveDeck)] or [

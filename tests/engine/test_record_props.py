@@ -24,6 +24,7 @@ from shared.gamerecord import (
     replay_record,
     write_record,
 )
+from shared.settings import GameSettings
 from shared.state import GameState
 
 props = settings(
@@ -37,7 +38,7 @@ props = settings(
 
 def random_game(players: int, seed: int, limit: int = 600) -> tuple[GameState, list[str]]:
     """A seeded game of random legal moves, to its end (or `limit` moves)."""
-    rng, state, moves = random.Random(seed), new_game(players, seed), []
+    rng, state, moves = random.Random(seed), new_game(GameSettings(players), seed), []
     while not state.is_over and len(moves) < limit:
         move = rng.choice(state.legal_moves())
         moves.append(str(move))

@@ -1,5 +1,6 @@
 """The end of a turn and of the game: docs/rules.md R13 (ten tokens), R14 (nobles),
-R15 (final round), R16 and R17 (scoring), R18 (a whole round of passes).
+R15 (final round, at the rules' 15 or at the target of the game's settings), R16 and R17
+(scoring), R18 (a whole round of passes).
 
 Positions start from seed 1, whose nobles lie in the order N7 (3U 3G 3K),
 N6 (3W 3U 3R), N5 (4U 4K) with two players (one more with each extra player).
@@ -7,7 +8,7 @@ N6 (3W 3U 3R), N5 (4U 4K) with two players (one more with each extra player).
 
 from __future__ import annotations
 
-from shared import CARDS, NOBLE_BY_ID, GameState, Outcome, parse_move
+from shared import CARDS, NOBLE_BY_ID, GameSettings, GameState, Outcome, new_game, parse_move
 from shared.moves import PASS_MOVE, Return
 
 from .helpers import (
@@ -187,6 +188,45 @@ def test_r15_below_fifteen_the_game_goes_on() -> None:
     state = give_cards(start(), 0, ["3-16", "3-19", "2-27"])  # 13 prestige
     state = play(state, "take W U G", "take W U G")
     assert not state.final_round and not state.is_over
+
+
+def to_21(state: GameState) -> GameState:
+    """The same position in a longer game: R15's target is 21 (`shared.settings`)."""
+    return edit(state, target=21)
+
+
+def test_r15_the_target_comes_from_the_settings() -> None:
+    assert new_game(GameSettings(2), 1).target == 15  # the rules' game
+    state = new_game(GameSettings(3, target=21), 1)
+    assert state.target == 21 and state.settings == GameSettings(3, target=21)
+    assert state.view(0).target == 21 and state.view(None).settings.target == 21
+    # the target deals nothing: the same seed deals the same game
+    assert edit(state, target=15) == new_game(GameSettings(3), 1)
+
+
+def test_r15_in_a_game_to_21_fifteen_does_not_start_the_final_round() -> None:
+    state = play(fifteen(to_21(start(3)), 1), "take W U G", "take W U G", "take W U G")
+    assert state.prestige(1) == 15 and not state.final_round and not state.is_over
+    state = play(give_cards(state, 1, ["3-18"]), "take W U G", "take R K W")  # seats 0, 1
+    assert state.prestige(1) == 20 and state.current_player == 2
+    assert not state.final_round  # 20 is not enough either
+
+
+def test_r15_in_a_game_to_21_reaching_21_starts_the_final_round() -> None:
+    state = give_cards(fifteen(to_21(start(3)), 1), 1, ["3-06", "2-11"])  # 15 + 4 + 2
+    assert state.prestige(1) == 21
+    state = play(state, "take W U G", "take W U G")
+    assert state.final_round and not state.is_over and state.current_player == 2
+    state = play(state, "take W U G")
+    assert state.is_over and state.turn == 3  # seat 0, who started, plays no more
+    assert state.outcome() == Outcome(scores=(0, 21, 0), ranks=(2, 1, 2))
+
+
+def test_r15_in_a_game_to_21_a_noble_can_bring_the_21() -> None:
+    state = give_cards(to_21(start()), 0, ["3-16", "3-19", "3-17", "2-26"])  # 18 prestige
+    state = with_bonuses(state, 0, "3U 3G 3K")
+    state = play(state, "take W U G")
+    assert state.prestige(0) == 21 and state.final_round and not state.is_over
 
 
 # -- R16, R17 scoring -------------------------------------------------------------

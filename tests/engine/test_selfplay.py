@@ -20,6 +20,7 @@ import pytest
 from shared import CARDS, GameState, IllegalMoveError, new_game, parse_move
 from shared.codec import dumps, loads
 from shared.moves import ALL_MOVES
+from shared.settings import GameSettings
 from shared.state import WINNING_PRESTIGE
 
 from .helpers import check_invariants
@@ -64,7 +65,7 @@ def check_move(state: GameState, rng: random.Random) -> GameState:
 
 def play_game(number: int) -> GameState:
     players = 2 + number % 3
-    state = new_game(players, seed=number * 7919)
+    state = new_game(GameSettings(players), seed=number * 7919)
     rng = random.Random(number)
     seats: list[int | None] = [*range(players), None]
     plies = 0
@@ -97,7 +98,7 @@ def test_random_self_play(first: int) -> None:
 
 def test_the_leak_check_finds_a_card_that_is_named() -> None:
     """The check above would see a leak: the owner's own view names the blind reserve."""
-    state = new_game(2, seed=3)
+    state = new_game(GameSettings(2), seed=3)
     owner = state.current_player
     state = state.apply(parse_move("reserve deck 1"))
     hidden = IDS[state.reserved[owner][0][0]]

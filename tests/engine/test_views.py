@@ -6,13 +6,14 @@ import pytest
 
 from shared import CARDS, NOBLES, codec, new_game, protocol, replay
 from shared.deal import turns
+from shared.settings import GameSettings
 
 from .helpers import play
 from .test_golden import GAMES
 
 
 def test_a_view_shows_the_table() -> None:
-    state = play(new_game(3, seed=42), "take W U G", "reserve 1-17")  # seat 1 starts
+    state = play(new_game(GameSettings(3), seed=42), "take W U G", "reserve 1-17")  # seat 1 starts
     view = state.view(0)
     assert view.seat == 0 and view.num_players == 3
     assert view.bank == state.bank
@@ -33,7 +34,7 @@ def test_a_view_shows_the_table() -> None:
 
 
 def test_only_the_deciding_seat_sees_legal_moves() -> None:
-    state = new_game(3, seed=42)
+    state = new_game(GameSettings(3), seed=42)
     for seat in range(3):
         view = state.view(seat)
         expected = state.legal_moves() if seat == state.current_player else ()
@@ -44,7 +45,7 @@ def test_only_the_deciding_seat_sees_legal_moves() -> None:
 
 
 def test_views_never_name_deck_cards_or_others_blind_reserves() -> None:
-    state = play(new_game(2, seed=3), "reserve deck 1", "reserve deck 3")
+    state = play(new_game(GameSettings(2), seed=3), "reserve deck 1", "reserve deck 3")
     starter = state.current_player  # reserved from deck 1; the other seat from deck 3
     other = 1 - starter
     level1, level3 = state.reserved[starter][0][0], state.reserved[other][0][0]
@@ -63,7 +64,7 @@ def test_views_never_name_deck_cards_or_others_blind_reserves() -> None:
 
 def test_a_finished_game_shows_the_outcome_and_no_moves() -> None:
     game = GAMES[1]
-    state = replay(game["players"], game["seed"], game["moves"])
+    state = replay(GameSettings(game["players"]), game["seed"], game["moves"])
     for seat in (0, 1, None):
         view = state.view(seat)
         assert view.is_over and view.outcome == state.outcome() and view.legal_moves == ()
@@ -72,13 +73,13 @@ def test_a_finished_game_shows_the_outcome_and_no_moves() -> None:
 @pytest.mark.parametrize("seat", [-1, 2, 4])
 def test_no_view_for_a_seat_that_is_not_there(seat: int) -> None:
     with pytest.raises(ValueError, match="no seat"):
-        new_game(2, seed=1).view(seat)
+        new_game(GameSettings(2), seed=1).view(seat)
 
 
 def _update(n: int, seed: int, moves: list[str], log: object) -> bytes:
     """A table update's bytes with `log` as its log, as any host could send them."""
     seats = tuple(protocol.SeatSummary(f"p{i}") for i in range(n))
-    update = protocol.TableUpdate("t1", seats, 0, replay(n, seed, moves).view(0))
+    update = protocol.TableUpdate("t1", seats, 0, replay(GameSettings(n), seed, moves).view(0))
     return codec.dumps({**codec.loads(protocol.encode(update)), "log": log})
 
 
@@ -88,14 +89,14 @@ def test_the_turn_log_round_trips_and_names_no_hidden_card(game: dict[str, objec
     a turn (`codec.turn_payload`): a blind reserve (R9) names its deck, never its card."""
     moves = list(game["moves"])  # type: ignore[call-overload]
     n, seed = int(game["players"]), int(game["seed"])  # type: ignore[call-overload]
-    played = turns(n, seed, moves)
+    played = turns(GameSettings(n), seed, moves)
     log = tuple(protocol.LoggedTurn(seat, turn) for seat, turn in played)
-    view = replay(n, seed, moves).view(0)
+    view = replay(GameSettings(n), seed, moves).view(0)
     seats = tuple(protocol.SeatSummary(f"p{i}") for i in range(n))
     data = protocol.encode(protocol.TableUpdate("t1", seats, 0, view, log))
     received = protocol.decode_host(data)
     assert isinstance(received, protocol.TableUpdate) and received.log == log
-    state = replay(n, seed, moves)
+    state = replay(GameSettings(n), seed, moves)
     assert len(played) == state.turn - (0 if state.is_over else 1)
     hidden = {CARDS[i].id for r in state.reserved for i, blind in r if blind}
     sent_log = codec.loads(data)["log"]

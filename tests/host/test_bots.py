@@ -15,10 +15,11 @@ from server.host.bots import BotPool, bot_request, fallback_choose_move_bytes, r
 from shared.bots import choose_move
 from shared.deal import new_game
 from shared.moves import parse_move
+from shared.settings import GameSettings
 
 
 def _positions(n: int = 40) -> list[Any]:
-    out, state = [], new_game(3, 11)
+    out, state = [], new_game(GameSettings(3), 11)
     while len(out) < n and not state.is_over:
         out.append(state)
         state = state.apply(state.legal_moves()[len(out) % len(state.legal_moves())])
@@ -70,7 +71,7 @@ async def test_a_failing_bot_still_yields_a_legal_move(
     monkeypatch.setattr(bots_module, "GRACE", 0.05)
     with executor(1) as ex:
         pool = BotPool(budgets={"hard": 0.01}, executor=ex)
-        state = new_game(2, 9)
+        state = new_game(GameSettings(2), 9)
         move = await pool.choose(state.view(state.current_player), "hard", 1)
         assert move in state.legal_moves()
 
@@ -87,7 +88,7 @@ async def test_a_dead_worker_is_replaced_and_the_bots_play_on(
         assert isinstance(executor, bots_module.ProcessPoolExecutor)
         for pid in list(executor._processes):  # the only way to reach a pool's workers
             os.kill(pid, signal.SIGKILL)
-        state = new_game(2, 9)
+        state = new_game(GameSettings(2), 9)
         view = state.view(state.current_player)
         for _ in range(50):  # the pool notices the death on its next use
             if pool._executor is not executor:

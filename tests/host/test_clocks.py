@@ -28,6 +28,7 @@ from shared.clock import DAY, parse_time_control
 from shared.deal import new_game
 from shared.moves import Take
 from shared.protocol import LobbyList, Notice, PlayMove, Quick, TableUpdate
+from shared.settings import GameSettings
 
 
 def mover_of(conns: list[HostConnection]) -> tuple[HostConnection, HostConnection]:
@@ -41,7 +42,7 @@ def mover_of(conns: list[HostConnection]) -> tuple[HostConnection, HostConnectio
 
 def test_a_real_time_bank_keeps_what_is_left_plus_the_increment() -> None:
     control = parse_time_control("5+10")
-    state = new_game(2, 7)
+    state = new_game(GameSettings(2), 7)
     first = state.current_player
     start = start_timing(control, 2, first, True, 1000.0)
     assert start == Timing(1300.0, (300.0, 300.0))
@@ -55,7 +56,7 @@ def test_a_real_time_bank_keeps_what_is_left_plus_the_increment() -> None:
 
 def test_r13_a_return_is_on_the_same_clock() -> None:
     control = parse_time_control("1d")
-    state = new_game(2, 3)
+    state = new_game(GameSettings(2), 3)
     while state.phase != "return":  # play until someone must give tokens back
         takes = [m for m in state.legal_moves() if isinstance(m, Take) and len(m.colours) == 3]
         state = state.apply(takes[0] if takes else state.legal_moves()[0])
@@ -64,7 +65,7 @@ def test_r13_a_return_is_on_the_same_clock() -> None:
     assert timing_after(control, before, state, back, lambda s: True, 4000.0) == Timing(
         4000.0 + DAY, ()
     )
-    same_turn = new_game(2, 3)
+    same_turn = new_game(GameSettings(2), 3)
     assert timing_after(control, before, same_turn, same_turn, lambda s: True, 4000.0) == before
 
 

@@ -42,11 +42,13 @@ async def test_full_game_against_a_bot(host: GameHost, caplog: pytest.LogCapture
         "scores": list(final.outcome.scores),
         "ranks": list(final.outcome.ranks),
     }
-    assert replay(2, record.seed, record.moves).view(0) == final  # a replay is seed + moves
+    assert replay(record.game_settings, record.seed, record.moves).view(0) == final  # seed + moves
     starts = [r for r in caplog.records if r.getMessage().startswith("game start " + table_id)]
     ends = [r for r in caplog.records if r.getMessage().startswith("game end " + table_id)]
     assert len(starts) == 1 and len(ends) == 1
-    shown = len(turns(2, record.seed, record.moves))  # the table's "Moves N", "turn N of N"
+    shown = len(
+        turns(record.game_settings, record.seed, record.moves)
+    )  # the table's "Moves N", "turn N of N"
     assert ends[0].getMessage().endswith(f" after {shown} turns")  # one count (issue 32)
 
 

@@ -65,8 +65,9 @@ async def test_undo_takes_back_my_last_move_and_the_bots_after_it(practice: Game
     assert stored == stored_before[: len(stored)] and len(stored) < len(stored_before)
     record = await practice.store.load_game(table_id)
     assert record is not None
-    assert replay(3, record.seed, record.moves).view(0) == back.view  # the store agrees
-    assert back.log == tuple(LoggedTurn(*t) for t in turns(3, record.seed, record.moves))
+    settings = record.game_settings
+    assert replay(settings, record.seed, record.moves).view(0) == back.view  # the store agrees
+    assert back.log == tuple(LoggedTurn(*t) for t in turns(settings, record.seed, record.moves))
     await play_move(ann, pick(back.view))  # and the game goes on from there
     assert len(await practice.store.moves(table_id)) > len(stored)
 

@@ -80,7 +80,8 @@ async def test_disconnect_and_reconnect_lands_back_at_the_current_state(host: Ga
     )  # broadcasts carry no log
     record = await host.store.load_game(table_id)
     assert record is not None
-    assert back.view == replay(3, record.seed, record.moves).view(0)  # exactly where it is
+    here = replay(record.game_settings, record.seed, record.moves)
+    assert back.view == here.view(0)  # exactly where it is
     assert back.view.turn == bob.view.turn and back.view.bank == bob.view.bank
     await bob.next_of(TableUpdate, lambda m: m.seats[0].connected)  # shown back to bob
     assert back.view.my_turn

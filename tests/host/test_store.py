@@ -44,6 +44,7 @@ from shared.codec import dumps
 from shared.deal import new_game, replay
 from shared.moves import parse_move
 from shared.protocol import Bye, Create, LobbyList, Quick, SeatSummary, TableUpdate
+from shared.settings import GameSettings
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -300,13 +301,13 @@ async def test_a_waiting_table_survives_a_restart(start_host: StartHost, databas
 
 def test_resume_replays_the_log_past_a_bad_snapshot() -> None:
     moves: list[str] = []
-    state = new_game(2, 5)
+    state = new_game(GameSettings(2), 5)
     for _ in range(30):
         move = state.legal_moves()[0]
         moves.append(str(move))
         state = state.apply(move)
     seats = (SeatRecord("a", False, "K"), SeatRecord(bot="easy"))
-    snapshot = (20, dumps(replay(2, 5, moves[:20])))
+    snapshot = (20, dumps(replay(GameSettings(2), 5, moves[:20])))
     good = GameRecord("g", 5, seats, "a", "playing", 0.0, None, None, tuple(moves), snapshot)
     bad = GameRecord("g", 5, seats, "a", "playing", 0.0, None, None, tuple(moves), (20, b"junk"))
     for record in (good, bad):
@@ -343,7 +344,7 @@ async def test_kill_9_loses_no_move_that_was_sent(
     [record] = await store.open_tables()
     await store.close()
     assert record.seed is not None
-    state = new_game(4, record.seed)
+    state = new_game(GameSettings(4), record.seed)
     stored_views = {dumps(state.view(0)).hex()}
     for text in record.moves:
         state = state.apply(parse_move(text))
@@ -366,7 +367,7 @@ async def test_a_game_whose_log_is_over_is_marked_finished_at_start(
     seats = [SeatRecord("a", False, "K"), SeatRecord(bot="easy")]
     assert await store.create_table("done", seats, "a")
     assert await store.update_table("done", 0, seats, "a", PLAYING, 3)
-    state, seq = new_game(2, 3), 0
+    state, seq = new_game(GameSettings(2), 3), 0
     for _ in range(1000):
         if state.is_over:
             break
