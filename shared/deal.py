@@ -15,14 +15,9 @@ from .state import ACTION, GEMS_BY_PLAYERS, GOLD_TOKENS, GameState
 from .view import LastTurn, ended_turn
 
 
-def new_game(settings: GameSettings | int, seed: int) -> GameState:
+def new_game(settings: GameSettings, seed: int) -> GameState:
     """A new game of these settings (R2, R5, R6; R15's target): all chance drawn from
-    `seed` (see `shared.rng`), the same deal whatever the target.
-
-    A bare player count stands for the rules' game (`GameSettings(players)`): only
-    `shared.gamerecord` still passes one, until a record carries its target."""
-    if type(settings) is int:
-        settings = GameSettings(settings)
+    `seed` (see `shared.rng`), the same deal whatever the target."""
     if not isinstance(settings, GameSettings):
         raise TypeError(f"a game is dealt from its GameSettings, not {settings!r}")
     num_players = settings.players

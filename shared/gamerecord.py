@@ -55,8 +55,9 @@ WIDTH = 79  # columns of move text a line holds, at most (a long comment has its
 
 def record_of(players: int, seed: int, moves: list[str] | tuple[str, ...], **tags: str) -> Record:
     """The record of the game `moves` play from a new game of `players` and `seed`, with
-    `tags` (Event, Site, Date, Game, Seat1..); the seats default to "seat N", and the
-    result is filled in when the game is over (the moves are replayed to see)."""
+    `tags` (Event, Site, Date, Game, Seat1..; `Target` for a game not to 15); the seats
+    default to "seat N", and the result is filled in when the game is over (the moves
+    are replayed to see)."""
     all_tags = {"Players": str(players), "Seed": str(seed), "CardSet": CARD_SET}
     for seat in range(players):
         all_tags[f"Seat{seat + 1}"] = f"seat {seat + 1}"
@@ -142,7 +143,7 @@ def replay_steps(record: Record) -> Iterator[tuple[int, GameState, GameState]]:
     before it and the state after; `RecordError` saying which line and turn is not
     legal, or, once the last move is played, which of the Result and Scores tags
     says otherwise than the moves (`check_result`)."""
-    state = new_game(record.players, record.seed)
+    state = new_game(record.settings, record.seed)
     turn = 0
     for i, text in enumerate(record.moves):
         if not text.startswith("return "):
@@ -199,7 +200,7 @@ def _numbers(text: str) -> tuple[int, ...] | None:
 def replay_record(record: Record) -> GameState:
     """The state the record's moves lead to, from its seed, each move checked by the
     engine and then the result (`replay_steps`)."""
-    final = new_game(record.players, record.seed)
+    final = new_game(record.settings, record.seed)
     for _, _, after in replay_steps(record):
         final = after
     return final

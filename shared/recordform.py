@@ -10,14 +10,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .cards import CARD_SET
+from .constants import WINNING_PRESTIGE
 from .errors import SplendorError
 from .messages import MAX_SEED
+from .settings import MAX_TARGET, MIN_TARGET, GameSettings
 
 REQUIRED = ("Players", "Seed", "CardSet")
 # The tags a record starts with, in this order; any others follow, in name order.
 ORDER = (
     "Event", "Site", "Date", "Game", "Players", "Seat1", "Seat2", "Seat3", "Seat4",
-    "Seed", "CardSet", "Rated", "Result", "Scores", "Termination",
+    "Seed", "CardSet", "Target", "Rated", "Result", "Scores", "Termination",
 )  # fmt: skip
 UNFINISHED = "*"  # Result of a game not over; alone on the last line, the end marker
 TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
@@ -69,6 +71,11 @@ class Record:
     @property
     def seed(self) -> int:
         return int(self.tags["Seed"])
+
+    @property
+    def settings(self) -> GameSettings:
+        """The game's settings: its players and R15's target (`Target`; 15 without it)."""
+        return GameSettings(self.players, int(self.tags.get("Target", WINNING_PRESTIGE)))
 
 
 def shown(text: str, most: int = 40) -> str:
@@ -125,6 +132,16 @@ def _card_set(value: str, tags: Mapping[str, str]) -> str | None:
     return f"says card set {shown(value)}; this program has set {CARD_SET}"
 
 
+def _target(value: str, tags: Mapping[str, str]) -> str | None:
+    if value.isascii() and value.isdigit() and len(value) <= 2:
+        if MIN_TARGET <= int(value) <= MAX_TARGET:
+            return None
+    return (
+        f"should be the prestige that ends the game (R15), {MIN_TARGET} to {MAX_TARGET} "
+        f"in digits 0-9, not {shown(value)}"
+    )
+
+
 def _numbers(value: str, players: int, most: int) -> list[int] | None:
     """`players` whole numbers of 0 .. `most` in digits 0-9, one space apart, or None."""
     parts = value.split(" ")
@@ -156,6 +173,7 @@ TAG_RULES: dict[str, Callable[[str, Mapping[str, str]], str | None]] = {
     "Players": _players,
     "Seed": _seed,
     "CardSet": _card_set,
+    "Target": _target,
     "Result": _result,
     "Scores": _scores,
 }

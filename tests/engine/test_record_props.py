@@ -73,7 +73,7 @@ def records(draw: st.DrawFn) -> tuple[Record, GameState]:
         if draw(st.booleans()):
             tags[f"Seat{seat + 1}"] = draw(tag_text)
     if draw(st.booleans()):
-        tags[draw(st.sampled_from(["Event", "Site", "Target", "X_1"]))] = draw(tag_text)
+        tags[draw(st.sampled_from(["Event", "Site", "Annotator", "X_1"]))] = draw(tag_text)
     record = record_of(players, seed, moves, **tags)
     if moves:
         after = st.integers(0, len(moves) - 1)

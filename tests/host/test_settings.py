@@ -1,6 +1,7 @@
 """A game's settings on the host (issue 32): a table created to 21 keeps its target in the
 store (schema 5), in the lobby's list, in its game's views, across a restart and in its
-rematch; games stored before are games to 15 (R15)."""
+rematch, and its record (`[Target "21"]`) exported and replayed; games stored before are
+games to 15 (R15)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from hostkit import (
     table_when,
 )
 
+from client.replay import Replay
+from server.host.clubdesk import record_text
 from server.host.gamehost import GameHost
 from server.store import (
     DEFAULT_SETTINGS,
@@ -31,6 +34,8 @@ from server.store import (
     replay_record,
 )
 from server.store.schema import POSTGRES, SQLITE
+from shared.gamerecord import parse_record
+from shared.gamerecord import replay_record as record_replay
 from shared.protocol import Bye, Create, LobbyList, Quick, Rematch, Start, TableUpdate
 from shared.settings import GameSettings
 
@@ -123,6 +128,15 @@ async def test_r15_a_game_to_21_is_listed_played_to_21_and_its_rematch_too(
     record = await host.store.load_game(first.table)
     assert record is not None and record.status == "finished"
     assert record.settings.target == 21 and replay_record(record).is_over
+    text = record_text(record)  # what `export` prints and `v` replays
+    assert '[Target "21"]' in text
+    parsed = parse_record(text)
+    assert parsed.settings == GameSettings(2, 21)
+    end = record_replay(parsed)  # the record alone plays the game to its end, at 21
+    assert end.is_over and end.outcome() == final.outcome and max(final.outcome.scores) >= 21
+    replay = Replay.of(parsed)  # and the replay viewer shows it to its last turn, at 21
+    last = replay.view(replay.turns)
+    assert replay.over and last.is_over and last.target == 21
     ann.cmd(Rematch())  # against a bot, the rematch starts at once: to 21 again
     again = await table_when(ann, lambda m: m.table != first.table)
     assert again.view.target == 21 and not again.view.is_over
