@@ -28,6 +28,7 @@ from server.store.pglocks import game_key
 from shared.clock import DAY, parse_time_control
 from shared.deal import replay
 from shared.protocol import PlayMove, Quick, TableUpdate
+from shared.settings import GameSettings
 
 SEATS = [SeatRecord("ann", False, "K1"), SeatRecord(bot="easy")]
 
@@ -266,7 +267,7 @@ async def test_one_process_acts_for_a_game_across_a_cut_lock_and_a_restart(
     assert len(seqs) == len(set(seqs)) and set(seqs) <= set(range(len(stored)))
     unsure = {seq for _, seq, _, outcome in acts if outcome != "ok"}  # lost with its answer
     assert set(range(len(stored))) - set(seqs) <= unsure
-    replay(4, (await a.store.load_game(table)).seed, stored)  # type: ignore[union-attr]
+    replay(GameSettings(4), (await a.store.load_game(table)).seed, stored)  # type: ignore[union-attr]
     author = {seq: p for p, seq, outcome in bots if outcome == "ok"}  # of each bot move
     for (c1, h1, _), (c2, h2, _) in zip(watch.samples, watch.samples[1:], strict=False):
         if h1 and h1 == h2:  # one holder at both samples: every bot move between is its

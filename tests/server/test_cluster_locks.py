@@ -23,6 +23,7 @@ from processkit import ServerProcess
 
 from server.store import PLAYING, SeatRecord, Settings, open_store
 from shared.deal import replay
+from shared.settings import GameSettings
 
 SEED = 4242
 PLAYERS = 4
@@ -142,7 +143,7 @@ async def test_a_stopped_lock_holder_is_taken_over_only_once_its_lock_is_gone(
     no_bot_move_raced(servers)
     assert f"store: lost the locks of {table}" in servers[name_pid(first)].log.read_text()
     assert f"store: lost the locks of {table}" in servers[name_pid(second)].log.read_text()
-    replay(PLAYERS, SEED, await stored_moves(url, table))  # legal, in order: none twice
+    replay(GameSettings(PLAYERS), SEED, await stored_moves(url, table))  # legal, in order
 
 
 async def test_after_postgresql_restarts_one_process_plays_the_bots(
@@ -167,4 +168,4 @@ async def test_after_postgresql_restarts_one_process_plays_the_bots(
     assert {name_pid(n) for n in names} <= set(servers)
     no_bot_move_raced(servers)
     assert f"store: lost the locks of {table}" in servers[name_pid(holder)].log.read_text()
-    replay(PLAYERS, SEED, await stored_moves(url, table))
+    replay(GameSettings(PLAYERS), SEED, await stored_moves(url, table))
