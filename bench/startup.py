@@ -8,11 +8,18 @@ Each run starts `splendor play --players 2 --bots easy --seed 7` (the installed
 command's own script, so its worker processes start as a player's would) on a
 pseudo-terminal of 110x36, reads what it draws into a pyte screen, and times
 launch to the first screen that shows a table ("round 1 · turn"); then it quits
-the game with `q` `y` and waits for every process of the run to end. The machine
-is shared and its speed drifts, so `--compare` runs another checkout (its source on
-PYTHONPATH, this interpreter and packages) in turn with this one, run for run, and
-prints the ratio of the medians. `--imports` lists what `python -X importtime`
-finds slowest among the imports made before the first screen.
+the game with `q` `y` and waits for every process of the run to end. At the first
+table it also reads from /proc the CPU time spent so far by the `splendor` process and
+by all its processes (bot workers, forkserver, resource tracker), which drift less
+with the machine's load than the time does, and how many bot workers are up. Python
+keeps its bytecode as on a player's machine (PYTHONDONTWRITEBYTECODE is dropped; a
+first run, not counted, writes it).
+
+The machine is shared and its speed drifts, so `--compare` runs another checkout (its
+source on PYTHONPATH, this interpreter and packages) in turn with this one, run for
+run, and prints the ratio of the medians. `--imports` lists what `python -X importtime`
+finds slowest among the imports made before the first screen (each module's best of
+a few runs), and with `--compare` what one checkout imports there that the other does not.
 """
 
 from __future__ import annotations
@@ -38,9 +45,13 @@ REPO = Path(__file__).resolve().parent.parent
 ARGS = ["play", "--players", "2", "--bots", "easy", "--seed", "7", "--name", "Ann"]
 FIRST_TABLE = re.compile(r"round \d+ · turn \d+")
 SIZE = (110, 36)
+IMPORT_RUNS = 5  # `python -X importtime` runs a checkout, each module's best one kept
 WAIT = 20.0  # seconds for a screen or an exit before the run counts as failed
-# What `splendor play` imports before its app runs (server/commands/play.py `play`).
-FIRST_IMPORTS = "import server.commands.play, client.app, server.host.gamehost"
+# What `splendor play` imports before its app runs (server/commands/play.py `main`, `play`).
+FIRST_IMPORTS = (
+    "import server.commands.play, client.screens.setup, client.app, server.front.bridge, "
+    "server.host.gamehost"
+)
 
 
 def command(tree: Path) -> tuple[list[str], dict[str, str]]:
@@ -177,34 +188,49 @@ def summary(figures: list[float]) -> str:
     )
 
 
-def importtime(tree: Path, top: int) -> None:
-    """The slowest imports before the first screen, as `python -X importtime` reports
-    them: the packages with all they import, then single modules by their own time."""
+def import_times(tree: Path) -> dict[str, int]:
+    """Each module imported before the first screen and its own import time (us, what it
+    imports left out), from one `python -X importtime` run."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     out = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", FIRST_IMPORTS],
         cwd=tree, env=env, capture_output=True, text=True, check=True,
     ).stderr  # fmt: skip
-    rows: list[tuple[int, int, int, str]] = []  # own, with what it imports, depth, name
+    times: dict[str, int] = {}
     for line in out.splitlines():
         parts = line.split("|")
         if len(parts) == 3 and parts[0].startswith("import time:") and parts[1].strip().isdigit():
-            name = parts[2].rstrip()
-            depth = (len(name) - len(name.lstrip())) // 2
-            rows.append((int(parts[0].split(":")[1]), int(parts[1]), depth, name.strip()))
-    print(f"\nimports of {tree} before the first screen: {sum(r[0] for r in rows) / 1e6:.3f} s")
-    print("  by package (ms, the modules' own times added up):")
+            times[parts[2].strip()] = int(parts[0].split(":")[1])
+    return times
+
+
+def show_imports(tree: Path, times: dict[str, int], other: dict[str, int] | None, top: int) -> None:
+    """The slowest imports by package and by module; with `other` (the other checkout's),
+    the packages it imports before the first screen and this one does not."""
+    print(f"\nimports of {tree} before the first screen: {sum(times.values()) / 1e6:.3f} s")
     packages: dict[str, int] = {}
-    for own, _, _, name in rows:
+    for name, own in times.items():
         parts = name.split(".")
         head = ".".join(parts[:2] if parts[0] in PROJECT else parts[:1])
         packages[head] = packages.get(head, 0) + own
+    print("  by package (ms, its modules' own times added up):")
     for name, total in sorted(packages.items(), key=lambda kv: -kv[1])[:top]:
         print(f"    {total / 1000:>8.1f}  {name}")
     print("  modules by their own time (ms):")
-    for own, _, _, name in sorted(rows, key=lambda r: -r[0])[:top]:
+    for name, own in sorted(times.items(), key=lambda kv: -kv[1])[:top]:
         print(f"    {own / 1000:>8.1f}  {name}")
+    if other is not None:
+        gone: dict[str, int] = {}
+        for name, own in other.items():
+            if name not in times:
+                parts = name.split(".")
+                head = ".".join(parts[:2] if parts[0] in PROJECT else parts[:1])
+                gone[head] = gone.get(head, 0) + own
+        listed = ", ".join(
+            f"{n} {t / 1000:.1f}" for n, t in sorted(gone.items(), key=lambda kv: -kv[1])
+        )
+        print(f"  not imported, that the other checkout imports (ms): {listed or 'none'}")
 
 
 PROJECT = ("shared", "client", "server")
@@ -234,9 +260,15 @@ def main() -> int:
         for k, figure in enumerate(FIGURES):
             this, other = (statistics.median(r[k] for r in runs[t]) for t in trees)
             print(f"  {figure:<26} {this / other:.2f}")
-    if args.imports:
+    if args.imports:  # each module's best of a few runs, the checkouts in turn
+        best: dict[Path, dict[str, int]] = {t: {} for t in trees}
+        for _ in range(IMPORT_RUNS):
+            for tree in trees:
+                for name, own in import_times(tree).items():
+                    best[tree][name] = min(own, best[tree].get(name, own))
         for tree in trees:
-            importtime(tree, args.top)
+            others = [best[t] for t in trees if t != tree]
+            show_imports(tree, best[tree], others[0] if others else None, args.top)
     return 0
 
 

@@ -13,7 +13,7 @@ can connect.
 
 The app, the host and the engine are imported where they are first needed, not at the
 top: the bot workers' forkserver imports this module (it is the program's `__main__`)
-and needs none of them, and neither does `splendor replay` all of the host.
+and needs none of them, and `splendor replay` needs no host.
 """
 
 from __future__ import annotations
