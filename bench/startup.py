@@ -3,6 +3,7 @@
     .venv/bin/python bench/startup.py                     # 7 runs of this checkout
     .venv/bin/python bench/startup.py --compare /path/to/other/checkout -n 9
     .venv/bin/python bench/startup.py --imports           # the slowest imports as well
+    .venv/bin/python bench/startup.py --no-bytecode --compare /path/to/other/checkout
 
 Each run starts `splendor play --players 2 --bots easy --seed 7` (the installed
 command's own script, so its worker processes start as a player's would) on a
@@ -13,7 +14,9 @@ table it also reads from /proc the CPU time spent so far by the `splendor` proce
 by all its processes (bot workers, forkserver, resource tracker), which drift less
 with the machine's load than the time does, and how many bot workers are up. Python
 keeps its bytecode as on a player's machine (PYTHONDONTWRITEBYTECODE is dropped; a
-first run, not counted, writes it).
+first run, not counted, writes it); `--no-bytecode` compiles the project's modules at
+every run instead, as a shell with PYTHONDONTWRITEBYTECODE=1 does on a checkout that
+has never written any (the runs are on copies of the checkouts' packages).
 
 The machine is shared and its speed drifts, so `--compare` runs another checkout (its
 source on PYTHONPATH, this interpreter and packages) in turn with this one, run for
@@ -30,11 +33,13 @@ import os
 import pty
 import re
 import select
+import shutil
 import signal
 import statistics
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 from pathlib import Path
@@ -44,6 +49,7 @@ import pyte
 REPO = Path(__file__).resolve().parent.parent
 ARGS = ["play", "--players", "2", "--bots", "easy", "--seed", "7", "--name", "Ann"]
 FIRST_TABLE = re.compile(r"round \d+ · turn \d+")
+PROJECT = ("shared", "client", "server")  # the project's packages
 SIZE = (110, 36)
 IMPORT_RUNS = 5  # `python -X importtime` runs a checkout, each module's best one kept
 WAIT = 20.0  # seconds for a screen or an exit before the run counts as failed
@@ -54,21 +60,33 @@ FIRST_IMPORTS = (
 )
 
 
-def command(tree: Path) -> tuple[list[str], dict[str, str]]:
+def command(tree: Path, bytecode: bool = True) -> tuple[list[str], dict[str, str]]:
     """The `splendor` command run on `tree`'s source: the console script (as pip writes it)
-    with `tree` first on the path."""
+    with `tree` first on the path; without `bytecode`, Python neither writes nor (in a
+    copy without any, `bare_copy`) reads the project's bytecode."""
     script = Path(sys.executable).with_name("splendor")
     env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(tree)}
     for name in ("PYTHONPROFILEIMPORTTIME", "PYTHONDONTWRITEBYTECODE"):
         env.pop(name, None)  # a player's runs read the bytecode the first one wrote
+    if not bytecode:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     return [sys.executable, str(script), *ARGS], env
+
+
+def bare_copy(tree: Path, into: Path) -> Path:
+    """The project's packages of `tree` copied into `into` without their bytecode."""
+    for package in PROJECT:
+        shutil.copytree(
+            tree / package, into / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    return into
 
 
 class Run:
     """One `splendor play` on a pseudo-terminal, read into a pyte screen."""
 
-    def __init__(self, tree: Path) -> None:
-        argv, env = command(tree)
+    def __init__(self, tree: Path, bytecode: bool = True) -> None:
+        argv, env = command(tree, bytecode)
         self.master, slave = pty.openpty()
         width, height = SIZE
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
@@ -166,10 +184,10 @@ def _wait_group_gone(group: int, timeout: float = WAIT) -> None:
     os.killpg(group, signal.SIGKILL)
 
 
-def once(tree: Path) -> tuple[float, float, float, int]:
+def once(tree: Path, bytecode: bool = True) -> tuple[float, float, float, int]:
     """One run: seconds to the first table; by then, the CPU seconds spent by the
     `splendor` process and by all of its processes, and the bot workers up."""
-    run = Run(tree)
+    run = Run(tree, bytecode)
     try:
         seconds = run.wait_for(FIRST_TABLE)
         if seconds is None:
@@ -233,7 +251,18 @@ def show_imports(tree: Path, times: dict[str, int], other: dict[str, int] | None
         print(f"  not imported, that the other checkout imports (ms): {listed or 'none'}")
 
 
-PROJECT = ("shared", "client", "server")
+def timed(
+    trees: list[Path], run_on: dict[Path, Path], count: int, bytecode: bool
+) -> dict[Path, list[tuple[float, float, float, int]]]:
+    """`count` runs of each checkout (on `run_on[tree]`), the checkouts in turn."""
+    runs: dict[Path, list[tuple[float, float, float, int]]] = {t: [] for t in trees}
+    once(run_on[trees[0]], bytecode)  # a first run to warm the disk cache, not counted
+    for i in range(count):
+        for tree in trees if i % 2 == 0 else trees[::-1]:
+            runs[tree].append(once(run_on[tree], bytecode))
+        row = ("{:.3f} s (cpu {:.2f} / {:.2f}, {} workers up)".format(*runs[t][-1]) for t in trees)
+        print(f"run {i + 1}: " + "   ".join(row), flush=True)
+    return runs
 
 
 def main() -> int:
@@ -242,15 +271,19 @@ def main() -> int:
     parser.add_argument("--compare", type=Path, help="another checkout, run in turn with this one")
     parser.add_argument("--imports", action="store_true", help="list the slowest imports too")
     parser.add_argument("--top", type=int, default=12, help="imports listed")
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="compile the project's modules at every run (PYTHONDONTWRITEBYTECODE=1 and no "
+        "__pycache__: run on copies of the checkouts' packages)",
+    )
     args = parser.parse_args()
     trees = [REPO] + ([args.compare.resolve()] if args.compare else [])
-    runs: dict[Path, list[tuple[float, float, float, int]]] = {t: [] for t in trees}
-    once(REPO)  # a first run to warm the disk cache, not counted
-    for i in range(args.runs):
-        for tree in trees if i % 2 == 0 else trees[::-1]:
-            runs[tree].append(once(tree))
-        row = ("{:.3f} s (cpu {:.2f} / {:.2f}, {} workers up)".format(*runs[t][-1]) for t in trees)
-        print(f"run {i + 1}: " + "   ".join(row), flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as scratch:
+        run_on = {t: t for t in trees}
+        if args.no_bytecode:
+            run_on = {t: bare_copy(t, Path(scratch) / str(k)) for k, t in enumerate(trees)}
+        runs = timed(trees, run_on, args.runs, not args.no_bytecode)
     for tree in trees:
         print(f"\n{tree}, {args.runs} runs:")
         for k, figure in enumerate(FIGURES):
