@@ -13,10 +13,11 @@ the game with `q` `y` and waits for every process of the run to end. At the firs
 table it also reads from /proc the CPU time spent so far by the `splendor` process and
 by all its processes (bot workers, forkserver, resource tracker), which drift less
 with the machine's load than the time does, and how many bot workers are up. Python
-keeps its bytecode as on a player's machine (PYTHONDONTWRITEBYTECODE is dropped; a
-first run, not counted, writes it); `--no-bytecode` compiles the project's modules at
-every run instead, as a shell with PYTHONDONTWRITEBYTECODE=1 does on a checkout that
-has never written any (the runs are on copies of the checkouts' packages).
+keeps its bytecode as on a player's machine: a first run of each checkout, not
+counted, writes it (in a directory of the benchmark's own, PYTHONPYCACHEPREFIX, so
+that the checkouts get no __pycache__); `--no-bytecode` compiles the project's modules
+at every run instead, as a shell with PYTHONDONTWRITEBYTECODE=1 does on a checkout
+that has never written any (the runs are on copies of the checkouts' packages).
 
 The machine is shared and its speed drifts, so `--compare` runs another checkout (its
 source on PYTHONPATH, this interpreter and packages) in turn with this one, run for
@@ -60,17 +61,24 @@ FIRST_IMPORTS = (
 )
 
 
-def command(tree: Path, bytecode: bool = True) -> tuple[list[str], dict[str, str]]:
+def command(tree: Path, pycache: Path | None) -> tuple[list[str], dict[str, str]]:
     """The `splendor` command run on `tree`'s source: the console script (as pip writes it)
-    with `tree` first on the path; without `bytecode`, Python neither writes nor (in a
-    copy without any, `bare_copy`) reads the project's bytecode."""
+    with `tree` first on the path. Python keeps its bytecode in `pycache` (not in the
+    checkouts), or with None writes none (and in a copy without any, `bare_copy`, reads
+    none of the project's)."""
     script = Path(sys.executable).with_name("splendor")
+    return [sys.executable, str(script), *ARGS], python_env(tree, pycache)
+
+
+def python_env(tree: Path, pycache: Path | None) -> dict[str, str]:
     env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(tree)}
-    for name in ("PYTHONPROFILEIMPORTTIME", "PYTHONDONTWRITEBYTECODE"):
-        env.pop(name, None)  # a player's runs read the bytecode the first one wrote
-    if not bytecode:
+    for name in ("PYTHONPROFILEIMPORTTIME", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX"):
+        env.pop(name, None)
+    if pycache is None:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return [sys.executable, str(script), *ARGS], env
+    else:  # a player's runs read the bytecode the first one wrote
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
 
 
 def bare_copy(tree: Path, into: Path) -> Path:
@@ -85,8 +93,8 @@ def bare_copy(tree: Path, into: Path) -> Path:
 class Run:
     """One `splendor play` on a pseudo-terminal, read into a pyte screen."""
 
-    def __init__(self, tree: Path, bytecode: bool = True) -> None:
-        argv, env = command(tree, bytecode)
+    def __init__(self, tree: Path, pycache: Path | None) -> None:
+        argv, env = command(tree, pycache)
         self.master, slave = pty.openpty()
         width, height = SIZE
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
@@ -184,10 +192,10 @@ def _wait_group_gone(group: int, timeout: float = WAIT) -> None:
     os.killpg(group, signal.SIGKILL)
 
 
-def once(tree: Path, bytecode: bool = True) -> tuple[float, float, float, int]:
+def once(tree: Path, pycache: Path | None) -> tuple[float, float, float, int]:
     """One run: seconds to the first table; by then, the CPU seconds spent by the
     `splendor` process and by all of its processes, and the bot workers up."""
-    run = Run(tree, bytecode)
+    run = Run(tree, pycache)
     try:
         seconds = run.wait_for(FIRST_TABLE)
         if seconds is None:
@@ -206,11 +214,10 @@ def summary(figures: list[float]) -> str:
     )
 
 
-def import_times(tree: Path) -> dict[str, int]:
+def import_times(tree: Path, pycache: Path | None) -> dict[str, int]:
     """Each module imported before the first screen and its own import time (us, what it
     imports left out), from one `python -X importtime` run."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = python_env(tree, pycache)
     out = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", FIRST_IMPORTS],
         cwd=tree, env=env, capture_output=True, text=True, check=True,
@@ -252,17 +259,30 @@ def show_imports(tree: Path, times: dict[str, int], other: dict[str, int] | None
 
 
 def timed(
-    trees: list[Path], run_on: dict[Path, Path], count: int, bytecode: bool
+    trees: list[Path], run_on: dict[Path, Path], count: int, pycache: Path | None
 ) -> dict[Path, list[tuple[float, float, float, int]]]:
     """`count` runs of each checkout (on `run_on[tree]`), the checkouts in turn."""
     runs: dict[Path, list[tuple[float, float, float, int]]] = {t: [] for t in trees}
-    once(run_on[trees[0]], bytecode)  # a first run to warm the disk cache, not counted
+    for tree in trees:  # a first run each, not counted: the disk cache, the bytecode
+        once(run_on[tree], pycache)
     for i in range(count):
         for tree in trees if i % 2 == 0 else trees[::-1]:
-            runs[tree].append(once(run_on[tree], bytecode))
+            runs[tree].append(once(run_on[tree], pycache))
         row = ("{:.3f} s (cpu {:.2f} / {:.2f}, {} workers up)".format(*runs[t][-1]) for t in trees)
         print(f"run {i + 1}: " + "   ".join(row), flush=True)
     return runs
+
+
+def report(trees: list[Path], runs: dict[Path, list[tuple[float, float, float, int]]]) -> None:
+    for tree in trees:
+        print(f"\n{tree}, {len(runs[tree])} runs:")
+        for k, figure in enumerate(FIGURES):
+            print(f"  {figure:<26} {summary([r[k] for r in runs[tree]])}")
+    if len(trees) == 2:
+        print("\nthis / other, medians:")
+        for k, figure in enumerate(FIGURES):
+            this, other = (statistics.median(r[k] for r in runs[t]) for t in trees)
+            print(f"  {figure:<26} {this / other:.2f}")
 
 
 def main() -> int:
@@ -280,28 +300,21 @@ def main() -> int:
     args = parser.parse_args()
     trees = [REPO] + ([args.compare.resolve()] if args.compare else [])
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as scratch:
+        bytecode = Path(scratch) / "pycache"  # the runs' bytecode, not in the checkouts
         run_on = {t: t for t in trees}
         if args.no_bytecode:
             run_on = {t: bare_copy(t, Path(scratch) / str(k)) for k, t in enumerate(trees)}
-        runs = timed(trees, run_on, args.runs, not args.no_bytecode)
-    for tree in trees:
-        print(f"\n{tree}, {args.runs} runs:")
-        for k, figure in enumerate(FIGURES):
-            print(f"  {figure:<26} {summary([r[k] for r in runs[tree]])}")
-    if args.compare:
-        print("\nthis / other, medians:")
-        for k, figure in enumerate(FIGURES):
-            this, other = (statistics.median(r[k] for r in runs[t]) for t in trees)
-            print(f"  {figure:<26} {this / other:.2f}")
-    if args.imports:  # each module's best of a few runs, the checkouts in turn
-        best: dict[Path, dict[str, int]] = {t: {} for t in trees}
-        for _ in range(IMPORT_RUNS):
+        runs = timed(trees, run_on, args.runs, None if args.no_bytecode else bytecode)
+        report(trees, runs)
+        if args.imports:  # each module's best of a few runs, the checkouts in turn
+            best: dict[Path, dict[str, int]] = {t: {} for t in trees}
+            for _ in range(IMPORT_RUNS):
+                for tree in trees:
+                    for name, own in import_times(tree, bytecode).items():
+                        best[tree][name] = min(own, best[tree].get(name, own))
             for tree in trees:
-                for name, own in import_times(tree).items():
-                    best[tree][name] = min(own, best[tree].get(name, own))
-        for tree in trees:
-            others = [best[t] for t in trees if t != tree]
-            show_imports(tree, best[tree], others[0] if others else None, args.top)
+                others = [best[t] for t in trees if t != tree]
+                show_imports(tree, best[tree], others[0] if others else None, args.top)
     return 0
 
 
