@@ -10,6 +10,10 @@ goes when the game does) and joins one app to it through the same bridge an SSH
 session uses (`server.front.bridge.HostBridge`). Only two settings differ: the player
 may choose the deal's seed, may take moves back and ask for hints, and nobody else
 can connect.
+
+The app, the host and the engine are imported where they are first needed, not at the
+top: the bot workers' forkserver imports this module (it is the program's `__main__`)
+and needs none of them, and `splendor replay` needs no host.
 """
 
 from __future__ import annotations
@@ -25,17 +29,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from client.screens.setup import GameSetup
-from shared.messages import MAX_TEXT
-from shared.protocol import BOT_LEVELS
-from shared.settings import TARGETS
-from shared.text import safe_text
-
-from ..front.bridge import connect_app
 from ..host.hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
 from ..host.identity import Identity
 
 if TYPE_CHECKING:
+    from client.screens.setup import GameSetup
+
     from ..host.gamehost import GameHost
 
 NAME_LIMIT = 20  # characters of a player's name at the table
@@ -49,6 +48,9 @@ def _name() -> str:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    from shared.protocol import BOT_LEVELS
+    from shared.settings import TARGETS
+
     parser = argparse.ArgumentParser(prog="splendor", description="Splendor in the terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play an offline game against bots")
@@ -82,6 +84,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def setup_from(args: argparse.Namespace) -> GameSetup | None:
     """The game the options ask for, or None when they ask for none (show the setup screen)."""
+    from client.screens.setup import GameSetup
+
     if args.players is None and args.bots is None and args.seed is None and args.target is None:
         return None
     bots = [b.strip().lower() for b in (args.bots or "medium").split(",") if b.strip()]
@@ -129,12 +133,13 @@ async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
     """Run the host and one app on it until the player quits; then stop the host."""
     from client.app import SplendorApp
 
+    from ..front.bridge import connect_app
+
     with tempfile.TemporaryDirectory(prefix="splendor-play-") as data_dir:
         host = offline_host(data_dir, HostSettings(bot_pause=bot_delay))
+        # The bot workers start in the background (a bot's first move waits for them,
+        # the first screen does not); their helper processes start before the app does.
         await host.start()
-        # The bot workers start before the app does: a running app stands in for the
-        # process's stderr, and multiprocessing cannot hand that to its helper processes.
-        await host.bots_ready()
         try:
             app, _, _ = connect_app(
                 host, offline_identity(name), lambda c: SplendorApp(c, local=True, setup=setup)
@@ -147,6 +152,8 @@ async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
 def replay_file(path: str, turn: int | None) -> int:
     """`splendor replay FILE`: the record's replay in the terminal, with no host."""
     from client.screens.replay import RecordError, ReplayApp, load_replay
+    from shared.messages import MAX_TEXT
+    from shared.text import safe_text
 
     try:
         replay = load_replay(path)

@@ -10,6 +10,10 @@ goes wrong (a crash, a hung worker, a move that is not legal), the pool
 answers with `fallback_choose_move_bytes`, a plain legal move from the view,
 so a table never stalls on a bot. Workers exit when the server process dies, however
 it dies (`_exit_with_parent`), and the pool's helpers then follow.
+
+The workers start in the background (`BotPool.start`): neither a server's first sessions
+nor offline play's first screen waits for them; a request made while they start waits.
+The bots' code (`shared.bots`) is the workers'; the host imports it at its first request.
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import wait
 from typing import Any
 
-from shared.bots import choose_move_bytes, encode_request, explain_bytes
 from shared.cards import card
 from shared.codec import loads
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, Take, parse_move
@@ -50,6 +53,8 @@ def bot_seed(game_seed: int, seq: int) -> int:
 
 def bot_request(view: PlayerView, level: str, seed: int, budget: float) -> bytes:
     """The bytes a bot process gets: its view and nothing else it could cheat with."""
+    from shared.bots import encode_request  # the bots' code: imported at the first bot move
+
     return encode_request(view, level, seed, float(budget))
 
 
@@ -95,11 +100,15 @@ def fallback_choose_move_bytes(data: bytes) -> str:
 
 def run_bot(data: bytes) -> str:
     """What a worker process runs: the bots' pure entry point (`shared.bots`)."""
+    from shared.bots import choose_move_bytes
+
     return choose_move_bytes(data)
 
 
 def run_explain(data: bytes) -> tuple[str, str]:
     """What a worker runs for a hint: the move and the reason (`shared.bots.explain`)."""
+    from shared.bots import explain_bytes
+
     return explain_bytes(data)
 
 
@@ -153,6 +162,22 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="splendor-parent-watch", daemon=True).start()
 
 
+def _start_helpers(context: Any) -> None:
+    """Start multiprocessing's helper processes of `context` now, on this thread, without
+    waiting for them: the forkserver (workers are forked from it) and the resource tracker.
+    Not in the thread that then starts the workers: the tracker is handed this process's
+    stderr as it is at that moment, and a running app (offline play) stands in for stderr
+    with an object that has no file descriptor."""
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()  # which starts the resource tracker first
+    else:
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+
+
 def process_pool(workers: int, niceness: int = 10) -> ProcessPoolExecutor:
     """A pool of `workers` bot processes at `niceness` that end with this process."""
     return ProcessPoolExecutor(
@@ -185,19 +210,46 @@ class BotPool:
         self._executor = executor
         self._own = executor is None
         self._slots = asyncio.Semaphore(self._workers)
+        self._warming: asyncio.Task[None] | None = None
 
     def _pool(self) -> Executor:
         if self._executor is None:
             self._executor = process_pool(self._workers)
         return self._executor
 
+    def start(self) -> asyncio.Task[None]:
+        """Start the workers in the background, once (again after a pool broke): the task
+        ends when they are up. The helper processes start here and now (`_start_helpers`)."""
+        if self._warming is None or (self._warming.done() and self._executor is None):
+            if self._own and self._executor is None:
+                _start_helpers(_pool_context())
+            self._warming = asyncio.get_running_loop().create_task(self.warm_up())
+        return self._warming
+
     async def warm_up(self, timeout: float = 20.0) -> None:
-        """Start the workers now (best effort) rather than at the first bot move."""
-        loop = asyncio.get_running_loop()
-        futures = [loop.run_in_executor(self._pool(), _warm) for _ in range(self._workers)]
+        """Start the workers now (best effort) rather than at the first bot move. Starting a
+        worker waits for the forkserver to be up, so they are started from a thread: the
+        event loop never waits for a worker process to start."""
+        pool = self._pool()
+        try:
+            started = await asyncio.to_thread(
+                lambda: [pool.submit(_warm) for _ in range(self._workers)]
+            )
+        except Exception:
+            log.warning("bot workers failed to start", exc_info=True)
+            return
+        futures = [asyncio.wrap_future(f) for f in started]
         done, pending = await asyncio.wait(futures, timeout=timeout)
         if pending or any(f.exception() is not None for f in done):
             log.warning("bot workers were slow to start or failed to")
+
+    async def _started(self) -> None:
+        """Before a request: wait while the workers start (starting them if none are), so
+        that no request starts a worker process on the event loop."""
+        if self._own and self._executor is None:
+            self.start()
+        if self._warming is not None and not self._warming.done():
+            await asyncio.shield(self._warming)
 
     def budget(self, level: str) -> float:
         return self.budgets.get(level, DEFAULT_BUDGETS.get(level, 0.2))
@@ -210,6 +262,7 @@ class BotPool:
         budget = self.budget(level)
         data = bot_request(view, level, seed, budget)
         try:
+            await self._started()
             async with self._slots:
                 fut = asyncio.get_running_loop().run_in_executor(self._pool(), self.runner, data)
                 text = await asyncio.wait_for(fut, budget + GRACE)
@@ -236,6 +289,7 @@ class BotPool:
         budget = self.budget(level)
         data = bot_request(view, level, seed, budget)
         try:
+            await self._started()
             async with self._slots:
                 fut = asyncio.get_running_loop().run_in_executor(self._pool(), self.explainer, data)
                 text, why = await asyncio.wait_for(fut, budget + GRACE)
@@ -264,3 +318,4 @@ class BotPool:
         if self._executor is not None and self._own:
             self._executor.shutdown(wait=False, cancel_futures=True)
         self._executor = None
+        self._warming = None  # the next request starts new workers

@@ -86,7 +86,7 @@ class GameHost:
         if store.shared:
             await self._cluster.presence()
         loop = asyncio.get_running_loop()
-        self._warm = loop.create_task(self.bots.warm_up())
+        self._warm = self.bots.start()  # in the background: nothing here waits for it
         if self.settings.abandon_after is not None:
             self._janitor = loop.create_task(self._sweep(self.settings.abandon_after))
         self._clocks = loop.create_task(self._watch_clocks())

@@ -22,15 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
-
-from openskill.models import PlackettLuce
+from typing import TYPE_CHECKING
 
 from shared.messages import MAX_RATING
 from shared.players import bot_player
 
-MODEL = PlackettLuce()
-START = (MODEL.mu, MODEL.sigma)  # 25 and 25/3
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
+
+START = (25.0, 25.0 / 3)  # the model's own start (mu, sigma), a test checks it
 DISPLAY_BASE, DISPLAY_SCALE = 1000, 40
 
 
@@ -54,13 +56,23 @@ class Rating:
 NEW = Rating(*START)
 
 
+@cache
+def _model() -> PlackettLuce:
+    """The model, made at the first game rated: openskill is imported then, not by every
+    process that opens a store (offline play rates nothing)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
 def rate(before: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
     """Each player's rating after a game they finished at `ranks` (1 is first; equal
     ranks are ties)."""
     if len(before) < 2:
         return list(before)
-    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
-    after = MODEL.rate(teams, ranks=list(ranks))
+    model = _model()
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = model.rate(teams, ranks=list(ranks))
     return [Rating(team[0].mu, team[0].sigma) for team in after]
 
 

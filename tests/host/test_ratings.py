@@ -34,6 +34,14 @@ def test_a_newcomer_shows_1000_and_a_sure_average_player_about_1700() -> None:
     assert display(25, 2.5) == 1700
 
 
+def test_a_newcomer_starts_where_the_model_does() -> None:
+    """NEW is written as numbers (openskill is imported only when a game is rated)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    assert (NEW.mu, NEW.sigma) == (model.mu, model.sigma)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_the_winner_gains_and_the_last_loses_at_every_player_count(n: int) -> None:
     after = rate([NEW] * n, list(range(1, n + 1)))
