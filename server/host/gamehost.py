@@ -168,7 +168,7 @@ class GameHost:
         if self._cluster is not None:
             await self._cluster.stop()
         await lobby.stop_tables()
-        links = list(lobby.links)
+        links = list(lobby.places)
         try:
             await asyncio.wait_for(asyncio.gather(*(link.idle() for link in links)), 5.0)
         except (TimeoutError, Exception):

@@ -1,12 +1,9 @@
-"""The lobby: every open table, who is online, and the client commands that move players
-between them. It holds its parts: where each session is (`server.host.places`, the one
-place that moves a session and tells its app), the lobby list (`.listing`), chat
-(`.chat`), the club's desk (`.clubdesk`), rematches (`.company`), making tables
-(`.making`) and a game in play (`.playing`). The moves between places are the table in
-docs/design.md ("Where a player is"). A refused command is a notice to the one session
-that sent it; an unexpected error is logged and becomes a notice too. In a cluster,
-what other processes do reaches this one as store events (`server.host.cluster`).
-"""
+"""The lobby: the client commands that move players between tables. It holds its parts:
+where each session is (`.places`, the one place that moves one and tells its app), the
+lobby list (`.listing`), chat, the club's desk, rematches (`.company`), making tables
+(`.making`), a game in play (`.playing`); the moves are docs/design.md's table ("Where
+a player is"). A refusal is a notice to the one session that sent it, and so is an
+unexpected error (logged)."""
 
 from __future__ import annotations
 
@@ -100,18 +97,11 @@ class Lobby:
         self._settings = self.rematches.settings = self.play.settings = settings
         self.maker.settings = settings
 
-    @property
-    def links(self) -> list[HostLink]:
-        """The sessions of this process."""
-        return list(self.places)
-
     def refresh(self, minor: bool = False) -> None:
         self.listings.refresh(minor)
 
     def stop(self) -> None:
         self.listings.stop()
-
-    # -- sessions ----------------------------------------------------------
 
     def connected(self, link: HostLink) -> None:
         """A new session: welcome it, and seat it back at its table if it has one (the game

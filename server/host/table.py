@@ -6,11 +6,9 @@ time-outs, bots standing in), `votes` (on absent players), `practice` (undo, hin
 The lobby's names for what a part does (`sit`, `clock_due`, `vote`...) stay on the table.
 
 Every move, a human's or a bot's, goes through `Table.play`: checked by the engine,
-appended at the next sequence number and committed, and only then applied and sent,
-each seat's sessions getting that seat's view and spectators the spectator view.
-Moves and changes made by other processes arrive as events (`on_move`, `reload`)
-and are applied the same way. A refused request raises `TableError` (or the
-engine's error) for the lobby to turn into a notice to the one player concerned.
+appended at the next sequence number and committed, then applied and sent, each seat's
+sessions getting that seat's view. Other processes' moves arrive as events (`on_move`,
+`reload`), applied the same way. A refusal raises `TableError` (or the engine's error).
 """
 
 from __future__ import annotations
