@@ -92,11 +92,6 @@ class GameHost:
         self._clocks = loop.create_task(self._watch_clocks())
         log.info("game host on %s: %d open tables", redact(self.database), len(self._lobby.tables))
 
-    async def bots_ready(self) -> None:
-        """Wait until the bot workers have started (or failed to: bots then fall back)."""
-        if self._warm is not None:
-            await asyncio.shield(self._warm)
-
     async def resume(self, record: GameRecord) -> bool:
         """Bring back a stored table: a waiting one as it was, a game in progress with its
         seats held for their players and bots waiting for a human to come back. False if

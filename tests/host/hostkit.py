@@ -17,7 +17,7 @@ from client.connection import Connection
 from server.host.gamehost import GameHost
 from server.host.hostsettings import HostSettings
 from server.host.identity import Identity
-from server.store import SqliteStore, open_store
+from server.store import SqliteStore, Store, open_store
 from shared import protocol
 from shared.moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.protocol import (
@@ -64,6 +64,13 @@ class StartHost(Protocol):
     async def __call__(
         self, data_dir: Path | None = None, settings: HostSettings | None = None, **wiring: Any
     ) -> GameHost: ...
+
+
+async def opened(url: str) -> Store:
+    """A store on the database at `url`, open (the test's fixtures close the database)."""
+    store = open_store(url)
+    await store.open()
+    return store
 
 
 @asynccontextmanager

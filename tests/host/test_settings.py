@@ -14,6 +14,7 @@ from hostkit import (
     StartHost,
     await_turn,
     identity,
+    opened,
     play_to_end,
     play_turn,
     table_when,
@@ -29,8 +30,6 @@ from server.store import (
     SeatRecord,
     Settings,
     SqliteStore,
-    Store,
-    open_store,
     replay_record,
 )
 from server.store.schema import POSTGRES, SQLITE
@@ -44,12 +43,6 @@ OLD_GAME = (
     "INSERT INTO games (id, seed, players, seats, host, status, created)"
     " VALUES ('g', 5, 2, '[{\"name\": \"ann\"}, {\"bot\": \"easy\"}]', 'ann', 'playing', 0)"
 )
-
-
-async def opened(url: str) -> Store:
-    store = open_store(url)
-    await store.open()
-    return store
 
 
 async def test_r15_a_table_keeps_the_target_it_was_created_with(database: str) -> None:

@@ -18,6 +18,7 @@ from hostkit import (
     StartHost,
     await_turn,
     identity,
+    opened,
     play_to_end,
     play_turn,
     write_in_progress,
@@ -36,8 +37,6 @@ from server.store import (
     SchemaTooNew,
     SeatRecord,
     SqliteStore,
-    Store,
-    open_store,
 )
 from server.store.schema import POSTGRES, SQLITE
 from shared.codec import dumps
@@ -49,12 +48,6 @@ from shared.settings import GameSettings
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 SEATS = [SeatRecord("ann", False, "K1"), SeatRecord(bot="easy")]
-
-
-async def opened(url: str) -> Store:
-    store = open_store(url)
-    await store.open()
-    return store
 
 
 async def test_claim_name(database: str) -> None:
