@@ -96,19 +96,39 @@ def go_on(watch: Watch, holder: str) -> None:
     os.kill(name_pid(holder), signal.SIGCONT)
 
 
-async def test_a_stopped_lock_holder_is_taken_over_only_once_its_lock_is_gone(
-    processes: tuple[str, Any],
-) -> None:
+async def watched_game(processes: tuple[str, Any]) -> tuple[str, dict[int, Any], str, Watch]:
+    """Two server processes on one database and a bots' game between them, watched, four
+    moves in and its lock held: the database's URL, the servers by pid, the game, the
+    watch (started: the test stops it)."""
     url, start = processes
     servers = {s.proc.pid: s for s in [await start("one"), await start("two")]}
-    first = second = ""
     table = await bots_game(url)
     watch = Watch(url, table)
     watch.start()
     try:
         await watch.moves_past(4)
         await until(lambda: watch.holder is not None, "a holder")
+    except BaseException:
+        await watch.stop()
+        raise
+    return url, servers, table, watch
 
+
+async def game_whole(url: str, servers: dict[int, Any], table: str, losers: set[str]) -> None:
+    """After the test: no bot move raced another, each of `losers` logged losing the
+    game's lock, and the stored moves replay legally, in order."""
+    no_bot_move_raced(servers)
+    for name in losers:
+        assert f"store: lost the locks of {table}" in servers[name_pid(name)].log.read_text()
+    replay(GameSettings(PLAYERS), SEED, await stored_moves(url, table))
+
+
+async def test_a_stopped_lock_holder_is_taken_over_only_once_its_lock_is_gone(
+    processes: tuple[str, Any],
+) -> None:
+    url, servers, table, watch = await watched_game(processes)
+    first = second = ""
+    try:
         # A short stop: the holder keeps its lock (its connection lives); nobody moves.
         first = str(watch.holder)
         frozen = await stop(watch, first)
@@ -140,23 +160,14 @@ async def test_a_stopped_lock_holder_is_taken_over_only_once_its_lock_is_gone(
     for (c1, h1, n1), (c2, h2, n2) in zip(watch.samples, watch.samples[1:], strict=False):
         if n1 and n1 == n2 and h1 == h2 == (n1,):  # the stopped process holds the lock
             assert c1 == c2, (n1, c1, c2)  # so nobody acts
-    no_bot_move_raced(servers)
-    assert f"store: lost the locks of {table}" in servers[name_pid(first)].log.read_text()
-    assert f"store: lost the locks of {table}" in servers[name_pid(second)].log.read_text()
-    replay(GameSettings(PLAYERS), SEED, await stored_moves(url, table))  # legal, in order
+    await game_whole(url, servers, table, {first, second})
 
 
 async def test_after_postgresql_restarts_one_process_plays_the_bots(
     processes: tuple[str, Any], postgres: Any
 ) -> None:
-    url, start = processes
-    servers = {s.proc.pid: s for s in [await start("one"), await start("two")]}
-    table = await bots_game(url)
-    watch = Watch(url, table)
-    watch.start()
+    url, servers, table, watch = await watched_game(processes)
     try:
-        await watch.moves_past(4)
-        await until(lambda: watch.holder is not None, "a holder")
         holder = str(watch.holder)
         await asyncio.to_thread(postgres.stop)
         await asyncio.to_thread(postgres.start)
@@ -166,6 +177,4 @@ async def test_after_postgresql_restarts_one_process_plays_the_bots(
     names = {n for _, held_by, _ in watch.samples for n in held_by}
     watch.one_holder_at_most(names)
     assert {name_pid(n) for n in names} <= set(servers)
-    no_bot_move_raced(servers)
-    assert f"store: lost the locks of {table}" in servers[name_pid(holder)].log.read_text()
-    replay(GameSettings(PLAYERS), SEED, await stored_moves(url, table))
+    await game_whole(url, servers, table, {holder})
