@@ -24,6 +24,11 @@ COPIED: dict[str, tuple[str, ...]] = {
     "rating_history": ("player", "game", "at", "rank", "mu", "sigma", "shown", "change"),
     "bans": ("name", "at", "reason"),
     "chat": ("id", "game", "seq", "turn", "at", "name", "text", "spectator", "removed"),
+    "tournaments": (
+        "id", "name", "format", "settings", "status", "creator", "created", "version",
+        "entrants", "rounds",
+    ),  # fmt: skip
+    "tournament_games": ("game", "tournament", "round"),
 }
 
 

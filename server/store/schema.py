@@ -18,11 +18,14 @@ times, so a clock survives a restart), the game a table is a rematch of (one rem
 a game); chat lines, the lobby's and each table's, kept with the game.
 Version 5: a game's settings (issue 32, `shared.settings`): the prestige that ends it
 (`target`, R15); the tables stored before have the rules' 15.
+Version 6: club tournaments (issue 36, `server.store.tournaments`): each tournament with
+its settings, entrants and rounds (JSON, changed by compare-and-set on `version`), and
+which games are its tables, in which round.
 """
 
 from __future__ import annotations
 
-LATEST = 5
+LATEST = 6
 
 
 class SchemaTooNew(Exception):
@@ -159,6 +162,26 @@ CREATE INDEX chat_removed ON chat (removed);
     5: """
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;  -- R15 (shared.settings)
 """,
+    6: """
+CREATE TABLE tournaments (
+    id       TEXT PRIMARY KEY,              -- 6 hex digits, like a table's
+    name     TEXT NOT NULL,
+    format   TEXT NOT NULL,                 -- swiss, round-robin, knockout
+    settings TEXT NOT NULL,                 -- JSON: rounds, seats, clock, start, ...
+    status   TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    creator  TEXT NOT NULL,
+    created  REAL NOT NULL,
+    version  INTEGER NOT NULL DEFAULT 0,    -- +1 at every change (compare-and-set)
+    entrants TEXT NOT NULL DEFAULT '[]',    -- JSON list of {name, key, bot, rating, out}
+    rounds   TEXT NOT NULL DEFAULT '[]'     -- JSON list of {tables: [[game, names...]], byes}
+);
+CREATE TABLE tournament_games (
+    game       TEXT PRIMARY KEY,            -- a table's id (its games row comes after)
+    tournament TEXT NOT NULL REFERENCES tournaments (id),
+    round      INTEGER NOT NULL
+);
+CREATE INDEX tournament_games_of ON tournament_games (tournament);
+""",
 }
 
 POSTGRES: dict[int, str] = {
@@ -279,5 +302,25 @@ CREATE INDEX chat_removed ON chat (removed);
 """,
     5: """
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;
+""",
+    6: """
+CREATE TABLE tournaments (
+    id       TEXT PRIMARY KEY,              -- 6 hex digits, like a table's
+    name     TEXT NOT NULL,
+    format   TEXT NOT NULL,                 -- swiss, round-robin, knockout
+    settings TEXT NOT NULL,                 -- JSON: rounds, seats, clock, start, ...
+    status   TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    creator  TEXT NOT NULL,
+    created  DOUBLE PRECISION NOT NULL,
+    version  INTEGER NOT NULL DEFAULT 0,    -- +1 at every change (compare-and-set)
+    entrants TEXT NOT NULL DEFAULT '[]',    -- JSON list of {name, key, bot, rating, out}
+    rounds   TEXT NOT NULL DEFAULT '[]'     -- JSON list of {tables: [[game, names...]], byes}
+);
+CREATE TABLE tournament_games (
+    game       TEXT PRIMARY KEY,            -- a table's id (its games row comes after)
+    tournament TEXT NOT NULL REFERENCES tournaments (id),
+    round      INTEGER NOT NULL
+);
+CREATE INDEX tournament_games_of ON tournament_games (tournament);
 """,
 }
