@@ -163,6 +163,8 @@ class SplendorApp(App[None]):
                 await self._table(msg)
             case Notice(text, level):
                 main = self.main_screen
+                if level == "call" and self.talk.bell:
+                    self.bell()  # news that calls the player (a tournament's table)
                 if isinstance(main, TableScreen):
                     main.show_notice(text, level)
                 else:

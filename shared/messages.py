@@ -168,7 +168,8 @@ class Where:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A line for one session: a refusal and its reason ("error"), or news ("info")."""
+    """A line for one session: a refusal and its reason ("error"), or news ("info"; "call":
+    news with the bell, such as a tournament's table ready)."""
 
     TAG: ClassVar[str] = "notice"
     text: str

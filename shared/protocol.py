@@ -277,8 +277,8 @@ def _where(r: Reader) -> Where:
 
 def _notice(r: Reader) -> Notice:
     level = r.get("level", "error")
-    if level not in ("error", "info"):
-        raise r.bad("level", "error or info")
+    if level not in ("error", "info", "call"):  # call: news that rings the bell
+        raise r.bad("level", "error, info or call")
     return Notice(r.line("text", MAX_TEXT), level)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from shared import protocol
 from shared.errors import SplendorError
@@ -84,6 +85,7 @@ class Lobby:
         self.maker = TableMaker(
             store, bots, settings, self.tables, self.table_changed, self.rematches.link
         )
+        self.watchers: list[Callable[[Table], None]] = []  # hear every table_changed
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
 
@@ -210,6 +212,8 @@ class Lobby:
         if table.settings.rematch_of is not None:
             self.rematches.link(table)
         self._forget_if_done(table)
+        for watcher in self.watchers:
+            watcher(table)
         self.refresh(minor)
 
     def send_lobby(self, link: HostLink) -> None:

@@ -11,6 +11,7 @@ pairing (docs/tournaments.md, "Reliability").
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -154,6 +155,17 @@ class TournamentQueries:
                 return False
             raise StoreError(f"tournament {t.id} could not be stored: {e}") from e
         return True
+
+    async def new(
+        self, name: str, format: str, settings: TournamentSettings, creator: str
+    ) -> TournamentRecord:
+        """A new open tournament under a fresh id (6 hex digits), stored."""
+        for _ in range(20):
+            t = TournamentRecord(secrets.token_hex(3), name, format, settings, OPEN, creator,
+                                 time.time())  # fmt: skip
+            if await self.create(t):
+                return t
+        raise StoreError("no free tournament id was found; try again")
 
     async def update(self, t: TournamentRecord) -> bool:
         """Store `t`'s status, entrants and rounds if the stored one is still at

@@ -1,0 +1,243 @@
+"""Club tournaments on the host: entering and withdrawing, and rounds that run themselves
+(docs/tournaments.md). A part of the game host, given what it uses when made: the store,
+the lobby's tables and how it adds one, where sessions are and how one is seated, the
+deal's seed.
+
+Every `tick` seconds this process looks at the tournaments not finished, and runs those
+whose lock it holds (`Store.try_lock_game` on ``tournament:ID``: in a cluster, one
+process at a time, as for a game's bots). Running one is idempotent: the next round is
+stored (compare-and-set) with its tables' ids before any table is made, and a table is
+made, started and its players told only if it is not yet; so a process that dies at any
+point leaves work that the next one completes, and nothing is paired twice. Every
+process tells its own sessions when one of their tournament tables starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from shared import protocol
+from shared.i18n import _
+from shared.players import bot_player
+from shared.protocol import TableStatus
+from shared.tournament import Game
+
+from ..store import WAITING, SeatRecord, Settings, Store, StoreError, StoreUnavailable
+from ..store.tournaments import OPEN, RUNNING, Entrant, TournamentRecord
+from .identity import Identity
+from .link import HostLink
+from .places import Places
+from .table import Table, TableError
+from .tasks import Tasks
+from .tourneyplay import entrant_seats, games_of, next_round
+
+log = logging.getLogger("splendor")
+
+
+def lock_name(tid: str) -> str:
+    """The name of a tournament's lock (the store's game locks, another key)."""
+    return f"tournament:{tid}"
+
+
+class TournamentDesk:
+    """See the module docstring. `add` makes this process's copy of a stored table;
+    `place` seats a session at a table (`Lobby._place`); `deal` gives a game's seed."""
+
+    def __init__(
+        self,
+        store: Store,
+        tables: dict[str, Table],
+        add: Callable[..., Table],
+        places: Places,
+        place: Callable[[HostLink, Table, int | None], None],
+        deal: Callable[[], int],
+        tick: float = 2.0,
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        self._add, self._place, self._deal = add, place, deal
+        self.places = places
+        self.tick = tick
+        self._told: set[str] = set()  # games whose players this process has told
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._tasks = Tasks("tournaments", (TableError, StoreUnavailable))
+
+    # -- running ---------------------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        await self._tasks.wait()
+
+    def poke(self) -> None:
+        """Look again now (a game ended, an entrant came)."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("tournaments: a round could not be run")
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.tick)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+
+    async def step(self) -> None:
+        """Advance every tournament this process may run, as far as it can now."""
+        for t in await self.store.tournaments.all((OPEN, RUNNING)):
+            if await self.store.try_lock_game(lock_name(t.id)):
+                await self.advance(t)
+
+    async def advance(self, t: TournamentRecord) -> None:
+        """Start it when it should; make and start the current round's tables; once all
+        are over, store the next round (or the end) and go on."""
+        for _pass in range(4):  # bounded: a round made now is started in the next pass
+            games: list[list[Game | None]] = []
+            if t.status == OPEN:
+                if not self._due(t):
+                    return
+                t = replace(t, status=RUNNING)
+            elif t.rounds:
+                await self._make_tables(t, len(t.rounds) - 1)
+                games = await games_of(self.store, t)
+                if any(g is None for g in games[-1]):
+                    return  # the round goes on
+            nxt = next_round(t, games)
+            if not await self.store.tournaments.update(nxt):
+                return  # another process changed it first: look again next time
+            log.info("tournament %s: %s", t.id, f"round {len(nxt.rounds)}" if nxt.status ==
+                     RUNNING else nxt.status)  # fmt: skip
+            fresh = await self.store.tournaments.load(t.id)
+            if fresh is None or fresh.status != RUNNING:
+                return
+            t = fresh
+
+    def _due(self, t: TournamentRecord) -> bool:
+        s, entered = t.settings, [e for e in t.entrants if not e.out]
+        if len(entered) < 2:
+            return False
+        if s.start_players is not None and len(entered) >= s.start_players:
+            return True
+        return s.start_at is not None and time.time() >= s.start_at
+
+    async def _make_tables(self, t: TournamentRecord, round_no: int) -> None:
+        """The round's tables, each made and started once (again: nothing happens)."""
+        rnd = t.rounds[round_no]
+        await self.store.tournaments.add_games(t.id, round_no, [g for g, _ in rnd.tables])
+        s = t.settings
+        for gid, names in rnd.tables:
+            record = await self.store.load_game(gid, moves=False)
+            if record is None:
+                seats = [_seat(e) for e in entrant_seats(t, names)]
+                host = next((e.name for e in entrant_seats(t, names) if e.bot is None), t.creator)
+                settings = Settings(s.clock, s.patience, target=s.target)
+                await self.store.create_table(gid, seats, host, s.rated, settings)
+                record = await self.store.load_game(gid, moves=False)
+            if record is None or record.status != WAITING:
+                continue
+            table = self._add(record)
+            try:
+                await table.start(self._deal())
+            except TableError:
+                pass  # started meanwhile (here, or by another process)
+
+    # -- telling players --------------------------------------------------------
+
+    def table_changed(self, table: Table) -> None:
+        """A table changed here: if it is a tournament's and just began, its players with
+        a session on this process are told (once)."""
+        if table.status is TableStatus.PLAYING and table.id not in self._told:
+            self._told.add(table.id)
+            self._tasks.spawn(self._tell(table))
+        elif table.status is TableStatus.FINISHED:
+            self.poke()
+
+    async def _tell(self, table: Table) -> None:
+        found = await self.store.tournaments.of_game(table.id)
+        if found is None:
+            return
+        t = await self.store.tournaments.load(found[0])
+        if t is None:
+            return
+        text = _(
+            "Round {round} of {name}: your table {table} has begun.",
+            round=found[1] + 1, name=t.name, table=table.id,
+        )  # fmt: skip
+        for link in self.places:
+            seat = table.seat_of(link.identity)
+            if seat is None:
+                continue
+            here = self.places.of(link).table
+            if here is None or here.status is not TableStatus.PLAYING:
+                self._place(link, table, seat)  # from the lobby: straight to it
+            link.deliver(protocol.notice(text, "call"))
+
+    # -- entering and withdrawing -----------------------------------------------
+
+    async def enter(self, tid: str, identity: Identity | None, bot: str | None = None) -> str:
+        """Enter a player (`identity`) or a bot level into an open tournament; the name it
+        plays under. `StoreError` says why not."""
+        for _try in range(5):
+            t = await self.store.tournaments.load(tid)
+            if t is None:
+                raise StoreError(_("There is no tournament {id}.", id=tid))
+            if t.status != OPEN:
+                raise StoreError(_("Tournament {id} has begun: it takes no more entries.", id=tid))
+            if len([e for e in t.entrants if not e.out]) >= t.settings.max_players:
+                raise StoreError(_("Tournament {id} is full.", id=tid))
+            if bot is not None:
+                if not t.settings.bots:
+                    raise StoreError(_("Tournament {id} takes no bots.", id=tid))
+                count = sum(1 for e in t.entrants if e.bot == bot)
+                name, key, rated = f"{bot}-{count + 1}", None, bot_player(bot)
+            else:
+                assert identity is not None
+                if identity.guest:
+                    raise StoreError(_("Guests cannot enter a tournament: connect with a key."))
+                name, key, rated = identity.name, identity.key, identity.name
+                old = t.entrant(name)
+                if old is not None and not old.out:
+                    raise StoreError(_("You are in tournament {id} already.", id=tid))
+            standing = await self.store.standing(rated)
+            rating = standing.shown if standing is not None else 1000
+            kept = tuple(e for e in t.entrants if e.name != name)
+            if await self.store.tournaments.update(
+                replace(t, entrants=(*kept, Entrant(name, key, bot, rating)))
+            ):
+                self.poke()
+                return name
+        raise StoreError(_("The tournament is busy; try again."))
+
+    async def withdraw(self, tid: str, name: str) -> None:
+        """A player withdraws: not paired from the next round on (a game in progress goes
+        on); before it begins, the entry goes."""
+        for _try in range(5):
+            t = await self.store.tournaments.load(tid)
+            e = None if t is None else t.entrant(name)
+            if t is None or e is None or e.out:
+                raise StoreError(_("You are not in tournament {id}.", id=tid))
+            if t.status == OPEN:
+                entrants = tuple(x for x in t.entrants if x is not e)
+            else:
+                entrants = tuple(replace(x, out=True) if x is e else x for x in t.entrants)
+            if await self.store.tournaments.update(replace(t, entrants=entrants)):
+                return
+        raise StoreError(_("The tournament is busy; try again."))
+
+
+def _seat(e: Entrant) -> SeatRecord:
+    return SeatRecord(bot=e.bot) if e.bot is not None else SeatRecord(e.name, False, e.key)

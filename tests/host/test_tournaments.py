@@ -1,0 +1,113 @@
+"""Club tournaments on the host (server/host/tourneys.py, docs/tournaments.md): rounds
+that run themselves with bot entrants, on SQLite and PostgreSQL; entering, withdrawing;
+a restart between rounds."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from hostkit import WAIT, StartHost, identity, quick_settings
+
+from server.host.gamehost import GameHost
+from server.host.tourneyplay import games_of, table_of
+from server.store import Store, StoreError
+from server.store.tournaments import DONE, RUNNING, TournamentRecord, TournamentSettings
+from shared.tournament import KNOCKOUT, ROUND_ROBIN, SWISS
+
+FAST = quick_settings(tournament_tick=0.05)
+
+
+async def until(
+    store: Store, tid: str, pred: Callable[[TournamentRecord], bool], limit: float = 4 * WAIT
+) -> TournamentRecord:
+    """The tournament once `pred` holds of it (bounded in time)."""
+    deadline = time.monotonic() + limit
+    while True:
+        t = await store.tournaments.load(tid)
+        assert t is not None
+        if pred(t):
+            return t
+        assert time.monotonic() < deadline, f"tournament {tid} stuck: {t.status}, {t.rounds}"
+        await asyncio.sleep(0.05)
+
+
+async def with_bots(
+    host: GameHost, fmt: str, count: int, levels: tuple[str, ...] = ("easy",), **settings: object
+) -> TournamentRecord:
+    s = TournamentSettings(bots=True, **settings)  # type: ignore[arg-type]
+    t = await host.store.tournaments.new("Club night", fmt, s, "admin")
+    assert host.tourneys is not None
+    for i in range(count):
+        await host.tourneys.enter(t.id, None, levels[i % len(levels)])
+    return t
+
+
+async def test_a_swiss_of_bots_runs_its_rounds_to_the_standings(
+    start_host: StartHost, database: str
+) -> None:
+    host = await start_host(settings=FAST, database=database)
+    t = await with_bots(host, SWISS, 9, ("easy", "medium"), rounds=3, seats=3, start_players=9)
+    done = await until(host.store, t.id, lambda t: t.status == DONE)
+    assert len(done.rounds) == 3
+    assert all(len(names) == 3 for r in done.rounds for _, names in r.tables)
+    games = await games_of(host.store, done)
+    assert all(g is not None and g.ranks for r in games for g in r)
+    table = table_of(done, games)
+    assert [s.games for s in table] == [3] * 9 and table[0].rank == 1
+    pairs = [frozenset((a, b)) for r in done.rounds for _, n in r.tables for a in n for b in n
+             if a < b]  # fmt: skip
+    assert len(pairs) == len(set(pairs))  # nobody met twice: 9 at tables of 3 allow it
+
+
+async def test_a_knockout_and_a_round_robin_of_bots_end(start_host: StartHost) -> None:
+    host = await start_host(settings=FAST)
+    ko = await with_bots(host, KNOCKOUT, 5, seats=2, start_players=5)
+    rr = await with_bots(host, ROUND_ROBIN, 4, seats=2, start_players=4)
+    ko_done = await until(host.store, ko.id, lambda t: t.status == DONE)
+    rr_done = await until(host.store, rr.id, lambda t: t.status == DONE)
+    assert len(ko_done.rounds) == 3 and sum(not e.out for e in ko_done.entrants) == 1
+    assert len(rr_done.rounds) == 3 and all(len(r.tables) == 2 for r in rr_done.rounds)
+
+
+async def test_entering_is_checked_and_a_withdrawn_player_is_not_paired(
+    start_host: StartHost,
+) -> None:
+    host = await start_host(settings=FAST)
+    desk = host.tourneys
+    assert desk is not None
+    s = TournamentSettings(rounds=2, seats=2, max_players=3)
+    t = await host.store.tournaments.new("Cup", SWISS, s, "admin")
+
+    await desk.enter(t.id, identity("ann"))
+    for refused in (
+        desk.enter(t.id, identity("ann")),
+        desk.enter(t.id, None, "easy"),
+        desk.enter(t.id, identity("guest-1", guest=True)),
+        desk.enter("ffffff", identity("bob")),
+    ):
+        try:
+            await refused
+        except StoreError:
+            continue
+        raise AssertionError("an entry that should be refused was taken")
+    await desk.withdraw(t.id, "ann")
+    left = await host.store.tournaments.load(t.id)
+    assert left is not None and left.entrants == ()
+
+
+async def test_a_restart_between_rounds_goes_on_from_the_stored_round(
+    start_host: StartHost, tmp_path: Path
+) -> None:
+    host = await start_host(settings=FAST)
+    t = await with_bots(host, SWISS, 5, rounds=3, seats=2, start_players=5)
+    second = await until(host.store, t.id, lambda t: len(t.rounds) >= 2)
+    await host.stop()
+    again = await start_host(tmp_path, settings=FAST)
+    done = await until(again.store, t.id, lambda t: t.status == DONE)
+    assert done.rounds[:2] == second.rounds[:2] and len(done.rounds) == 3
+    byes = [b for r in done.rounds for b in r.byes]
+    assert len(byes) == len(set(byes)) == 3  # 5 at tables of 2: a bye a round, never twice
+    assert done.status == DONE != RUNNING
