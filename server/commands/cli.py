@@ -65,7 +65,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description="Splendor over SSH.",
         epilog="Club admin: splendor-server export GAME | ratings [--top N] | rename OLD NEW"
         " | ban NAME [--reason TEXT] | unban NAME | chat [--game GAME | --all] [--last N]"
-        " | chat-remove ID; splendor-server copy-db --from URL --to URL. Each has its own -h.",
+        " | chat-remove ID | tournament create|list|enter|start|export;"
+        " splendor-server copy-db --from URL --to URL. Each has its own -h.",
     )
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
     p.add_argument(
@@ -238,6 +239,10 @@ def main(argv: list[str] | None = None) -> None:
         from .copydb import main as copy_db
 
         raise SystemExit(copy_db(argv[1:]))
+    if argv[:1] == ["tournament"]:
+        from .tourney import main as tournament
+
+        raise SystemExit(tournament(argv[1:]))
     if argv[:1] and argv[0] in ADMIN_COMMANDS:
         from .admin import main as admin
 

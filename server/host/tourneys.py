@@ -189,38 +189,10 @@ class TournamentDesk:
     # -- entering and withdrawing -----------------------------------------------
 
     async def enter(self, tid: str, identity: Identity | None, bot: str | None = None) -> str:
-        """Enter a player (`identity`) or a bot level into an open tournament; the name it
-        plays under. `StoreError` says why not."""
-        for _try in range(5):
-            t = await self.store.tournaments.load(tid)
-            if t is None:
-                raise StoreError(_("There is no tournament {id}.", id=tid))
-            if t.status != OPEN:
-                raise StoreError(_("Tournament {id} has begun: it takes no more entries.", id=tid))
-            if len([e for e in t.entrants if not e.out]) >= t.settings.max_players:
-                raise StoreError(_("Tournament {id} is full.", id=tid))
-            if bot is not None:
-                if not t.settings.bots:
-                    raise StoreError(_("Tournament {id} takes no bots.", id=tid))
-                count = sum(1 for e in t.entrants if e.bot == bot)
-                name, key, rated = f"{bot}-{count + 1}", None, bot_player(bot)
-            else:
-                assert identity is not None
-                if identity.guest:
-                    raise StoreError(_("Guests cannot enter a tournament: connect with a key."))
-                name, key, rated = identity.name, identity.key, identity.name
-                old = t.entrant(name)
-                if old is not None and not old.out:
-                    raise StoreError(_("You are in tournament {id} already.", id=tid))
-            standing = await self.store.standing(rated)
-            rating = standing.shown if standing is not None else 1000
-            kept = tuple(e for e in t.entrants if e.name != name)
-            if await self.store.tournaments.update(
-                replace(t, entrants=(*kept, Entrant(name, key, bot, rating)))
-            ):
-                self.poke()
-                return name
-        raise StoreError(_("The tournament is busy; try again."))
+        """Enter a player or a bot level (`enter`), and look at once: it may start now."""
+        name = await enter(self.store, tid, identity, bot)
+        self.poke()
+        return name
 
     async def withdraw(self, tid: str, name: str) -> None:
         """A player withdraws: not paired from the next round on (a game in progress goes
@@ -237,6 +209,41 @@ class TournamentDesk:
             if await self.store.tournaments.update(replace(t, entrants=entrants)):
                 return
         raise StoreError(_("The tournament is busy; try again."))
+
+
+async def enter(store: Store, tid: str, identity: Identity | None, bot: str | None = None) -> str:
+    """Enter a player (`identity`) or a bot level (its name: the level and a number,
+    `easy-2`) into an open tournament; the name it plays under. `StoreError` says why
+    not (the lobby's desk and the admin's command both enter this way)."""
+    for _try in range(5):
+        t = await store.tournaments.load(tid)
+        if t is None:
+            raise StoreError(_("There is no tournament {id}.", id=tid))
+        if t.status != OPEN:
+            raise StoreError(_("Tournament {id} has begun: it takes no more entries.", id=tid))
+        if len([e for e in t.entrants if not e.out]) >= t.settings.max_players:
+            raise StoreError(_("Tournament {id} is full.", id=tid))
+        if bot is not None:
+            if not t.settings.bots:
+                raise StoreError(_("Tournament {id} takes no bots.", id=tid))
+            count = sum(1 for e in t.entrants if e.bot == bot)
+            name, key, rated = f"{bot}-{count + 1}", None, bot_player(bot)
+        else:
+            assert identity is not None
+            if identity.guest:
+                raise StoreError(_("Guests cannot enter a tournament: connect with a key."))
+            name, key, rated = identity.name, identity.key, identity.name
+            old = t.entrant(name)
+            if old is not None and not old.out:
+                raise StoreError(_("You are in tournament {id} already.", id=tid))
+        standing = await store.standing(rated)
+        rating = standing.shown if standing is not None else 1000
+        kept = tuple(e for e in t.entrants if e.name != name)
+        if await store.tournaments.update(
+            replace(t, entrants=(*kept, Entrant(name, key, bot, rating)))
+        ):
+            return name
+    raise StoreError(_("The tournament is busy; try again."))
 
 
 def _seat(e: Entrant) -> SeatRecord:

@@ -114,8 +114,8 @@ class TournamentRecord:
 COLUMNS = "id, name, format, settings, status, creator, created, version, entrants, rounds"
 INSERT = f"INSERT INTO tournaments ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"
 UPDATE = (
-    "UPDATE tournaments SET status = ?, entrants = ?, rounds = ?, version = version + 1"
-    " WHERE id = ? AND version = ?"
+    "UPDATE tournaments SET status = ?, settings = ?, entrants = ?, rounds = ?,"
+    " version = version + 1 WHERE id = ? AND version = ?"
 )
 ADD_GAME = (
     "INSERT INTO tournament_games (game, tournament, round) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
@@ -168,11 +168,11 @@ class TournamentQueries:
         raise StoreError("no free tournament id was found; try again")
 
     async def update(self, t: TournamentRecord) -> bool:
-        """Store `t`'s status, entrants and rounds if the stored one is still at
+        """Store `t`'s status, settings, entrants and rounds if the stored one is still at
         `t.version` (it is then at version + 1); False if it was not."""
         entrants = json.dumps([e.to_json() for e in t.entrants])
         rounds = json.dumps([r.to_json() for r in t.rounds])
-        args = (t.status, entrants, rounds, t.id, t.version)
+        args = (t.status, json.dumps(t.settings.to_json()), entrants, rounds, t.id, t.version)
         return (await self._statements([(UPDATE, args)]))[0] == 1
 
     async def add_games(self, tid: str, round_no: int, games: list[str]) -> None:

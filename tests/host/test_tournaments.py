@@ -9,8 +9,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hostkit import WAIT, StartHost, identity, quick_settings
 
+from server.commands import tourney
 from server.host.gamehost import GameHost
 from server.host.tourneyplay import games_of, table_of
 from server.store import Store, StoreError
@@ -111,3 +113,32 @@ async def test_a_restart_between_rounds_goes_on_from_the_stored_round(
     byes = [b for r in done.rounds for b in r.byes]
     assert len(byes) == len(set(byes)) == 3  # 5 at tables of 2: a bye a round, never twice
     assert done.status == DONE != RUNNING
+
+
+async def test_the_admin_creates_enters_starts_and_exports_a_tournament(
+    start_host: StartHost, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`splendor-server tournament ...` on a running server's database; the export shows
+    every round's games by id and the final standings (docs/records.md)."""
+    host = await start_host(settings=FAST)
+    where = ["--data-dir", str(tmp_path)]
+
+    async def run(*argv: str) -> str:
+        assert await asyncio.to_thread(tourney.main, [*argv, *where]) == 0
+        return capsys.readouterr().out
+
+    made = await run("create", "Club night", "--rounds", "2", "--seats", "2", "--bots")
+    tid = made.split()[1]
+    for level in ("easy", "medium", "easy"):
+        await run("enter", tid, "--bot", level)
+    assert f"{tid}  open" in await run("list")
+    await run("start", tid)
+    done = await until(host.store, tid, lambda t: t.status == DONE)
+    text = await run("export", tid)
+    assert text.startswith(f"# Splendor tournament {tid}: Club night\n")
+    for rnd in done.rounds:
+        assert all(f"table {gid}  over" in text for gid, _ in rnd.tables)
+        assert f"bye: {rnd.byes[0]}" in text
+    assert "## Standings" in text and text.count("\n   ") >= 3
+    assert await asyncio.to_thread(tourney.main, ["export", "ffffff", *where]) == 1
+    assert "no tournament ffffff" in capsys.readouterr().err
