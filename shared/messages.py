@@ -12,6 +12,14 @@ from .clock import CASUAL, ClockView, TimeControl
 from .constants import WINNING_PRESTIGE
 from .moves import Move
 from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
+from .tourney_messages import (
+    AskTourney,
+    AskTourneys,
+    EnterTourney,
+    TourneyPage,
+    Tourneys,
+    WithdrawTourney,
+)
 from .view import LastTurn, PlayerView
 
 PROTOCOL_VERSION = 3  # 2: typed messages, the version in `welcome`, turns as one list;
@@ -379,6 +387,8 @@ HostMessage = (
     | PlayerProfile
     | GameRecordText
     | ChatLines
+    | Tourneys
+    | TourneyPage
 )
 ClientMessage = (
     Create
@@ -398,5 +408,9 @@ ClientMessage = (
     | Vote
     | Rematch
     | NextGame
+    | AskTourneys
+    | AskTourney
+    | EnterTourney
+    | WithdrawTourney
 )
 Message = HostMessage | ClientMessage

@@ -33,6 +33,7 @@ from enum import Enum
 from typing import Any
 
 from . import social_protocol as social
+from . import tourney_protocol as tourney
 from .clock import ClockView, TimeControl
 from .codec import CodecError, dumps, loads, turn_payload
 from .constants import WINNING_PRESTIGE
@@ -90,6 +91,15 @@ from .moves import Move, Return, parse_move
 from .reading import MISSING, ProtocolError, Reader, T, as_map, line_item, shown, text_item
 from .settings import MAX_TARGET, MIN_TARGET, TARGETS
 from .social import Absent, ChatLine, ChatLines, NextGame, Rematch, Say, Vote
+from .tourney_messages import (
+    TOURNEY_PARTS,
+    AskTourney,
+    AskTourneys,
+    EnterTourney,
+    TourneyPage,
+    Tourneys,
+    WithdrawTourney,
+)
 from .view import PlayerView
 
 # -- encoding --------------------------------------------------------------------
@@ -104,7 +114,8 @@ _QUIET = frozenset(
     )
 )  # fmt: skip
 _PARTS = (
-    SeatSummary, TableSummary, Ranked, GameLine, ClockView, Absent, ChatLine, RematchOffer
+    SeatSummary, TableSummary, Ranked, GameLine, ClockView, Absent, ChatLine, RematchOffer,
+    *TOURNEY_PARTS,
 )  # fmt: skip
 
 
@@ -398,6 +409,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
         r.text("game", MAX_ID), r.text("text", MAX_RECORD)
     ),
     ChatLines.TAG: social.chat_lines,
+    **tourney.HOST_READERS,
 }
 _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Create.TAG: _create,
@@ -417,6 +429,7 @@ _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Vote.TAG: social.vote,
     Rematch.TAG: lambda r: Rematch(),
     NextGame.TAG: lambda r: NextGame(),
+    **tourney.CLIENT_READERS,
 }
 
 
@@ -443,6 +456,12 @@ def decode_client(data: bytes) -> ClientMessage:
 
 __all__ = [
     "BOT_LEVELS",
+    "AskTourney",
+    "AskTourneys",
+    "EnterTourney",
+    "TourneyPage",
+    "Tourneys",
+    "WithdrawTourney",
     "AskLeaderboard",
     "AskProfile",
     "AskRecord",

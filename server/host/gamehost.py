@@ -89,6 +89,7 @@ class GameHost:
             self.settings.tournament_tick,
         )  # fmt: skip
         lobby.watchers.append(self.tourneys.table_changed)
+        lobby.tourneys = self.tourneys.answer
         self.tourneys.start()
         self._cluster = Cluster(self._lobby, store)
         self._cluster.start()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from shared import protocol
 from shared.errors import SplendorError
@@ -35,6 +35,7 @@ from shared.protocol import (
     Watch,
     Welcome,
 )
+from shared.tourney_messages import TOURNEY_QUESTIONS, TourneyQuestion
 
 from ..store import (
     GameRecord,
@@ -86,6 +87,7 @@ class Lobby:
             store, bots, settings, self.tables, self.table_changed, self.rematches.link
         )
         self.watchers: list[Callable[[Table], None]] = []  # hear every table_changed
+        self.tourneys: Callable[[HostLink, TourneyQuestion], Awaitable[None]] = _no_tourneys
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
 
@@ -260,6 +262,8 @@ class Lobby:
                     self.refresh()
                 case NextGame():
                     await self._next_game(link)
+                case _ if isinstance(msg, TOURNEY_QUESTIONS):
+                    await self.tourneys(link, msg)  # the host's TournamentDesk.answer
         except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice(str(e)))
         except StoreUnavailable as e:
@@ -400,3 +404,7 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.stop()
         await self._tasks.wait()
+
+
+async def _no_tourneys(link: HostLink, msg: TourneyQuestion) -> None:
+    link.deliver(protocol.notice("this host runs no tournaments"))

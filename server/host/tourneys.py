@@ -25,6 +25,7 @@ from shared.i18n import _
 from shared.players import bot_player
 from shared.protocol import TableStatus
 from shared.tournament import Game
+from shared.tourney_messages import AskTourneys, EnterTourney, TourneyQuestion, WithdrawTourney
 
 from ..store import WAITING, SeatRecord, Settings, Store, StoreError, StoreUnavailable
 from ..store.tournaments import OPEN, RUNNING, Entrant, TournamentRecord
@@ -33,6 +34,7 @@ from .link import HostLink
 from .places import Places
 from .table import Table, TableError
 from .tasks import Tasks
+from .tourneypages import tourney_list, tourney_page
 from .tourneyplay import entrant_seats, games_of, next_round
 
 log = logging.getLogger("splendor")
@@ -185,6 +187,33 @@ class TournamentDesk:
             if here is None or here.status is not TableStatus.PLAYING:
                 self._place(link, table, seat)  # from the lobby: straight to it
             link.deliver(protocol.notice(text, "call"))
+
+    # -- the lobby's questions ---------------------------------------------------
+
+    async def answer(self, link: HostLink, msg: TourneyQuestion) -> None:
+        """A session's question or request about tournaments: the list, a page, entering
+        or withdrawing (then the page again); a refusal is a notice to it alone."""
+        me = link.identity.name
+        try:
+            match msg:
+                case AskTourneys():
+                    link.deliver(protocol.encode(await tourney_list(self.store, me)))
+                    return
+                case EnterTourney(tid):
+                    name = await self.enter(tid, link.identity)
+                    text = _("You are in tournament {id} as {name}.", id=tid, name=name)
+                    link.deliver(protocol.notice(text, "info"))
+                case WithdrawTourney(tid):
+                    await self.withdraw(tid, me)
+                    link.deliver(protocol.notice(_("You have withdrawn."), "info"))
+            t = await self.store.tournaments.load(msg.id)
+            if t is None:
+                raise StoreError(_("There is no tournament {id}.", id=msg.id))
+            link.deliver(protocol.encode(await tourney_page(self.store, t, me)))
+        except StoreUnavailable:
+            raise
+        except StoreError as e:
+            link.deliver(protocol.notice(str(e)))
 
     # -- entering and withdrawing -----------------------------------------------
 

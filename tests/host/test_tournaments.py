@@ -10,14 +10,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hostkit import WAIT, StartHost, identity, quick_settings
+from hostkit import WAIT, HostConnection, StartHost, identity, quick_settings
 
 from server.commands import tourney
 from server.host.gamehost import GameHost
 from server.host.tourneyplay import games_of, table_of
 from server.store import Store, StoreError
 from server.store.tournaments import DONE, RUNNING, TournamentRecord, TournamentSettings
+from shared.protocol import Notice
 from shared.tournament import KNOCKOUT, ROUND_ROBIN, SWISS
+from shared.tourney_messages import (
+    AskTourneys,
+    EnterTourney,
+    TourneyPage,
+    Tourneys,
+    WithdrawTourney,
+)
 
 FAST = quick_settings(tournament_tick=0.05)
 
@@ -142,3 +150,25 @@ async def test_the_admin_creates_enters_starts_and_exports_a_tournament(
     assert "## Standings" in text and text.count("\n   ") >= 3
     assert await asyncio.to_thread(tourney.main, ["export", "ffffff", *where]) == 1
     assert "no tournament ffffff" in capsys.readouterr().err
+
+
+async def test_players_list_enter_see_and_withdraw_from_the_lobby(start_host: StartHost) -> None:
+    """The lobby's questions (`shared.tourney_messages`): the list, entering (the page
+    comes back with the player in it), a refusal as a notice, withdrawing."""
+    host = await start_host(settings=FAST)
+    s = TournamentSettings(rounds=2, seats=2, bots=True)
+    t = await host.store.tournaments.new("Cup", SWISS, s, "admin")
+    ann = HostConnection(host, identity("ann"))
+    ann.cmd(AskTourneys())
+    listed = await ann.next_of(Tourneys)
+    assert [(i.id, i.status, i.entered) for i in listed.items] == [(t.id, "open", False)]
+    ann.cmd(EnterTourney(t.id))
+    page = await ann.next_of(TourneyPage)
+    assert page.line.entered and [r.name for r in page.rows] == ["ann"]
+    ann.cmd(EnterTourney(t.id))
+    refused = await ann.next_of(Notice, lambda n: n.level == "error")
+    assert "already" in refused.text
+    ann.cmd(WithdrawTourney(t.id))
+    page = await ann.next_of(TourneyPage)
+    assert not page.line.entered and page.rows == ()
+    ann.close()

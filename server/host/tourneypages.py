@@ -1,0 +1,97 @@
+"""What the lobby's tournament screens show, made from the store: the list and one
+tournament's page (`shared.tourney_messages`), with the standings, every round's tables
+(watchable while playing, replayable once over) and each player's path."""
+
+from __future__ import annotations
+
+from shared.tournament import Game
+from shared.tourney_messages import (
+    MAX_ROWS,
+    MAX_TABLES,
+    MAX_TOURNEYS,
+    TourneyLine,
+    TourneyPage,
+    TourneyRow,
+    Tourneys,
+    TourneyTable,
+)
+
+from ..store import Store
+from ..store.tournaments import DONE, OPEN, RUNNING, TournamentRecord
+from .tourneyplay import games_of, table_of
+from .tourneytext import describe, number, start_text
+
+
+def line_of(t: TournamentRecord, me: str) -> TourneyLine:
+    entered = any(e.name.lower() == me.lower() and not e.out for e in t.entrants)
+    starts = start_text(t) if t.status == OPEN else ""
+    return TourneyLine(t.id, t.name, describe(t), t.status, len(t.entrants), len(t.rounds),
+                       entered, starts or "-")  # fmt: skip
+
+
+async def tourney_list(store: Store, me: str) -> Tourneys:
+    """Open and running tournaments first (newest first), then the latest finished."""
+    live = await store.tournaments.all((OPEN, RUNNING))
+    ended = await store.tournaments.all((DONE,))
+    items = [line_of(t, me) for t in [*live, *ended][:MAX_TOURNEYS]]
+    return Tourneys(tuple(items))
+
+
+def _result(game: Game | None) -> tuple[str, str]:
+    """A table's state and result in words."""
+    if game is None:
+        return "playing", "-"
+    if not game.ranks:
+        return "abandoned", "-"
+    order = sorted(range(len(game.players)), key=lambda i: game.ranks[i])
+    shown = [f"{game.ranks[i]}. {game.players[i]}" + (f" {game.scores[i]}" if game.scores else "")
+             for i in order]  # fmt: skip
+    return "over", ", ".join(shown)
+
+
+def _paths(t: TournamentRecord, games: list[list[Game | None]]) -> dict[str, str]:
+    paths: dict[str, list[str]] = {e.name: [] for e in t.entrants}
+    for n, (rnd, played) in enumerate(zip(t.rounds, games, strict=True), 1):
+        for b in rnd.byes:
+            paths.setdefault(b, []).append(f"R{n} bye")
+        for (_, names), game in zip(rnd.tables, played, strict=True):
+            for i, name in enumerate(names):
+                if game is None:
+                    step = "playing"
+                elif not game.ranks:
+                    step = "abandoned"
+                else:
+                    step = f"{game.ranks[i]}/{len(names)}"
+                paths.setdefault(name, []).append(f"R{n} {step}")
+    return {name: " · ".join(steps) or "-" for name, steps in paths.items()}
+
+
+async def tourney_page(store: Store, t: TournamentRecord, me: str) -> TourneyPage:
+    s = t.settings
+    about = (
+        f"clock {s.clock} · {'rated' if s.rated else 'casual'} · to {s.target} · "
+        f"at most {s.max_players} · bots {'welcome' if s.bots else 'not allowed'}"
+    )
+    games = await games_of(store, t)
+    paths = _paths(t, games)
+    out = {e.name for e in t.entrants if e.out}
+    rows = tuple(
+        TourneyRow(
+            st.rank,
+            st.name,
+            number(st.points),
+            number(st.buchholz),
+            st.wins,
+            st.games,
+            paths.get(st.name, "-"),
+            st.name in out,
+        )  # fmt: skip
+        for st in table_of(t, games)[:MAX_ROWS]
+    )
+    tables = []
+    for n, (rnd, played) in enumerate(zip(t.rounds, games, strict=True), 1):
+        for (gid, names), game in zip(rnd.tables, played, strict=True):
+            state, result = _result(game)
+            tables.append(TourneyTable(gid, n, names, state, result))
+    tables.reverse()  # the latest round first
+    return TourneyPage(line_of(t, me), about, rows, tuple(tables[:MAX_TABLES]))
