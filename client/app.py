@@ -49,6 +49,14 @@ from shared.protocol import (
 )
 from shared.social import LOBBY
 from shared.text import safe_text
+from shared.tourney_messages import (
+    AskTourney,
+    AskTourneys,
+    EnterTourney,
+    TourneyPage,
+    Tourneys,
+    WithdrawTourney,
+)
 
 from .connection import Connection
 from .replay import Replay
@@ -59,6 +67,7 @@ from .screens.lobby import LobbyScreen, lobby_help
 from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
+from .screens.tourneys import TourneyListScreen, TourneyScreen
 from .talk import Talk
 
 log = logging.getLogger(__name__)
@@ -129,8 +138,10 @@ class SplendorApp(App[None]):
 
     def send(self, msg: ClientMessage) -> None:
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
-        if isinstance(msg, AskLeaderboard | AskProfile | AskRecord):
+        if isinstance(msg, AskLeaderboard | AskProfile | AskRecord | AskTourneys):
             self.asked.add(type(msg))
+        elif isinstance(msg, AskTourney | EnterTourney | WithdrawTourney):
+            self.asked.add(AskTourney)  # each is answered with the tournament's page
         self.connection.send(encode(msg))
 
     def answered(self, question: type[ClientMessage]) -> bool:
@@ -183,6 +194,8 @@ class SplendorApp(App[None]):
                 await self.push_screen(ProfileScreen(msg))
             case GameRecordText(game, text) if self.answered(AskRecord):
                 await self._replay(game, text)
+            case Tourneys() | TourneyPage():
+                await self._tourneys(msg)
             case ChatLines():
                 self.talk.heard(msg)
                 main = self.main_screen
@@ -191,6 +204,20 @@ class SplendorApp(App[None]):
             case Bye(text):
                 self.bye_text = text
                 self.exit()
+
+    async def _tourneys(self, msg: Tourneys | TourneyPage) -> None:
+        """The tournaments list or a page: shown where it is open, else opened if asked."""
+        screen = self.screen
+        if isinstance(msg, Tourneys) and self.answered(AskTourneys):
+            if isinstance(screen, TourneyListScreen):
+                screen.show(msg)
+            else:
+                await self.push_screen(TourneyListScreen(msg))
+        elif isinstance(msg, TourneyPage) and self.answered(AskTourney):
+            if isinstance(screen, TourneyScreen) and screen.page.line.id == msg.line.id:
+                screen.show(msg)
+            else:
+                await self.push_screen(TourneyScreen(msg))
 
     def _welcome(self, msg: Welcome) -> None:
         if msg.protocol != PROTOCOL_VERSION:  # a host of another version: say so and leave
@@ -306,6 +333,7 @@ class SplendorApp(App[None]):
             groups.append(("In the lobby", LobbyScreen.BINDINGS))
             groups.append(("The leaderboard", LeaderboardScreen.BINDINGS))
             groups.append(("A profile", ProfileScreen.BINDINGS))
+            groups.append(("A tournament", TourneyScreen.BINDINGS))
         groups.append(("A replay", ReplayScreen.BINDINGS))
         groups.append(("Everywhere", self.BINDINGS))
         now: RenderableType | None = None

@@ -26,7 +26,7 @@ class TourneyLine:
     entrants: int
     round: int
     entered: bool = False
-    starts: str = ""
+    starts: str = "-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class TourneyTable:
     round: int
     names: tuple[str, ...]
     state: str
-    result: str = ""
+    result: str = "-"
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ from shared.protocol import (
 )
 from shared.settings import target_text
 from shared.social import LOBBY
+from shared.tourney_messages import AskTourneys
 
 from ..editing import edited, pasted
 from ..widgets.chatbox import ChatBox
@@ -158,6 +159,7 @@ class LobbyScreen(Screen[None]):
         Binding("v", "replay", "Replay a game"),
         Binding("t", "talk", "Chat"),
         Binding("m", "next_game", "Your move"),
+        Binding("o", "tournaments", "Tournaments"),
     ]
 
     def __init__(self, lobby: LobbyList) -> None:
@@ -361,6 +363,9 @@ class LobbyScreen(Screen[None]):
     def _profile_of(self, player: str | None) -> None:
         if player:
             self.splendor.send(AskProfile(player))
+
+    def action_tournaments(self) -> None:
+        self.splendor.send(AskTourneys())
 
     def action_replay(self) -> None:
         self.app.push_screen(GameIdDialog(), self._replay_of)

@@ -25,8 +25,16 @@ COPIED: dict[str, tuple[str, ...]] = {
     "bans": ("name", "at", "reason"),
     "chat": ("id", "game", "seq", "turn", "at", "name", "text", "spectator", "removed"),
     "tournaments": (
-        "id", "name", "format", "settings", "status", "creator", "created", "version",
-        "entrants", "rounds",
+        "id",
+        "name",
+        "format",
+        "settings",
+        "status",
+        "creator",
+        "created",
+        "version",
+        "entrants",
+        "rounds",
     ),  # fmt: skip
     "tournament_games": ("game", "tournament", "round"),
 }

@@ -1,0 +1,177 @@
+"""The club's tournaments (docs/tournaments.md): the list, and one tournament's page with
+its standings (rank, player, points, tie-breaks, games, each player's path) and every
+round's tables, watchable while they play and replayable once over.
+
+Each shows what the host answered (`Tourneys`, `TourneyPage`) and asks for more; `e`
+enters, `x` withdraws (the host answers with the page again). Esc closes each one.
+"""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from shared.i18n import _
+from shared.protocol import AskRecord, Watch
+from shared.tourney_messages import (
+    AskTourney,
+    EnterTourney,
+    TourneyLine,
+    TourneyPage,
+    Tourneys,
+    WithdrawTourney,
+)
+
+from ..widgets.keybar import KeyBar, Keys
+from ..widgets.listing import TableList
+from .club import BACK, _ClubScreen
+
+LIST_COLUMNS = (("Id", 7), ("Name", 0), ("Format", 24), ("Status", 9), ("In", 4), ("Rnd", 4))
+ROW_COLUMNS = (("#", 3), ("Player", 14), ("Pts", 5), ("Buch", 5), ("W", 3), ("G", 3), ("Path", 0))
+TABLE_COLUMNS = (("R", 3), ("Game", 7), ("State", 10), ("Players / result", 0))
+
+
+def line_cells(t: TourneyLine) -> tuple[str, ...]:
+    mark = " ✓" if t.entered else ""
+    return (t.id, t.name + mark, t.format, t.status, str(t.entrants), str(t.round))
+
+
+class TourneyListScreen(_ClubScreen):
+    """Every tournament: open and running first; ✓ marks those you are in."""
+
+    BINDINGS = [
+        *_ClubScreen.BINDINGS,
+        Binding("enter", "open", "Open", tooltip="The selected tournament's page"),
+        Binding("e", "enter", "Enter", tooltip="Enter the selected tournament"),
+    ]
+    KEYS: Keys = (("", "↑ ↓", "Select"), ("enter", "⏎", "Open"), ("e", "e", "Enter"), BACK)
+
+    def __init__(self, listed: Tourneys) -> None:
+        super().__init__()
+        self.listed = listed
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="club-title")
+        yield TableList(LIST_COLUMNS, empty=_(" No tournaments yet: an admin announces them."))
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(KeyBar).show(self.KEYS)
+        self.show(self.listed)
+
+    def show(self, listed: Tourneys) -> None:
+        self.listed = listed
+        self.query_one("#club-title", Static).update(
+            "[b #ffd23f]◆ " + _("Tournaments") + "[/] — " + _("✓: you are in it")
+        )
+        rows = [(t.id, line_cells(t)) for t in listed.items]
+        self.query_one(TableList).show(rows)
+
+    def action_open(self) -> None:
+        selected = self.query_one(TableList).selected
+        if selected is not None:
+            self.splendor.send(AskTourney(selected))
+
+    def action_enter(self) -> None:
+        selected = self.query_one(TableList).selected
+        if selected is not None:
+            self.splendor.send(EnterTourney(selected))
+
+
+class TourneyScreen(_ClubScreen):
+    """One tournament: standings above, the rounds' tables below (the latest first).
+    Tab chooses which list the arrows move; w watches the selected table, v replays it."""
+
+    BINDINGS = [
+        *_ClubScreen.BINDINGS,
+        Binding("tab", "switch", "Standings/tables", tooltip="Move in the other list"),
+        Binding("e", "enter", "Enter", tooltip="Enter this tournament"),
+        Binding("x", "withdraw", "Withdraw", tooltip="No more rounds for you"),
+        Binding("w", "watch", "Watch", tooltip="Watch the selected table"),
+        Binding("v,enter", "replay", "Replay", tooltip="Replay the selected table's game"),
+    ]
+    KEYS: Keys = (
+        ("tab", "Tab", "Lists"),
+        ("e", "e", "Enter"),
+        ("x", "x", "Withdraw"),
+        ("w", "w", "Watch"),
+        ("v", "v", "Replay"),
+        BACK,
+    )
+
+    def __init__(self, page: TourneyPage) -> None:
+        super().__init__()
+        self.page = page
+        self.on_tables = True  # the arrows move the tables' list
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="club-title")
+        yield Static(id="tourney-about")
+        yield TableList(ROW_COLUMNS, empty=_(" Nobody has entered yet."), id="tourney-rows")
+        yield TableList(TABLE_COLUMNS, empty=_(" No round has begun."), id="tourney-tables")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(KeyBar).show(self.KEYS)
+        self.show(self.page)
+
+    @property
+    def tables(self) -> TableList:
+        return self.query_one("#tourney-tables", TableList)
+
+    def show(self, page: TourneyPage) -> None:
+        self.page = page
+        t = page.line
+        state = t.status if t.status != "open" else f"open, starts {t.starts}"
+        rnd = f", round {t.round}" if t.round else ""
+        mine = " · ✓ " + _("you are in it") if t.entered else ""
+        self.query_one("#club-title", Static).update(
+            f"[b #ffd23f]◆ {escape(t.name)}[/] ({t.id}) — {t.format} · {state}{rnd}"
+        )
+        self.query_one("#tourney-about", Static).update(escape(page.about) + mine)
+        me = self.splendor.player_name.lower()
+        rows = []
+        for r in page.rows:
+            name = r.name + (" ✗" if r.out else "")
+            cells = (str(r.rank), name, r.points, r.buchholz, str(r.wins), str(r.games), r.path)
+            rows.append((r.name.lower(), cells))
+        self.query_one("#tourney-rows", TableList).show(rows, marked=me)
+        tables = []
+        for tb in page.tables:
+            shown = tb.result if tb.state == "over" else ", ".join(tb.names)
+            tables.append((tb.game, (str(tb.round), tb.game, tb.state, shown)))
+        self.tables.show(tables)
+
+    def action_select(self, delta: int) -> None:
+        which = self.tables if self.on_tables else self.query_one("#tourney-rows", TableList)
+        which.move(delta)
+
+    def action_switch(self) -> None:
+        self.on_tables = not self.on_tables
+
+    def action_enter(self) -> None:
+        self.splendor.send(EnterTourney(self.page.line.id))
+
+    def action_withdraw(self) -> None:
+        self.splendor.send(WithdrawTourney(self.page.line.id))
+
+    def _table(self) -> tuple[str, str] | None:
+        game = self.tables.selected
+        states = {tb.game: tb.state for tb in self.page.tables}
+        return None if game is None else (game, states.get(game, ""))
+
+    def action_watch(self) -> None:
+        chosen = self._table()
+        if chosen is not None and chosen[1] == "playing":
+            self.splendor.send(Watch(chosen[0]))  # the host moves this session there
+        elif chosen is not None:
+            self.notify(_("That game is over: v replays it."))
+
+    def action_replay(self) -> None:
+        chosen = self._table()
+        if chosen is not None and chosen[1] == "over":
+            self.splendor.send(AskRecord(chosen[0]))
+        elif chosen is not None:
+            self.notify(_("That game has no record to replay yet: w watches it."))
