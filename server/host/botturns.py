@@ -57,11 +57,13 @@ class BotTurns:
     def kick(self) -> None:
         """Start the bot loop if it is a bot's decision, a human is at the table (on any
         process; a timed game's bots play whoever is there, its clocks run anyway; a table of
-        bots alone plays by itself) and the loop is not running."""
+        bots alone, or of bots standing in for every player, plays by itself) and the loop
+        is not running."""
         if self._stopped or self.to_move() is None:
             return
         seating = self._seating
-        if not (seating.human_connected or seating.control.timed or not seating.humans):
+        alone = not any(s.player for s in seating.humans)  # bots, or bots standing in
+        if not (seating.human_connected or seating.control.timed or alone):
             return  # a table of bots alone (a tournament's) plays on
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())

@@ -3,8 +3,10 @@ read from and written to the store's records (`server.store.tournaments`). No se
 the desk (`server.host.tourneys`) makes the tables and tells the players.
 
 A game counts as its ranks (R17), except that a player a bot stood in for (a time-out,
-a vote: docs/design.md) or who left it ranks last: a player who does not come loses. An
-abandoned game counts as played with no result.
+a vote: docs/design.md) or who left it ranks last: a player who does not come loses. A
+game abandoned because every player left it or did not come, at a table with bots, ranks
+its bots first and its players last; any other abandoned game counts as played with no
+result.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from shared.tournament import (
 )
 from shared.tournament.standings import Standing
 
-from ..store import FINISHED, GameRecord, Store
+from ..store import ABANDONED, FINISHED, GameRecord, Store
 from ..store.tournaments import DONE, Entrant, StoredRound, TournamentRecord
 from .identity import new_table_id
 
@@ -37,8 +39,12 @@ def result(names: tuple[str, ...], record: GameRecord | None) -> Game | None:
     if record is None or record.status not in ENDED:
         return None
     outcome = record.outcome or {}
+    absent = [s.name is not None and bool(s.standin or s.left) for s in record.seats]
+    if record.status == ABANDONED and any(absent) and not all(absent):
+        # every player left or did not come, at a table with bots: they lose to the bots
+        return Game(names, tuple(len(names) if a else 1 for a in absent))
     if record.status != FINISHED or not outcome.get("ranks"):
-        return Game(names)  # abandoned: played, no result
+        return Game(names)  # abandoned otherwise: played, no result
     ranks = [int(r) for r in outcome["ranks"]]
     last = len(names)
     for i, seat in enumerate(record.seats):

@@ -65,6 +65,7 @@ class TournamentDesk:
         self.places = places
         self.tick = tick
         self._told: set[str] = set()  # games whose players this process has told
+        self._away: dict[tuple[str, int], float] = {}  # (game, seat) away since (monotonic)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._tasks = Tasks("tournaments", (TableError, StoreUnavailable))
@@ -115,6 +116,7 @@ class TournamentDesk:
                 t = replace(t, status=RUNNING)
             elif t.rounds:
                 await self._make_tables(t, len(t.rounds) - 1)
+                await self._no_shows(t)
                 games = await games_of(self.store, t)
                 if any(g is None for g in games[-1]):
                     return  # the round goes on
@@ -156,6 +158,28 @@ class TournamentDesk:
                 await table.start(self._deal())
             except TableError:
                 pass  # started meanwhile (here, or by another process)
+
+    async def _no_shows(self, t: TournamentRecord) -> None:
+        """At the round's tables without a clock (a clock does this itself: docs/design.md),
+        a player who has not been at their table for its patience since this process first
+        looked loses the game: a bot stands in for them (R17: they rank last)."""
+        now, games = time.monotonic(), {g for g, _ in t.rounds[-1].tables}
+        self._away = {k: v for k, v in self._away.items() if k[0] in games or k[0] not in t.ids}
+        for gid in games:
+            table = self.tables.get(gid)
+            if table is None or table.status is not TableStatus.PLAYING or table.control.timed:
+                continue
+            for i, seat in enumerate(table.seats):
+                key = (gid, i)
+                if not seat.player or seat.connected or seat.standin is not None:
+                    self._away.pop(key, None)
+                    continue
+                since = self._away.setdefault(key, now)
+                if now - since >= table.settings.patience:
+                    why = _("you did not come to your tournament table")
+                    if await table.votes.stand_in(i, why):
+                        log.info("tournament %s: a bot stands in at %s seat %d", t.id, gid, i)
+                        table.kick_bots()
 
     # -- telling players --------------------------------------------------------
 

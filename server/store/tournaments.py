@@ -104,6 +104,11 @@ class TournamentRecord:
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[StoredRound, ...] = field(default=())
 
+    @property
+    def ids(self) -> frozenset[str]:
+        """Every game of its rounds."""
+        return frozenset(g for r in self.rounds for g, _ in r.tables)
+
     def entrant(self, name: str) -> Entrant | None:
         return next((e for e in self.entrants if e.name.lower() == name.lower()), None)
 

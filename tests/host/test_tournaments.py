@@ -172,3 +172,25 @@ async def test_players_list_enter_see_and_withdraw_from_the_lobby(start_host: St
     page = await ann.next_of(TourneyPage)
     assert not page.line.entered and page.rows == ()
     ann.close()
+
+
+async def test_a_player_who_does_not_come_loses_and_a_bot_keeps_the_seat(
+    start_host: StartHost,
+) -> None:
+    """Without a clock, a player not at their table for its patience loses the game: a bot
+    stands in for the rest of it (the others play on) and they rank last."""
+    host = await start_host(settings=FAST)
+    desk = host.tourneys
+    assert desk is not None
+    s = TournamentSettings(rounds=1, seats=3, bots=True, start_players=3, patience=0.2)
+    t = await host.store.tournaments.new("Cup", SWISS, s, "admin")
+    await desk.enter(t.id, identity("ann"))  # never connects
+    for level in ("easy", "medium"):
+        await desk.enter(t.id, None, level)
+    done = await until(host.store, t.id, lambda t: t.status == DONE)
+    [[game]] = await games_of(host.store, done)
+    assert game is not None and game.ranks[game.players.index("ann")] == 3
+    [(gid, _)] = done.rounds[0].tables
+    record = await host.store.load_game(gid, moves=False)
+    assert record is not None and record.status == "finished"
+    assert [x.standin for x in record.seats if x.name == "ann"] == ["medium"]
