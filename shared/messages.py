@@ -350,6 +350,7 @@ class PlayerProfile:
     history: tuple[int, ...] = ()
     by_players: tuple[tuple[int, int, int], ...] = ()
     recent: tuple[GameLine, ...] = ()
+    tournaments: tuple[str, ...] = ()  # their latest, in words ("Club night: 2nd of 9")
 
 
 @dataclass(frozen=True, slots=True)

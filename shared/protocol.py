@@ -388,6 +388,7 @@ def _profile(r: Reader) -> PlayerProfile:
         r.ints("history", (), most=PROFILE_HISTORY),
         r.seq("by_players", _by_players, (), most=3),
         r.seq("recent", _game_line, (), most=PROFILE_GAMES),
+        r.seq("tournaments", line_item(200), (), most=PROFILE_GAMES),
     )
 
 

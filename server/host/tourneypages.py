@@ -95,3 +95,25 @@ async def tourney_page(store: Store, t: TournamentRecord, me: str) -> TourneyPag
             tables.append(TourneyTable(gid, n, names, state, result))
     tables.reverse()  # the latest round first
     return TourneyPage(line_of(t, me), about, rows, tuple(tables[:MAX_TABLES]))
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+async def tourney_places(store: Store, player: str, most: int = 5) -> tuple[str, ...]:
+    """A profile's tournaments, latest first: "Club night: 2nd of 9", or its status."""
+    out: list[str] = []
+    for t in await store.tournaments.all((RUNNING, DONE, OPEN)):
+        if len(out) >= most:
+            break
+        if t.entrant(player) is None:
+            continue
+        if t.status == OPEN:
+            out.append(f"{t.name}: entered")
+            continue
+        table = table_of(t, await games_of(store, t))
+        rank = next((s.rank for s in table if s.name.lower() == player.lower()), 0)
+        where = f"{_ordinal(rank)} of {len(table)}"
+        out.append(f"{t.name}: {where}" + (" so far" if t.status == RUNNING else ""))
+    return tuple(out)

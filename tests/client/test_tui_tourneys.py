@@ -8,9 +8,10 @@ from clientkit import FakeConnection, screen_text, wait_for
 from test_tui_club import SIZE, in_the_lobby
 
 from client.app import SplendorApp
+from client.screens.club import ProfileScreen
 from client.screens.lobby import LobbyScreen
 from client.screens.tourneys import TourneyListScreen, TourneyScreen
-from shared.protocol import AskRecord, Watch, encode
+from shared.protocol import AskProfile, AskRecord, PlayerProfile, Watch, encode
 from shared.tourney_messages import (
     AskTourney,
     AskTourneys,
@@ -80,3 +81,16 @@ async def test_the_list_the_page_and_its_keys() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, TourneyListScreen))
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def test_a_profile_lists_the_player_s_tournaments() -> None:
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        await in_the_lobby(pilot, app, conn)
+        app.send(AskProfile("ann"))
+        places = ("Club night: 2nd of 9", "Spring cup: entered")
+        conn.deliver(encode(PlayerProfile("ann", None, tournaments=places)))
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await pilot.pause()
+        assert "Tournaments: Club night: 2nd of 9 · Spring cup: entered" in screen_text(app)

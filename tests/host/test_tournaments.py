@@ -17,7 +17,7 @@ from server.host.gamehost import GameHost
 from server.host.tourneyplay import games_of, table_of
 from server.store import Store, StoreError
 from server.store.tournaments import DONE, RUNNING, TournamentRecord, TournamentSettings
-from shared.protocol import Notice
+from shared.protocol import AskProfile, Notice, PlayerProfile
 from shared.tournament import KNOCKOUT, ROUND_ROBIN, SWISS
 from shared.tourney_messages import (
     AskTourneys,
@@ -168,6 +168,9 @@ async def test_players_list_enter_see_and_withdraw_from_the_lobby(start_host: St
     ann.cmd(EnterTourney(t.id))
     refused = await ann.next_of(Notice, lambda n: n.level == "error")
     assert "already" in refused.text
+    await host.store.claim_name("ann", "SHA256:ann-key")  # as a key login does
+    ann.cmd(AskProfile("ann"))  # the profile lists the player's tournaments
+    assert (await ann.next_of(PlayerProfile)).tournaments == ("Cup: entered",)
     ann.cmd(WithdrawTourney(t.id))
     page = await ann.next_of(TourneyPage)
     assert not page.line.entered and page.rows == ()
