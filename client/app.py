@@ -52,6 +52,7 @@ from shared.text import safe_text
 from shared.tourney_messages import (
     AskTourney,
     AskTourneys,
+    CreateTourney,
     EnterTourney,
     TourneyPage,
     Tourneys,
@@ -140,7 +141,7 @@ class SplendorApp(App[None]):
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
         if isinstance(msg, AskLeaderboard | AskProfile | AskRecord | AskTourneys):
             self.asked.add(type(msg))
-        elif isinstance(msg, AskTourney | EnterTourney | WithdrawTourney):
+        elif isinstance(msg, AskTourney | EnterTourney | WithdrawTourney | CreateTourney):
             self.asked.add(AskTourney)  # each is answered with the tournament's page
         self.connection.send(encode(msg))
 

@@ -15,6 +15,7 @@ from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
 from .tourney_messages import (
     AskTourney,
     AskTourneys,
+    CreateTourney,
     EnterTourney,
     TourneyPage,
     Tourneys,
@@ -413,5 +414,6 @@ ClientMessage = (
     | AskTourney
     | EnterTourney
     | WithdrawTourney
+    | CreateTourney
 )
 Message = HostMessage | ClientMessage

@@ -102,6 +102,25 @@ class WithdrawTourney:
     id: str
 
 
+@dataclass(frozen=True, slots=True)
+class CreateTourney:
+    """Announce a tournament (where the host lets players: a server setting): its name,
+    format (swiss, round-robin, knockout), a Swiss's rounds, players a table, its tables'
+    clock (`shared.clock` notation), rating and target (R15), the entrants it starts at,
+    and whether bot levels may enter. Its page comes back."""
+
+    TAG: ClassVar[str] = "create-tourney"
+    name: str
+    format: str = "swiss"
+    rounds: int = 4
+    seats: int = 2
+    clock: str = "none"
+    rated: bool = False
+    target: int = 15
+    start_players: int = 8
+    bots: bool = False
+
+
 TOURNEY_PARTS = (TourneyLine, TourneyRow, TourneyTable)
-TOURNEY_QUESTIONS = (AskTourneys, AskTourney, EnterTourney, WithdrawTourney)
-TourneyQuestion = AskTourneys | AskTourney | EnterTourney | WithdrawTourney
+TOURNEY_QUESTIONS = (AskTourneys, AskTourney, EnterTourney, WithdrawTourney, CreateTourney)
+TourneyQuestion = AskTourneys | AskTourney | EnterTourney | WithdrawTourney | CreateTourney

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .clock import parse_time_control
 from .messages import MAX_ID, MAX_NAME
 from .reading import Reader, as_map, line_item
+from .settings import MAX_TARGET, MIN_TARGET
+from .tournament.model import FORMATS
 from .tourney_messages import (
     MAX_ROWS,
     MAX_TABLES,
@@ -14,9 +17,11 @@ from .tourney_messages import (
     MAX_WORDS,
     AskTourney,
     AskTourneys,
+    CreateTourney,
     EnterTourney,
     TourneyLine,
     TourneyPage,
+    TourneyQuestion,
     TourneyRow,
     Tourneys,
     TourneyTable,
@@ -24,6 +29,7 @@ from .tourney_messages import (
 )
 
 BIG = 1 << 20
+MAX_TOURNEY_NAME = 40
 
 
 def tourney_line(x: object, what: str) -> TourneyLine:
@@ -53,6 +59,23 @@ def _table(x: object, what: str) -> TourneyTable:
     )  # fmt: skip
 
 
+def _create(r: Reader) -> CreateTourney:
+    fmt = r.get("format", "swiss")
+    if fmt not in FORMATS:
+        raise r.bad("format", ", ".join(FORMATS))
+    clock = r.get("clock", "none")
+    try:
+        parse_time_control(clock if isinstance(clock, str) and len(clock) <= 16 else "?")
+    except ValueError:
+        raise r.bad("clock", "a time control: none, 5+10 or 3d") from None
+    return CreateTourney(
+        r.line("name", MAX_TOURNEY_NAME), fmt, r.integer("rounds", 1, 20, 4),
+        r.integer("seats", 2, 4, 2), clock, r.flag("rated", False),
+        r.integer("target", MIN_TARGET, MAX_TARGET, 15), r.integer("start_players", 2, 256, 8),
+        r.flag("bots", False),
+    )  # fmt: skip
+
+
 def tourneys(r: Reader) -> Tourneys:
     return Tourneys(r.seq("items", tourney_line, (), most=MAX_TOURNEYS))
 
@@ -65,11 +88,12 @@ def tourney_page(r: Reader) -> TourneyPage:
 
 
 HostReader = Callable[[Reader], Tourneys | TourneyPage]
-ClientReader = Callable[[Reader], AskTourneys | AskTourney | EnterTourney | WithdrawTourney]
+ClientReader = Callable[[Reader], TourneyQuestion]
 HOST_READERS: dict[str, HostReader] = {Tourneys.TAG: tourneys, TourneyPage.TAG: tourney_page}
 CLIENT_READERS: dict[str, ClientReader] = {
     AskTourneys.TAG: lambda r: AskTourneys(),
     AskTourney.TAG: lambda r: AskTourney(r.text("id", MAX_ID)),
     EnterTourney.TAG: lambda r: EnterTourney(r.text("id", MAX_ID)),
     WithdrawTourney.TAG: lambda r: WithdrawTourney(r.text("id", MAX_ID)),
+    CreateTourney.TAG: _create,
 }

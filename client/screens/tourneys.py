@@ -11,12 +11,17 @@ from __future__ import annotations
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Static
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
 
+from shared.clock import PRESETS, parse_time_control
 from shared.i18n import _
 from shared.protocol import AskRecord, Watch
+from shared.tournament import FORMATS
 from shared.tourney_messages import (
     AskTourney,
+    CreateTourney,
     EnterTourney,
     TourneyLine,
     TourneyPage,
@@ -24,18 +29,89 @@ from shared.tourney_messages import (
     WithdrawTourney,
 )
 
+from ..widgets.choice import Choice
 from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import TableList
 from .club import BACK, _ClubScreen
+from .lobby_dialogs import CASUAL, RATED, target_choice
 
 LIST_COLUMNS = (("Id", 7), ("Name", 0), ("Format", 24), ("Status", 9), ("In", 4), ("Rnd", 4))
 ROW_COLUMNS = (("#", 3), ("Player", 14), ("Pts", 5), ("Buch", 5), ("W", 3), ("G", 3), ("Path", 0))
+STARTS = ("4", "6", "8", "9", "12", "16", "24", "32")  # entrants a tournament starts at
 TABLE_COLUMNS = (("R", 3), ("Game", 7), ("State", 10), ("Players / result", 0))
 
 
 def line_cells(t: TourneyLine) -> tuple[str, ...]:
     mark = " ✓" if t.entered else ""
     return (t.id, t.name + mark, t.format, t.status, str(t.entrants), str(t.round))
+
+
+class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
+    """Announce a tournament: its name, format, rounds (a Swiss's), players a table, its
+    tables' clock, when it starts, bots, rated or casual, the target (R15)."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("down", "app.focus_next", "Next field", show=False),
+        Binding("up", "app.focus_previous", "Previous field", show=False),
+        Binding("enter", "submit", "Announce", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(_("Announce a tournament"), classes="dialog-title")
+            yield Input(placeholder=_("its name"), max_length=40, id="name")
+            yield Choice(_("Format"), FORMATS, "swiss", id="format")
+            yield Choice(_("Rounds"), ("3", "4", "5", "6", "7"), "4", id="rounds")
+            yield Choice(_("Seats"), ("2", "3", "4"), "2", id="seats")
+            yield Choice(_("Clock"), PRESETS, "none", id="clock")
+            yield Choice(_("Starts at"), STARTS, "8", id="start")
+            yield Choice(_("Bots"), ("no", "may enter"), "no", id="bots")
+            yield Choice(_("Game"), (CASUAL, RATED), CASUAL, id="rated")
+            yield target_choice()
+            yield Static(
+                _("Rounds: a Swiss's (a round robin and a knockout make their own). Starts "
+                  "at: how many entrants start it. A player who does not come loses."),
+                classes="dialog-text",
+            )  # fmt: skip
+            yield Static(
+                "[b]↑↓[/b]: " + _("field") + "   [b]←→[/b]: " + _("change") + "   [b]Enter[/b]: "
+                + _("announce") + "   [b]Esc[/b]: " + _("cancel"),
+                classes="dialog-keys",
+            )  # fmt: skip
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        name = " ".join(self.query_one("#name", Input).value.split())
+        if not name:
+            self.notify(_("A tournament needs a name."), severity="error")
+            return
+
+        def value(key: str) -> str:
+            return self.query_one(f"#{key}", Choice).value
+
+        self.dismiss(
+            CreateTourney(
+                name,
+                value("format"),
+                int(value("rounds")),
+                int(value("seats")),
+                str(parse_time_control(value("clock"))),
+                value("rated") == RATED,
+                int(value("target")),
+                int(value("start")),
+                value("bots") == "may enter",
+            )  # fmt: skip
+        )
 
 
 class TourneyListScreen(_ClubScreen):
@@ -45,8 +121,15 @@ class TourneyListScreen(_ClubScreen):
         *_ClubScreen.BINDINGS,
         Binding("enter", "open", "Open", tooltip="The selected tournament's page"),
         Binding("e", "enter", "Enter", tooltip="Enter the selected tournament"),
+        Binding("n", "new", "Announce", tooltip="Announce a tournament"),
     ]
-    KEYS: Keys = (("", "↑ ↓", "Select"), ("enter", "⏎", "Open"), ("e", "e", "Enter"), BACK)
+    KEYS: Keys = (
+        ("", "↑ ↓", "Select"),
+        ("enter", "⏎", "Open"),
+        ("e", "e", "Enter"),
+        ("n", "n", "Announce one"),
+        BACK,
+    )
 
     def __init__(self, listed: Tourneys) -> None:
         super().__init__()
@@ -78,6 +161,13 @@ class TourneyListScreen(_ClubScreen):
         selected = self.query_one(TableList).selected
         if selected is not None:
             self.splendor.send(EnterTourney(selected))
+
+    def action_new(self) -> None:
+        self.app.push_screen(CreateTourneyDialog(), self._announce)
+
+    def _announce(self, request: CreateTourney | None) -> None:
+        if request is not None:
+            self.splendor.send(request)
 
 
 class TourneyScreen(_ClubScreen):

@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +160,7 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     """Run until SIGTERM or SIGINT, then shut down cleanly."""
     from ..front.ssh import SSHService, load_host_key
     from ..host.gamehost import GameHost
+    from ..host.hostsettings import DEFAULT_HOST_SETTINGS
     from ..store import SchemaTooNew, StoreError, redact
 
     stop = asyncio.Event()  # set by SIGTERM or SIGINT, from the start: even one that comes
@@ -174,7 +176,8 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
             f"splendor-server: the data directory {data_dir}: {one_line(why)}"
         ) from None
     url = config.database_url
-    host = GameHost(data_dir, database=url)
+    settings = replace(DEFAULT_HOST_SETTINGS, player_tournaments=config.player_tournaments)
+    host = GameHost(data_dir, database=url, settings=settings)
     try:
         checks.check_database(url, existing=False)
         await host.start()

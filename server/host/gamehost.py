@@ -86,7 +86,7 @@ class GameHost:
         lobby = self._lobby
         self.tourneys = TournamentDesk(
             store, lobby.tables, lobby.add, lobby.places, lobby._place, lobby.maker.seed,
-            self.settings.tournament_tick,
+            self.settings.tournament_tick, self.settings.player_tournaments,
         )  # fmt: skip
         lobby.watchers.append(self.tourneys.table_changed)
         lobby.tourneys = self.tourneys.answer

@@ -25,10 +25,16 @@ from shared.i18n import _
 from shared.players import bot_player
 from shared.protocol import TableStatus
 from shared.tournament import Game
-from shared.tourney_messages import AskTourneys, EnterTourney, TourneyQuestion, WithdrawTourney
+from shared.tourney_messages import (
+    AskTourneys,
+    CreateTourney,
+    EnterTourney,
+    TourneyQuestion,
+    WithdrawTourney,
+)
 
 from ..store import WAITING, SeatRecord, Settings, Store, StoreError, StoreUnavailable
-from ..store.tournaments import OPEN, RUNNING, Entrant, TournamentRecord
+from ..store.tournaments import OPEN, RUNNING, Entrant, TournamentRecord, TournamentSettings
 from .identity import Identity
 from .link import HostLink
 from .places import Places
@@ -58,12 +64,14 @@ class TournamentDesk:
         place: Callable[[HostLink, Table, int | None], None],
         deal: Callable[[], int],
         tick: float = 2.0,
+        player_tournaments: bool = True,
     ) -> None:
         self.store = store
         self.tables = tables
         self._add, self._place, self._deal = add, place, deal
         self.places = places
         self.tick = tick
+        self.player_tournaments = player_tournaments  # players may announce them
         self._told: set[str] = set()  # games whose players this process has told
         self._away: dict[tuple[str, int], float] = {}  # (game, seat) away since (monotonic)
         self._task: asyncio.Task[None] | None = None
@@ -230,6 +238,10 @@ class TournamentDesk:
                 case WithdrawTourney(tid):
                     await self.withdraw(tid, me)
                     link.deliver(protocol.notice(_("You have withdrawn."), "info"))
+                case CreateTourney():
+                    made = await self.create(link.identity, msg)
+                    link.deliver(protocol.encode(await tourney_page(self.store, made, me)))
+                    return
             t = await self.store.tournaments.load(msg.id)
             if t is None:
                 raise StoreError(_("There is no tournament {id}.", id=msg.id))
@@ -238,6 +250,20 @@ class TournamentDesk:
             raise
         except StoreError as e:
             link.deliver(protocol.notice(str(e)))
+
+    async def create(self, identity: Identity, msg: CreateTourney) -> TournamentRecord:
+        """A player announces a tournament, where the host lets players do so."""
+        if not self.player_tournaments:
+            raise StoreError(_("On this server only an admin announces tournaments."))
+        if identity.guest:
+            raise StoreError(_("Guests cannot announce a tournament: connect with a key."))
+        s = TournamentSettings(
+            msg.rounds, msg.seats, msg.clock, rated=msg.rated, target=msg.target,
+            start_players=msg.start_players, bots=msg.bots,
+        )  # fmt: skip
+        t = await self.store.tournaments.new(msg.name, msg.format, s, identity.name)
+        log.info("tournament %s announced by %s: %s", t.id, identity.name, msg.name)
+        return t
 
     # -- entering and withdrawing -----------------------------------------------
 

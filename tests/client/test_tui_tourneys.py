@@ -10,11 +10,12 @@ from test_tui_club import SIZE, in_the_lobby
 from client.app import SplendorApp
 from client.screens.club import ProfileScreen
 from client.screens.lobby import LobbyScreen
-from client.screens.tourneys import TourneyListScreen, TourneyScreen
+from client.screens.tourneys import CreateTourneyDialog, TourneyListScreen, TourneyScreen
 from shared.protocol import AskProfile, AskRecord, PlayerProfile, Watch, encode
 from shared.tourney_messages import (
     AskTourney,
     AskTourneys,
+    CreateTourney,
     EnterTourney,
     TourneyLine,
     TourneyPage,
@@ -94,3 +95,20 @@ async def test_a_profile_lists_the_player_s_tournaments() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
         await pilot.pause()
         assert "Tournaments: Club night: 2nd of 9 · Spring cup: entered" in screen_text(app)
+
+
+async def test_announcing_a_tournament_from_the_list() -> None:
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        await in_the_lobby(pilot, app, conn)
+        await pilot.press("o")
+        conn.deliver(encode(Tourneys(())))
+        await wait_for(pilot, lambda: isinstance(app.screen, TourneyListScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTourneyDialog))
+        await pilot.press("enter")  # no name yet: refused, the dialog stays
+        assert isinstance(app.screen, CreateTourneyDialog)
+        await pilot.press(*"Friday", "down", "down", "right", "down", "right", "enter")
+        assert conn.sent[-1] == CreateTourney("Friday", "swiss", 5, 3)
+        await wait_for(pilot, lambda: isinstance(app.screen, TourneyListScreen))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from shared.protocol import AskProfile, Notice, PlayerProfile
 from shared.tournament import KNOCKOUT, ROUND_ROBIN, SWISS
 from shared.tourney_messages import (
     AskTourneys,
+    CreateTourney,
     EnterTourney,
     TourneyPage,
     Tourneys,
@@ -197,3 +199,27 @@ async def test_a_player_who_does_not_come_loses_and_a_bot_keeps_the_seat(
     record = await host.store.load_game(gid, moves=False)
     assert record is not None and record.status == "finished"
     assert [x.standin for x in record.seats if x.name == "ann"] == ["medium"]
+
+
+async def test_players_announce_tournaments_where_the_server_lets_them(
+    start_host: StartHost, tmp_path: Path
+) -> None:
+    host = await start_host(settings=FAST)
+    ann = HostConnection(host, identity("ann"))
+    ann.cmd(CreateTourney("Friday", "knockout", seats=3, start_players=6, bots=True))
+    page = await ann.next_of(TourneyPage)
+    assert (page.line.name, page.line.status, page.line.format) == (
+        "Friday",
+        "open",
+        "knockout, tables of 3",
+    )
+    made = await host.store.tournaments.load(page.line.id)
+    assert made is not None and made.creator == "ann" and made.settings.start_players == 6
+    guest = HostConnection(host, identity("guest-2", guest=True))
+    guest.cmd(CreateTourney("Mine"))
+    assert "Guests" in (await guest.next_of(Notice, lambda n: n.level == "error")).text
+    await host.stop()
+    closed = await start_host(tmp_path / "b", settings=replace(FAST, player_tournaments=False))
+    bob = HostConnection(closed, identity("bob"))
+    bob.cmd(CreateTourney("Saturday"))
+    assert "only an admin" in (await bob.next_of(Notice, lambda n: n.level == "error")).text
