@@ -35,10 +35,17 @@ from ..widgets.listing import TableList
 from .club import BACK, _ClubScreen
 from .lobby_dialogs import CASUAL, RATED, target_choice
 
-LIST_COLUMNS = (("Id", 7), ("Name", 0), ("Format", 24), ("Status", 9), ("In", 4), ("Rnd", 4))
-ROW_COLUMNS = (("#", 3), ("Player", 14), ("Pts", 5), ("Buch", 5), ("W", 3), ("G", 3), ("Path", 0))
+LIST_COLUMNS = (
+    (_("Id"), 7), (_("Name"), 0), (_("Format"), 24), (_("Status"), 9), (_("In"), 4),
+    (_("Rnd"), 4),
+)  # fmt: skip
+ROW_COLUMNS = (
+    ("#", 3), (_("Player"), 14), (_("Pts"), 5), (_("Buch"), 5), (_("W"), 3), (_("G"), 3),
+    (_("Path"), 0),
+)  # fmt: skip
 STARTS = ("4", "6", "8", "9", "12", "16", "24", "32")  # entrants a tournament starts at
-TABLE_COLUMNS = (("R", 3), ("Game", 7), ("State", 10), ("Players / result", 0))
+TABLE_COLUMNS = ((_("R"), 3), (_("Game"), 7), (_("State"), 10), (_("Players / result"), 0))
+STATES = {"playing": _("playing"), "over": _("over"), "abandoned": _("abandoned")}
 
 
 def line_cells(t: TourneyLine) -> tuple[str, ...]:
@@ -124,10 +131,10 @@ class TourneyListScreen(_ClubScreen):
         Binding("n", "new", "Announce", tooltip="Announce a tournament"),
     ]
     KEYS: Keys = (
-        ("", "↑ ↓", "Select"),
-        ("enter", "⏎", "Open"),
-        ("e", "e", "Enter"),
-        ("n", "n", "Announce one"),
+        ("", "↑ ↓", _("Select")),
+        ("enter", "⏎", _("Open")),
+        ("e", "e", _("Enter")),
+        ("n", "n", _("Announce one")),
         BACK,
     )
 
@@ -183,11 +190,11 @@ class TourneyScreen(_ClubScreen):
         Binding("v,enter", "replay", "Replay", tooltip="Replay the selected table's game"),
     ]
     KEYS: Keys = (
-        ("tab", "Tab", "Lists"),
-        ("e", "e", "Enter"),
-        ("x", "x", "Withdraw"),
-        ("w", "w", "Watch"),
-        ("v", "v", "Replay"),
+        ("tab", "Tab", _("Lists")),
+        ("e", "e", _("Enter")),
+        ("x", "x", _("Withdraw")),
+        ("w", "w", _("Watch")),
+        ("v", "v", _("Replay")),
         BACK,
     )
 
@@ -214,8 +221,8 @@ class TourneyScreen(_ClubScreen):
     def show(self, page: TourneyPage) -> None:
         self.page = page
         t = page.line
-        state = t.status if t.status != "open" else f"open, starts {t.starts}"
-        rnd = f", round {t.round}" if t.round else ""
+        state = t.status if t.status != "open" else _("open, starts {when}", when=t.starts)
+        rnd = ", " + _("round {n}", n=t.round) if t.round else ""
         mine = " · ✓ " + _("you are in it") if t.entered else ""
         self.query_one("#club-title", Static).update(
             f"[b #ffd23f]◆ {escape(t.name)}[/] ({t.id}) — {t.format} · {state}{rnd}"
@@ -231,7 +238,8 @@ class TourneyScreen(_ClubScreen):
         tables = []
         for tb in page.tables:
             shown = tb.result if tb.state == "over" else ", ".join(tb.names)
-            tables.append((tb.game, (str(tb.round), tb.game, tb.state, shown)))
+            state = STATES.get(tb.state, tb.state)
+            tables.append((tb.game, (str(tb.round), tb.game, state, shown)))
         self.tables.show(tables)
 
     def action_select(self, delta: int) -> None:

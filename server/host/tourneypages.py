@@ -4,7 +4,10 @@ tournament's page (`shared.tourney_messages`), with the standings, every round's
 
 from __future__ import annotations
 
-from shared.tournament import Game
+import time
+
+from shared.i18n import _, ngettext
+from shared.tournament import SWISS, Game
 from shared.tourney_messages import (
     MAX_ROWS,
     MAX_TABLES,
@@ -19,7 +22,27 @@ from shared.tourney_messages import (
 from ..store import Store
 from ..store.tournaments import DONE, OPEN, RUNNING, TournamentRecord
 from .tourneyplay import games_of, table_of
-from .tourneytext import describe, number, start_text
+from .tourneytext import number
+
+
+def describe(t: TournamentRecord) -> str:
+    """The format in words, as a player reads it: "swiss, 4 rounds, tables of 3"."""
+    s = t.settings
+    names = {SWISS: _("swiss"), "round-robin": _("round robin"), "knockout": _("knockout")}
+    rounds = ", " + ngettext("{n} round", "{n} rounds", s.rounds) if t.format == SWISS else ""
+    return names.get(t.format, t.format) + rounds + ", " + _("tables of {n}", n=s.seats)
+
+
+def start_text(t: TournamentRecord) -> str:
+    """When an open tournament starts, in words."""
+    s, parts = t.settings, []
+    if s.start_players is not None:
+        parts.append(ngettext("at {n} player", "at {n} players", s.start_players))
+    if s.start_at is not None:
+        parts.append(
+            _("at {time}", time=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(s.start_at)))
+        )
+    return _(" or ").join(parts) or _("when an admin starts it")
 
 
 def line_of(t: TournamentRecord, me: str) -> TourneyLine:
@@ -40,7 +63,7 @@ async def tourney_list(store: Store, me: str) -> Tourneys:
 def _result(game: Game | None) -> tuple[str, str]:
     """A table's state and result in words."""
     if game is None:
-        return "playing", "-"
+        return "playing", "-"  # states are the protocol's words: the screen names them
     if not game.ranks:
         return "abandoned", "-"
     order = sorted(range(len(game.players)), key=lambda i: game.ranks[i])
@@ -53,25 +76,26 @@ def _paths(t: TournamentRecord, games: list[list[Game | None]]) -> dict[str, str
     paths: dict[str, list[str]] = {e.name: [] for e in t.entrants}
     for n, (rnd, played) in enumerate(zip(t.rounds, games, strict=True), 1):
         for b in rnd.byes:
-            paths.setdefault(b, []).append(f"R{n} bye")
-        for (_, names), game in zip(rnd.tables, played, strict=True):
+            paths.setdefault(b, []).append(_("R{round} bye", round=n))
+        for (_gid, names), game in zip(rnd.tables, played, strict=True):
             for i, name in enumerate(names):
                 if game is None:
-                    step = "playing"
+                    step = _("R{round} playing", round=n)
                 elif not game.ranks:
-                    step = "abandoned"
+                    step = _("R{round} abandoned", round=n)
                 else:
-                    step = f"{game.ranks[i]}/{len(names)}"
-                paths.setdefault(name, []).append(f"R{n} {step}")
+                    step = _("R{round} {rank}/{of}", round=n, rank=game.ranks[i], of=len(names))
+                paths.setdefault(name, []).append(step)
     return {name: " · ".join(steps) or "-" for name, steps in paths.items()}
 
 
 async def tourney_page(store: Store, t: TournamentRecord, me: str) -> TourneyPage:
     s = t.settings
-    about = (
-        f"clock {s.clock} · {'rated' if s.rated else 'casual'} · to {s.target} · "
-        f"at most {s.max_players} · bots {'welcome' if s.bots else 'not allowed'}"
-    )
+    about = " · ".join((
+        _("clock {clock}", clock=s.clock), _("rated") if s.rated else _("casual"),
+        _("to {target}", target=s.target), _("at most {n}", n=s.max_players),
+        _("bots welcome") if s.bots else _("no bots"),
+    ))  # fmt: skip
     games = await games_of(store, t)
     paths = _paths(t, games)
     out = {e.name for e in t.entrants if e.out}
@@ -110,10 +134,10 @@ async def tourney_places(store: Store, player: str, most: int = 5) -> tuple[str,
         if t.entrant(player) is None:
             continue
         if t.status == OPEN:
-            out.append(f"{t.name}: entered")
+            out.append(_("{name}: entered", name=t.name))
             continue
         table = table_of(t, await games_of(store, t))
         rank = next((s.rank for s in table if s.name.lower() == player.lower()), 0)
-        where = f"{_ordinal(rank)} of {len(table)}"
-        out.append(f"{t.name}: {where}" + (" so far" if t.status == RUNNING else ""))
+        where = _("{rank} of {n}", rank=_ordinal(rank), n=len(table))
+        out.append(f"{t.name}: {where}" + (_(" so far") if t.status == RUNNING else ""))
     return tuple(out)
