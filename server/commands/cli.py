@@ -66,7 +66,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description="Splendor over SSH.",
         epilog="Club admin: splendor-server export GAME | ratings [--top N] | rename OLD NEW"
         " | ban NAME [--reason TEXT] | unban NAME | chat [--game GAME | --all] [--last N]"
-        " | chat-remove ID | tournament create|list|enter|start|export;"
+        " | chat-remove ID | tournament create|list|enter|start|cancel|export;"
         " splendor-server copy-db --from URL --to URL. Each has its own -h.",
     )
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")

@@ -8,6 +8,7 @@ see a new tournament, an entry or a start within seconds and run the rounds).
     splendor-server tournament enter 1a2b3c --bot medium     # a bot level as an entrant
     splendor-server tournament start 1a2b3c                  # start now, with who entered
     splendor-server tournament export 1a2b3c                 # docs/records.md, "Tournaments"
+    splendor-server tournament cancel 1a2b3c                 # no more rounds (games go on)
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..front.config import load_config
 from ..host.tourneys import enter
 from ..host.tourneytext import export, listing
 from ..store import Store, StoreError
-from ..store.tournaments import OPEN, TournamentSettings
+from ..store.tournaments import CANCELLED, OPEN, RUNNING, TournamentSettings
 from . import checks
 from .checks import Parser
 
@@ -90,7 +91,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     create.add_argument("--max-players", type=_between(2, 256), default=64)
     create.add_argument("--bots", action="store_true", help="bot levels may enter")
     sub.add_parser("list", help="every tournament", parents=[where])
-    for action, text in (("export", "print a tournament as text"), ("start", "start it now")):
+    actions = (
+        ("export", "print a tournament as text"), ("start", "start it now"),
+        ("cancel", "no more rounds; games in progress go on"),
+    )  # fmt: skip
+    for action, text in actions:
         one = sub.add_parser(action, help=text, parents=[where])
         one.add_argument("id", type=checks.table_id, help="its id (tournament list)")
     enter = sub.add_parser("enter", help="enter a bot level", parents=[where])
@@ -128,6 +133,17 @@ async def start(store: Store, tid: str) -> str:
     raise StoreError("the tournament is busy; try again")
 
 
+async def cancel(store: Store, tid: str) -> str:
+    """Cancel an open or running tournament: no round is paired after this."""
+    for _ in range(5):
+        t = await store.tournaments.load(tid)
+        if t is None or t.status not in (OPEN, RUNNING):
+            raise StoreError(f"there is no open or running tournament {tid}")
+        if await store.tournaments.update(replace(t, status=CANCELLED)):
+            return f"tournament {tid} cancelled\n"
+    raise StoreError("the tournament is busy; try again")
+
+
 async def _run(url: str, work: Callable[[Store], Awaitable[str]]) -> str:
     store = await checks.open_database(url, existing=True)
     try:
@@ -151,6 +167,7 @@ def main(argv: Sequence[str]) -> int:
             "export": lambda s: export(s, a.id),
             "enter": lambda s: enter_bot(s, a.id, a.bot),
             "start": lambda s: start(s, a.id),
+            "cancel": lambda s: cancel(s, a.id),
         }[a.action]
         sys.stdout.write(asyncio.run(_run(config.database_url, work)))
     except checks.ERRORS as e:

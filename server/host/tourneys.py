@@ -41,7 +41,7 @@ from .places import Places
 from .table import Table, TableError
 from .tasks import Tasks
 from .tourneypages import tourney_list, tourney_page
-from .tourneyplay import entrant_seats, games_of, next_round
+from .tourneyplay import entrant_seats, games_of, next_round, result
 
 log = logging.getLogger("splendor")
 
@@ -125,9 +125,10 @@ class TournamentDesk:
             elif t.rounds:
                 await self._make_tables(t, len(t.rounds) - 1)
                 await self._no_shows(t)
+                for gid, names in t.rounds[-1].tables:  # this round first: every look
+                    if result(names, await self.store.load_game(gid, moves=False)) is None:
+                        return  # the round goes on
                 games = await games_of(self.store, t)
-                if any(g is None for g in games[-1]):
-                    return  # the round goes on
             nxt = next_round(t, games)
             if not await self.store.tournaments.update(nxt):
                 return  # another process changed it first: look again next time
@@ -135,6 +136,7 @@ class TournamentDesk:
                      RUNNING else nxt.status)  # fmt: skip
             fresh = await self.store.tournaments.load(t.id)
             if fresh is None or fresh.status != RUNNING:
+                await self.store.unlock_game(lock_name(t.id))  # over: nothing left to run
                 return
             t = fresh
 

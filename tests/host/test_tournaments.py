@@ -152,6 +152,10 @@ async def test_the_admin_creates_enters_starts_and_exports_a_tournament(
     assert "## Standings" in text and text.count("\n   ") >= 3
     assert await asyncio.to_thread(tourney.main, ["export", "ffffff", *where]) == 1
     assert "no tournament ffffff" in capsys.readouterr().err
+    assert await asyncio.to_thread(tourney.main, ["cancel", tid, *where]) == 1  # finished
+    other = (await run("create", "Spare")).split()[1]
+    assert "cancelled" in await run("cancel", other)
+    assert f"{other}  cancelled" in await run("list")
 
 
 async def test_players_list_enter_see_and_withdraw_from_the_lobby(start_host: StartHost) -> None:
