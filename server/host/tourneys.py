@@ -217,10 +217,10 @@ class TournamentDesk:
             seat = table.seat_of(link.identity)
             if seat is None:
                 continue
+            link.deliver(protocol.notice(text, "call"))  # first: then the table's views
             here = self.places.of(link).table
             if here is None or here.status is not TableStatus.PLAYING:
                 self._place(link, table, seat)  # from the lobby: straight to it
-            link.deliver(protocol.notice(text, "call"))
 
     # -- the lobby's questions ---------------------------------------------------
 
