@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 
 from shared import protocol
 from shared.errors import SplendorError
+from shared.i18n import _
 from shared.protocol import (
     AskLeaderboard,
     AskProfile,
@@ -407,4 +408,4 @@ class Lobby:
 
 
 async def _no_tourneys(link: HostLink, msg: TourneyQuestion) -> None:
-    link.deliver(protocol.notice("this host runs no tournaments"))
+    link.deliver(protocol.notice(_("This host runs no tournaments.")))
