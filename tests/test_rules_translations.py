@@ -183,3 +183,35 @@ def test_persian_prose_has_persian_digits(name: str) -> None:
         if re.search(r"[0-9]", line)
     ]
     assert not found, "\n".join(found)
+
+
+# The help pages: the parts each must have, the fields each part fills in, and the rule ids
+# the English help cites (client/screens/help.py: GOAL, then RULES), in that order.
+HELP_FIELDS = {
+    "goal": {"target", "longer"},
+    "longer": {"standard"},
+    "rules": set(),
+    "notation": set(),
+}
+HELP_RULE_IDS = [f"R{n}" for n in (15, 1, 2, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18)]
+
+
+def help_parts(lang: str) -> dict[str, str]:
+    """A help page's parts by name (its `## ` headings)."""
+    text = read(f"help.{lang}.md")
+    names = [title for level, title in headings(text) if level == 2]
+    return dict(zip(names, sections(text), strict=True))
+
+
+@pytest.mark.parametrize(
+    "lang", [lang for lang in LANGUAGES if (DOCS / f"help.{lang}.md").exists()]
+)
+def test_a_help_page_has_the_parts_fields_and_rule_ids_of_the_english(lang: str) -> None:
+    parts = help_parts(lang)
+    assert list(parts) == list(HELP_FIELDS)
+    for name, fields in HELP_FIELDS.items():
+        assert set(re.findall(r"\{(\w*)\}", parts[name])) == fields, name
+    cited = re.findall(r"\b(R\d+)\b", parts["goal"] + parts["rules"])
+    assert cited == HELP_RULE_IDS
+    for notation in ("take W U G", "take R R", "reserve 1-07", "reserve deck 2", "buy 2-14"):
+        assert f"`{notation}`" in parts["notation"]
