@@ -30,7 +30,7 @@ ARABIC_FORMS = {
 NOT_A_VERB_PREFIX = frozenset(
     {"میز", "میزها", "میان", "میانه", "میانگین", "میزان", "میزبان", "میدان", "میل", "میلیون"}
 )
-PERSIAN_WORD = re.compile(rf"[\u0600-\u06ff{ZWNJ}]+")
+PERSIAN_WORD = re.compile(rf"(?:[^\W\d_]|[\u064b-\u0655\u0670{ZWNJ}])+")  # letters, marks, ZWNJ
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 HEADING = re.compile(r"^(#{1,3}) (.*)$", re.MULTILINE)
 
