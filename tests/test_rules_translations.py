@@ -215,3 +215,21 @@ def test_a_help_page_has_the_parts_fields_and_rule_ids_of_the_english(lang: str)
     assert cited == HELP_RULE_IDS
     for notation in ("take W U G", "take R R", "reserve 1-07", "reserve deck 2", "buy 2-14"):
         assert f"`{notation}`" in parts["notation"]
+
+
+# The things the glossary must name (issue 34): the English column holds each of them.
+GLOSSARY_TERMS = (
+    *("(`W`)", "(`U`)", "(`G`)", "(`R`)", "(`K`)", "gold (`*`)", "token", "development card"),
+    *("level 1: mines", "level 2: workshops", "level 3: caravans", "noble", "prestige"),
+    *("bonus", "reserve", "buy", "take", "return", "pass", "turn", "round", "easy bot"),
+    *("medium bot", "hard bot", "table", "seat", "lobby", "rematch", "clock", "rated"),
+)
+
+
+def test_the_glossary_gives_every_thing_in_four_languages() -> None:
+    rows = [row for table in tables(read("glossary.md")) for row in table[1:]]
+    cells = [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows]
+    assert all(len(row) == 5 and all(row[:4]) for row in cells), "a row lacks a language"
+    english = [row[0] for row in cells]
+    missing = [t for t in GLOSSARY_TERMS if not any(e.startswith(t) or t in e for e in english)]
+    assert not missing, f"the glossary lacks {missing}"
