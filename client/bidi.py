@@ -31,6 +31,7 @@ RIGHT_TO_LEFT_LANGUAGES = frozenset({"fa", "ar", "he", "ur", "ps", "ckb", "yi"})
 
 ZWNJ = "\u200c"
 LRM = "\u200e"
+LRE, PDF = "\u202a", "\u202c"
 # Zero-width characters that only steer joining or the algorithm: not drawn once it ran.
 UNDRAWN = frozenset({ZWNJ, LRM, "\u200f", "\u061c"})
 # Notation inside a sentence (a card id 1-07, a clock 5+10, a rule R13): read left to
@@ -110,18 +111,22 @@ def _visual_order(text: str, base: Base, columns: bool) -> tuple[tuple[int, ...]
             lead += 1
         while trail > lead and ord(text[trail - 1]) in _FRAME:
             trail -= 1
+    pieces = _pieces(text, shaped, lead, trail, base, columns)
     storage = uba.get_empty_storage()
     storage["base_level"] = 1 if base == "R" else 0
     storage["base_dir"] = base
-    uba.get_embedding_levels(shaped[lead:trail], storage)
+    uba.get_embedding_levels("".join(ch for _, ch, _ in pieces), storage)
     chars = storage["chars"]
-    for at, char in enumerate(chars, start=lead):
+    where: dict[int, dict[str, object]] = {}
+    for (at, _, separates), char in zip(pieces, chars, strict=True):
         char["at"] = at
-        if columns and _separator(text[at], at, text):
+        if at >= 0:
+            where[at] = char
+        if separates:
             char["type"] = char["orig"] = "S"
     for token in NOTATION.finditer(text, lead, trail):
         for at in range(token.start(), token.end()):
-            chars[at - lead]["type"] = chars[at - lead]["orig"] = "L"
+            where[at]["type"] = where[at]["orig"] = "L"
     uba.explicit_embed_and_overrides(storage)
     uba.resolve_weak_types(storage)
     uba.resolve_neutral_types(storage, False)
@@ -135,6 +140,32 @@ def _visual_order(text: str, base: Base, columns: bool) -> tuple[tuple[int, ...]
     )
     cells = edges[0] + _marks_after_base(middle) + edges[1]
     return tuple(at for at, _ in cells), "".join(ch for _, ch in cells)
+
+
+def _pieces(
+    text: str, shaped: str, lead: int, trail: int, base: Base, columns: bool
+) -> list[tuple[int, str, bool]]:
+    """The algorithm's input between the frame's edges: (index in `text`, character,
+    whether it parts columns). In a right-to-left line laid out by columns, a column with
+    no right-to-left letter is embedded left to right (LRE ... PDF, index -1): the columns
+    mirror, while an English phrase, a name or a number keeps its own order, brackets and
+    full stop included."""
+    out: list[tuple[int, str, bool]] = []
+    at = lead
+    while at < trail:
+        if columns and _separator(text[at], at, text):
+            out.append((at, shaped[at], True))
+            at += 1
+            continue
+        end = at + 1
+        while end < trail and not (columns and _separator(text[end], end, text)):
+            end += 1
+        embed = columns and base == "R" and not has_right_to_left(text[at:end])
+        out.extend([(-1, LRE, False)] if embed else [])
+        out.extend((i, shaped[i], False) for i in range(at, end))
+        out.extend([(-1, PDF, False)] if embed else [])
+        at = end
+    return out
 
 
 def _marks_after_base(cells: list[tuple[int, str]]) -> list[tuple[int, str]]:
