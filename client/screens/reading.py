@@ -54,6 +54,7 @@ class ReadingScreen(Screen[Mode]):
     ReadingScreen > Vertical { width: 64; height: auto; border: round $primary; padding: 0 1; }
     ReadingScreen AsIs { width: 100%; height: 1; }
     ReadingScreen .gap { height: 1; }
+    ReadingScreen .note { height: auto; }
     """
 
     def compose(self) -> ComposeResult:
@@ -72,7 +73,8 @@ class ReadingScreen(Screen[Mode]):
                         "1: this terminal shows lines as sent (xterm, tmux, kitty...); "
                         "2: it lays out right-to-left text itself (GNOME Terminal, Konsole)."
                     )
-                )
+                ),
+                classes="note",
             )
 
     def on_key(self, event: events.Key) -> None:
