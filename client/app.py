@@ -114,11 +114,13 @@ class SplendorApp(App[None]):
         self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
         self.talk = Talk()  # chat lines, muted names, the bell
         self.layout = TextLayout()  # right to left, and how (client/rtl.py)
+        self._told = IMPLICIT  # the terminal's bidi mode as last sent (its default at first)
 
     # -- wiring -----------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.connection.set_receiver(self._receive)
+        self._tell(self.layout.sequence())  # a way of showing kept: before the first frame
         if self.local:
             if self.initial_setup is not None:
                 self.start_local(self.initial_setup)
@@ -131,7 +133,7 @@ class SplendorApp(App[None]):
 
     def on_unmount(self) -> None:
         self.connection.close()
-        if self.layout.mode == "visual":
+        if self._told != IMPLICIT:
             tell_terminal(self, IMPLICIT)  # the terminal's default again (SSH: P11 too)
 
     # -- right to left (client/rtl.py) -------------------------------------------
@@ -149,14 +151,21 @@ class SplendorApp(App[None]):
     async def _apply_layout(self) -> None:
         if self.layout.must_ask:
             if self.main_screen is not None and not isinstance(self.screen, ReadingScreen):
-                tell_terminal(self, IMPLICIT)  # the terminal's own layout, for line 2
+                self._tell(IMPLICIT, again=True)  # the terminal's own layout, for line 2
                 await self.push_screen(ReadingScreen(), self._read)
             return  # asked once the first main screen shows (`show_main`)
-        tell_terminal(self, self.layout.sequence())
+        self._tell(self.layout.sequence())
         for screen in self.screen_stack:
             for widget in screen.query("*"):
                 widget.refresh()  # every line again, through the new filters
             screen.refresh()
+
+    def _tell(self, sequence: str, again: bool = False) -> None:
+        """Put the terminal in `sequence`'s bidi mode unless it is (`again`: whatever it
+        is, for the question, which a program run before may have left otherwise)."""
+        if again or sequence != self._told:
+            self._told = sequence
+            tell_terminal(self, sequence)
 
     async def _read(self, mode: Mode | None) -> None:
         self.layout.mode = mode or "visual"
@@ -303,8 +312,8 @@ class SplendorApp(App[None]):
             await self.switch_screen(screen)
         else:
             await self.push_screen(screen)
-        if self.layout.must_ask:
-            await self._apply_layout()
+        if self.layout.must_ask or self.layout.sequence() != self._told:
+            await self._apply_layout()  # asked, or a way of showing kept with the language
 
     def leave_table(self) -> None:
         """Leave the table (its seat too, in a game: bots play it); the host says where to

@@ -25,11 +25,13 @@ from textual.filter import LineFilter
 
 from .bidi import Base, Mode, is_right_to_left, reorder_runs
 
-# The terminal-wg BiDi recommendation's BDSM (ECMA-48's mode 8): reset = explicit mode
-# (the terminal shows cells as sent), set = implicit mode (the terminal lays out lines
-# itself, its default).
-EXPLICIT = "\x1b[8l"
-IMPLICIT = "\x1b[8h"
+# The terminal-wg BiDi recommendation: BDSM (ECMA-48's mode 8) reset is explicit mode
+# (cells shown as sent), set is implicit mode (the terminal lays lines out, its default);
+# SCP (``CSI n SP k``) is the paragraph direction: 1 left to right, 0 the default. An app
+# that lays out its own lines asks for explicit mode, left to right, on starting, and
+# leaves implicit mode and the default direction on leaving.
+EXPLICIT = "\x1b[8l\x1b[1 k"
+IMPLICIT = "\x1b[8h\x1b[0 k"
 
 
 def _same(a: Style | None, b: Style | None) -> bool:

@@ -74,3 +74,20 @@ async def test_persian_in_logical_mode_over_ssh(tmp_path, bot_executor) -> None:
         await ann.wait_for(f"guest-ann: {SAID}")  # as written: the terminal lays it out
         assert EXPLICIT.encode() not in bytes(ann.term.raw)
         await ann.close()
+
+
+def kept_visual(connection: Any, identity: Identity) -> Any:
+    app = make_app(connection, identity)
+    app.layout = TextLayout.of("fa", "visual")  # the answer kept with the language
+    return app
+
+
+async def test_a_kept_answer_is_not_asked_again(tmp_path, bot_executor) -> None:  # type: ignore[no-untyped-def]
+    async with game_server(tmp_path, bot_executor, app_factory=kept_visual) as game:
+        ann = await Player.login(game.port, "ann", size=(80, 24))
+        text = await ann.wait_for("Splendor lobby")
+        assert "Which line" not in text
+        raw = bytes(ann.term.raw)
+        assert raw.index(EXPLICIT.encode()) < raw.index(b"Splendor")  # before the first frame
+        assert IMPLICIT.encode() not in raw  # never asked
+        await ann.close()
