@@ -24,9 +24,10 @@ from shared.i18n import _
 from ..bidi import Mode, visual
 from ..rtl import reorders
 
-# Our own sentence: "If you read this line right, press key 1." (Persian digits in prose,
-# a ZWNJ inside «می‌خوانید»).
-SAMPLE = "اگر این سطر را درست می\u200cخوانید، کلید {key} را بزنید."
+# Our own sentence: "If you read this line right, press key 1" (Persian digits in prose,
+# a ZWNJ inside «می‌خوانید»). No full stop: a bidi-aware terminal sets line 2 in a
+# left-to-right row, where a stop at the sentence's end would stand at the wrong end.
+SAMPLE = "اگر این سطر را درست می\u200cخوانید، کلید {key} را بزنید"
 KEYS: dict[str, Mode] = {"1": "visual", "۱": "visual", "2": "logical", "۲": "logical"}
 WIDTH = 60
 

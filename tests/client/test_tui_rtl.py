@@ -9,7 +9,7 @@ from textual.geometry import Region
 
 from client.app import SplendorApp
 from client.bidi import reorder_runs, visual
-from client.rtl import LEFT_TO_RIGHT, RIGHT_TO_LEFT, TextLayout
+from client.rtl import EXPLICIT, IMPLICIT, LEFT_TO_RIGHT, RIGHT_TO_LEFT, TextLayout
 from client.screens.lobby import LobbyScreen
 from client.screens.reading import ReadingScreen, sample
 from client.widgets.board import Board
@@ -107,3 +107,15 @@ async def test_a_left_to_right_language_is_not_asked() -> None:
         assert not app.layout.right_to_left and app.get_line_filters() == list(app._filters)
         await app.use_language("fa")
         await wait_for(pilot, lambda: isinstance(app.screen, ReadingScreen))
+
+
+def test_what_each_layout_asks_of_the_lines_and_the_terminal() -> None:
+    assert TextLayout().filters() == [] and not TextLayout().must_ask
+    assert TextLayout.of("fa").must_ask and TextLayout.of("fa").filters() == []
+    assert TextLayout.of("fa", "visual").filters() == [RIGHT_TO_LEFT]
+    assert TextLayout.of("fa", "logical").filters() == []
+    # A reader of another language who answered "visual" once: Persian chat still reads
+    # right, in a left-to-right screen.
+    assert TextLayout.of("en", "visual").filters() == [LEFT_TO_RIGHT]
+    assert TextLayout.of("fa", "visual").sequence() == EXPLICIT
+    assert TextLayout.of("fa", "logical").sequence() == IMPLICIT == TextLayout().sequence()
