@@ -23,7 +23,7 @@ from textual.app import App
 from textual.color import Color
 from textual.filter import LineFilter
 
-from .bidi import Base, Mode, is_right_to_left, reorder_runs
+from .bidi import Base, Mode, has_right_to_left, is_right_to_left, reorder_runs
 
 # The terminal-wg BiDi recommendation: BDSM (ECMA-48's mode 8) reset is explicit mode
 # (cells shown as sent), set is implicit mode (the terminal lays lines out, its default);
@@ -42,8 +42,6 @@ class BidiFilter(LineFilter):
     """Lays out one drawn line of a widget (`client.bidi.reorder_runs`), styles and all,
     with the paragraph direction `base`. Stateless: one of each is shared by every
     session (a drawn line keeps its filtered copies per filter)."""
-
-    reorders = True  # cells move: a line's changed columns are no longer where drawn
 
     def __init__(self, base: Base) -> None:
         super().__init__()
@@ -71,9 +69,13 @@ def left_to_right(filters: Sequence[LineFilter]) -> list[LineFilter]:
     return [LEFT_TO_RIGHT if f is RIGHT_TO_LEFT else f for f in filters]
 
 
-def reorders(filters: Sequence[LineFilter]) -> bool:
-    """Whether one of `filters` moves cells within a line."""
-    return any(getattr(f, "reorders", False) for f in filters)
+def reorders(filters: Sequence[LineFilter], text: str | None = None) -> bool:
+    """Whether one of `filters` moves cells within a line (within `text`, if given: a
+    left-to-right part moves only the cells of its right-to-left words)."""
+    return any(
+        isinstance(f, BidiFilter) and (text is None or f.base == "R" or has_right_to_left(text))
+        for f in filters
+    )
 
 
 @dataclass

@@ -189,12 +189,15 @@ class LineWidget(Widget):
         if not old:
             self.refresh()  # the first drawing (or the first at a new size): all of it
             return
-        moved = reorders(self.get_line_filters())
+        filters = self.get_line_filters()
         for y in range(max(len(old), len(new))):
             if y >= len(old) or y >= len(new):
                 self.refresh(Region(0, y, width, 1))  # content coordinates
             elif old[y] != new[y]:
-                start, stop = (0, width) if moved else changed_columns(old[y], new[y], width)
+                if reorders(filters, old[y].text + new[y].text):
+                    start, stop = 0, width  # laid out: cells moved from where they were drawn
+                else:
+                    start, stop = changed_columns(old[y], new[y], width)
                 self.refresh(Region(start, y, stop - start, 1))
             else:
                 new[y] = old[y]  # the line as it was filtered for the screen (`render_lines`)

@@ -9,7 +9,7 @@ from textual.geometry import Region
 
 from client.app import SplendorApp
 from client.bidi import reorder_runs, visual
-from client.rtl import EXPLICIT, IMPLICIT, LEFT_TO_RIGHT, RIGHT_TO_LEFT, TextLayout
+from client.rtl import EXPLICIT, IMPLICIT, LEFT_TO_RIGHT, RIGHT_TO_LEFT, TextLayout, reorders
 from client.screens.lobby import LobbyScreen
 from client.screens.reading import ReadingScreen, sample
 from client.widgets.board import Board
@@ -119,3 +119,12 @@ def test_what_each_layout_asks_of_the_lines_and_the_terminal() -> None:
     assert TextLayout.of("en", "visual").filters() == [LEFT_TO_RIGHT]
     assert TextLayout.of("fa", "visual").sequence() == EXPLICIT
     assert TextLayout.of("fa", "logical").sequence() == IMPLICIT == TextLayout().sequence()
+
+
+def test_which_changed_lines_are_refreshed_whole() -> None:
+    """A line whose cells a filter moves is refreshed whole; a grid line with no Persian
+    in it keeps refreshing only its changed columns (a cursor key's small frame, P18)."""
+    assert not reorders([LEFT_TO_RIGHT], " 1-22  1W 1G 1R 2K ")
+    assert reorders([LEFT_TO_RIGHT], " گوهر 1-22 ")
+    assert reorders([RIGHT_TO_LEFT], "You are not at a table.")
+    assert not reorders([], "گوهر") and reorders([RIGHT_TO_LEFT])
