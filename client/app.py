@@ -51,13 +51,11 @@ from shared.protocol import (
 from shared.social import LOBBY
 from shared.text import safe_text
 from shared.tourney_messages import (
+    TOURNEY_QUESTIONS,
     AskTourney,
     AskTourneys,
-    CreateTourney,
-    EnterTourney,
     TourneyPage,
     Tourneys,
-    WithdrawTourney,
 )
 
 from .bidi import Mode
@@ -72,7 +70,7 @@ from .screens.reading import ReadingScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
-from .screens.tourneys import TourneyListScreen, TourneyScreen
+from .screens.tourneys import TourneyScreen, show_tourneys
 from .talk import Talk
 
 log = logging.getLogger(__name__)
@@ -185,8 +183,8 @@ class SplendorApp(App[None]):
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
         if isinstance(msg, AskLeaderboard | AskProfile | AskRecord | AskTourneys):
             self.asked.add(type(msg))
-        elif isinstance(msg, AskTourney | EnterTourney | WithdrawTourney | CreateTourney):
-            self.asked.add(AskTourney)  # each is answered with the tournament's page
+        elif isinstance(msg, TOURNEY_QUESTIONS):
+            self.asked.add(AskTourney)  # each of the others is answered with a page
         self.connection.send(encode(msg))
 
     def answered(self, question: type[ClientMessage]) -> bool:
@@ -240,7 +238,7 @@ class SplendorApp(App[None]):
             case GameRecordText(game, text) if self.answered(AskRecord):
                 await self._replay(game, text)
             case Tourneys() | TourneyPage():
-                await self._tourneys(msg)
+                await show_tourneys(self, msg)
             case ChatLines():
                 self.talk.heard(msg)
                 main = self.main_screen
@@ -249,20 +247,6 @@ class SplendorApp(App[None]):
             case Bye(text):
                 self.bye_text = text
                 self.exit()
-
-    async def _tourneys(self, msg: Tourneys | TourneyPage) -> None:
-        """The tournaments list or a page: shown where it is open, else opened if asked."""
-        screen = self.screen
-        if isinstance(msg, Tourneys) and self.answered(AskTourneys):
-            if isinstance(screen, TourneyListScreen):
-                screen.show(msg)
-            else:
-                await self.push_screen(TourneyListScreen(msg))
-        elif isinstance(msg, TourneyPage) and self.answered(AskTourney):
-            if isinstance(screen, TourneyScreen) and screen.page.line.id == msg.line.id:
-                screen.show(msg)
-            else:
-                await self.push_screen(TourneyScreen(msg))
 
     def _welcome(self, msg: Welcome) -> None:
         if msg.protocol != PROTOCOL_VERSION:  # a host of another version: say so and leave

@@ -8,6 +8,8 @@ enters, `x` withdraws (the host answers with the page again). Esc closes each on
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,6 +23,7 @@ from shared.protocol import AskRecord, Watch
 from shared.tournament import FORMATS
 from shared.tourney_messages import (
     AskTourney,
+    AskTourneys,
     CreateTourney,
     EnterTourney,
     TourneyLine,
@@ -43,6 +46,9 @@ ROW_COLUMNS = (
     ("#", 3), (_("Player"), 14), (_("Pts"), 5), (_("Buch"), 5), (_("W"), 3), (_("G"), 3),
     (_("Path"), 0),
 )  # fmt: skip
+if TYPE_CHECKING:
+    from ..app import SplendorApp
+
 STARTS = ("4", "6", "8", "9", "12", "16", "24", "32")  # entrants a tournament starts at
 TABLE_COLUMNS = ((_("R"), 3), (_("Game"), 7), (_("State"), 10), (_("Players / result"), 0))
 STATES = {"playing": _("playing"), "over": _("over"), "abandoned": _("abandoned")}
@@ -273,3 +279,19 @@ class TourneyScreen(_ClubScreen):
             self.splendor.send(AskRecord(chosen[0]))
         elif chosen is not None:
             self.notify(_("That game has no record to replay yet: w watches it."))
+
+
+async def show_tourneys(app: SplendorApp, msg: Tourneys | TourneyPage) -> None:
+    """The tournaments list or a page from the host: shown where it is open, else opened
+    if it was asked for (an answer that comes after its screen closed is dropped)."""
+    screen = app.screen
+    if isinstance(msg, Tourneys) and app.answered(AskTourneys):
+        if isinstance(screen, TourneyListScreen):
+            screen.show(msg)
+        else:
+            await app.push_screen(TourneyListScreen(msg))
+    elif isinstance(msg, TourneyPage) and app.answered(AskTourney):
+        if isinstance(screen, TourneyScreen) and screen.page.line.id == msg.line.id:
+            screen.show(msg)
+        else:
+            await app.push_screen(TourneyScreen(msg))

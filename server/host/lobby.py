@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable
 
 from shared import protocol
 from shared.errors import SplendorError
-from shared.i18n import _
 from shared.protocol import (
     AskLeaderboard,
     AskProfile,
@@ -56,6 +55,7 @@ from .places import Place, Places
 from .playing import Play
 from .table import BUSY, Table, TableError
 from .tasks import Tasks
+from .tourneys import no_tourneys
 
 log = logging.getLogger("splendor")
 
@@ -88,7 +88,7 @@ class Lobby:
             store, bots, settings, self.tables, self.table_changed, self.rematches.link
         )
         self.watchers: list[Callable[[Table], None]] = []  # hear every table_changed
-        self.tourneys: Callable[[HostLink, TourneyQuestion], Awaitable[None]] = _no_tourneys
+        self.tourneys: Callable[[HostLink, TourneyQuestion], Awaitable[None]] = no_tourneys
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
 
@@ -405,7 +405,3 @@ class Lobby:
         for table in list(self.tables.values()):
             await table.stop()
         await self._tasks.wait()
-
-
-async def _no_tourneys(link: HostLink, msg: TourneyQuestion) -> None:
-    link.deliver(protocol.notice(_("This host runs no tournaments.")))

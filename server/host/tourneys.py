@@ -329,3 +329,8 @@ async def enter(store: Store, tid: str, identity: Identity | None, bot: str | No
 
 def _seat(e: Entrant) -> SeatRecord:
     return SeatRecord(bot=e.bot) if e.bot is not None else SeatRecord(e.name, False, e.key)
+
+
+async def no_tourneys(link: HostLink, msg: TourneyQuestion) -> None:
+    """The lobby's answer before a host gives it its desk (a host without one)."""
+    link.deliver(protocol.notice(_("This host runs no tournaments.")))
