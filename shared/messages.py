@@ -196,6 +196,21 @@ class Bye:
 # -- client → host ---------------------------------------------------------------
 
 
+SUBSYSTEM = "splendor"  # the SSH subsystem a program opens to speak this protocol
+MAX_VERSIONS = 16  # versions a `Hello` may offer
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first message on the `splendor` SSH subsystem (docs/protocol.md): the protocol
+    versions the client speaks. The host answers `Welcome` with the version chosen, or
+    `Bye` saying why not. `client` names the program, for the host's log."""
+
+    TAG: ClassVar[str] = "hello"
+    versions: tuple[int, ...] = (PROTOCOL_VERSION,)
+    client: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Create:
     """A new table: `bots` has one level or None (an open seat) per seat; seat 0 is the
@@ -380,7 +395,8 @@ HostMessage = (
     | ChatLines
 )
 ClientMessage = (
-    Create
+    Hello
+    | Create
     | Quick
     | Join
     | Watch

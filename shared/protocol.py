@@ -47,6 +47,7 @@ from .messages import (
     MAX_RECORD,
     MAX_SEED,
     MAX_TEXT,
+    MAX_VERSIONS,
     PROFILE_GAMES,
     PROFILE_HISTORY,
     PROTOCOL_VERSION,
@@ -60,6 +61,7 @@ from .messages import (
     Create,
     GameLine,
     GameRecordText,
+    Hello,
     Hint,
     HostMessage,
     Join,
@@ -313,6 +315,12 @@ def _advice(r: Reader) -> Advice:
     return Advice(move, r.line("reason", MAX_TEXT))
 
 
+def _hello(r: Reader) -> Hello:
+    versions = r.ints("versions", most=MAX_VERSIONS)
+    client = "" if r.d.get("client") in (None, "") else r.line("client", MAX_NAME)
+    return Hello(versions, client)
+
+
 def _move(r: Reader) -> PlayMove:
     text = r.get("move", MISSING)
     if not isinstance(text, str):
@@ -400,6 +408,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     ChatLines.TAG: social.chat_lines,
 }
 _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
+    Hello.TAG: _hello,
     Create.TAG: _create,
     Quick.TAG: _quick,
     Join.TAG: lambda r: Join(r.text("table", MAX_ID)),
@@ -465,6 +474,7 @@ __all__ = [
     "ClockView",
     "ClientMessage",
     "Create",
+    "Hello",
     "Hint",
     "HostMessage",
     "Join",
