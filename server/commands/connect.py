@@ -78,6 +78,10 @@ async def play_remote(options: dict[str, Any]) -> int:
     from client.remote import HostUnknown, Refused, RemoteConnection
 
     host = options["host"]
+    if options.get("known_hosts"):  # a file named but not there yet: none known, as ssh has it
+        path = _known_hosts_file(options)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.touch(mode=0o600)
     for attempt in range(2):
         conn = RemoteConnection(options)
         try:
