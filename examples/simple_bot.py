@@ -51,9 +51,9 @@ def choose(legal: list[str], rng: random.Random) -> str:
 class Bot(asyncssh.SSHClientSession[bytes]):
     """The channel: host messages in, moves out."""
 
-    def __init__(self, quick: str | None, seed: int) -> None:
+    def __init__(self, quick: str | None, seed: int, rated: bool = False) -> None:
         self.unpacker = msgpack.Unpacker(ext_hook=_ext, raw=False)
-        self.quick = quick
+        self.quick, self.rated = quick, rated
         self.rng = random.Random(seed)
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self.table: str | None = None  # the table it sits at
@@ -79,7 +79,7 @@ class Bot(asyncssh.SSHClientSession[bytes]):
         if tag == "welcome":
             print(f"logged in as {msg['name']}, protocol {msg['protocol']}")
             if self.quick:
-                self.send("quick", players=2, level=self.quick)
+                self.send("quick", players=2, level=self.quick, rated=self.rated)
                 self.seated = True
         elif tag == "lobby" and not self.seated:
             for table in msg.get("tables", []):
@@ -123,7 +123,7 @@ async def play(args: argparse.Namespace) -> int:
         options["known_hosts"] = args.known_hosts
     async with asyncssh.connect(host, **options) as conn:
         _chan, bot = await conn.create_session(
-            lambda: Bot(args.quick, args.seed), subsystem="splendor", encoding=None
+            lambda: Bot(args.quick, args.seed, args.rated), subsystem="splendor", encoding=None
         )
         await bot.done.wait()
     print(bot.result)
@@ -139,6 +139,7 @@ def main() -> int:
     parser.add_argument(
         "--quick", metavar="LEVEL", help="play the server's bot: easy, medium, hard"
     )
+    parser.add_argument("--rated", action="store_true", help="with --quick: a rated game")
     parser.add_argument("--seed", type=int, default=1, help="its choices' seed")
     return asyncio.run(play(parser.parse_args()))
 

@@ -48,6 +48,7 @@ class SeatSummary:
     standin: str | None = None
     timeouts: int = 0  # times the player's clock ran out in this game
     invited: bool = False  # a rematch: the seat is kept for its player until they accept
+    program: bool = False  # the player is a program (a bot account), shown with the bots' mark
 
     @property
     def open(self) -> bool:

@@ -102,7 +102,7 @@ from .view import PlayerView
 _QUIET = frozenset(
     (
         "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
-        "to_move", "target",
+        "to_move", "target", "program",
     )
 )  # fmt: skip
 _PARTS = (
@@ -154,7 +154,8 @@ def _seat(x: object, what: str) -> SeatSummary:
     r = Reader(as_map(x, what), what)
     bot = None if r.d.get("bot") is None else r.level("bot")
     name, connected = r.opt_line("name", MAX_NAME), r.flag("connected", True)
-    return SeatSummary(name, bot, connected, **social.seat_extras(r))
+    program = r.flag("program", False)
+    return SeatSummary(name, bot, connected, **social.seat_extras(r), program=program)
 
 
 def _table(x: object, what: str) -> TableSummary:

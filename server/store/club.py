@@ -120,6 +120,21 @@ class ClubQueries:
         )
         return None if not rows else str(rows[0][0])
 
+    async def mark_program(self, name: str, program: bool = True) -> bool:
+        """Mark `name` as a program's (or not); False if it already was (or was not)."""
+        name = name.lower()
+        if not program:
+            [removed] = await self._statements([("DELETE FROM programs WHERE name = ?", (name,))])
+            return removed > 0
+        if await self.is_program(name):
+            return False
+        insert = "INSERT INTO programs (name, at) VALUES (?, ?)"
+        await self._statements([(insert, (name, time.time()))])
+        return True
+
+    async def is_program(self, name: str) -> bool:
+        return bool(await self._rows("SELECT 1 FROM programs WHERE name = ?", name.lower()))
+
     async def rename(self, old: str, new: str) -> None:
         old, new = old.lower(), new.lower()
         if not await self._rows("SELECT 1 FROM names WHERE name = ?", old):
@@ -132,6 +147,7 @@ class ClubQueries:
             ("UPDATE rating_history SET player = ? WHERE player = ?", (new, old)),
             ("UPDATE game_players SET player = ? WHERE player = ?", (new, old)),
             ("UPDATE games SET host = ? WHERE host = ?", (new, old)),
+            ("UPDATE programs SET name = ? WHERE name = ?", (new, old)),
         ]
         theirs = (  # their games and the tables waiting (a seat not yet in game_players)
             "SELECT id, seats FROM games WHERE status = 'waiting'"

@@ -23,6 +23,7 @@ COPIED: dict[str, tuple[str, ...]] = {
     "ratings": ("player", "mu", "sigma", "games", "wins", "updated"),
     "rating_history": ("player", "game", "at", "rank", "mu", "sigma", "shown", "change"),
     "bans": ("name", "at", "reason"),
+    "programs": ("name", "at"),
     "chat": ("id", "game", "seq", "turn", "at", "name", "text", "spectator", "removed"),
 }
 

@@ -18,11 +18,13 @@ times, so a clock survives a restart), the game a table is a rematch of (one rem
 a game); chat lines, the lobby's and each table's, kept with the game.
 Version 5: a game's settings (issue 32, `shared.settings`): the prestige that ends it
 (`target`, R15); the tables stored before have the rules' 15.
+Version 6: program players (issue 35): the names an admin marked as a program's
+(`splendor-server bot-account`), shown with the bots' mark.
 """
 
 from __future__ import annotations
 
-LATEST = 5
+LATEST = 6
 
 
 class SchemaTooNew(Exception):
@@ -159,6 +161,12 @@ CREATE INDEX chat_removed ON chat (removed);
     5: """
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;  -- R15 (shared.settings)
 """,
+    6: """
+CREATE TABLE programs (
+    name TEXT PRIMARY KEY COLLATE NOCASE,   -- a player name that a program plays under
+    at   REAL NOT NULL                      -- when an admin marked it
+);
+""",
 }
 
 POSTGRES: dict[int, str] = {
@@ -279,5 +287,11 @@ CREATE INDEX chat_removed ON chat (removed);
 """,
     5: """
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;
+""",
+    6: """
+CREATE TABLE programs (
+    name TEXT PRIMARY KEY,
+    at   DOUBLE PRECISION NOT NULL
+);
 """,
 }
