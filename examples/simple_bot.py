@@ -131,6 +131,7 @@ async def play(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
+    """The command line; a server that cannot be reached or refuses is one line, status 1."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("target", metavar="[USER@]HOST")
     parser.add_argument("-p", "--port", type=int, default=2222)
@@ -141,7 +142,15 @@ def main() -> int:
     )
     parser.add_argument("--rated", action="store_true", help="with --quick: a rated game")
     parser.add_argument("--seed", type=int, default=1, help="its choices' seed")
-    return asyncio.run(play(parser.parse_args()))
+    args = parser.parse_args()
+    try:
+        return asyncio.run(play(args))
+    except asyncssh.HostKeyNotVerifiable:
+        host = args.target.rpartition("@")[2]
+        print(f"the host key of {host} is not known: connect once with ssh -p {args.port} {host}")
+    except (OSError, asyncssh.Error) as e:
+        print(f"cannot play on {args.target}: {e}")
+    return 1
 
 
 if __name__ == "__main__":
