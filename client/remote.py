@@ -128,10 +128,13 @@ class RemoteConnection(Connection):
         chan.write(protocol.encode(Hello(self.versions, CLIENT)))
         try:
             raw = await asyncio.wait_for(session.first, HANDSHAKE_WAIT)
+            msg = protocol.decode_host(raw)
         except TimeoutError:
             conn.close()
             raise ConnectionError(_("the server did not answer the hello")) from None
-        msg = protocol.decode_host(raw)
+        except (ConnectionError, CodecError):
+            conn.close()
+            raise
         if isinstance(msg, Bye):
             conn.close()
             raise Refused(msg.text)
@@ -150,6 +153,8 @@ class RemoteConnection(Connection):
         while True:
             await session.lost.wait()
             self._chan = None
+            if self._conn is not None:
+                self._conn.close()  # what is left of it (a stream gone wrong: it is open)
             if self.closing:
                 return
             if session.status is not None:  # the server ended it on purpose, with a Bye
