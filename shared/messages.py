@@ -290,6 +290,7 @@ class Ranked:
     games: int
     wins: int
     last: float  # when it last finished a rated game (seconds since the epoch)
+    program: bool = False  # a program's name (a bot account): the bots' mark
 
 
 @dataclass(frozen=True, slots=True)

@@ -341,6 +341,7 @@ def _ranked(x: object, what: str) -> Ranked:
         r.integer("games", 0, 1 << 31),
         r.integer("wins", 0, 1 << 31),
         r.real("last"),
+        r.flag("program", False),
     )
 
 

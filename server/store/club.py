@@ -56,8 +56,8 @@ class ClubQueries:
     async def leaderboard(self, limit: int, offset: int = 0) -> list[Standing]:
         rows = await self._rows(LEADERBOARD, limit, offset)
         return [
-            Standing(offset + i + 1, p, display(mu, sigma), games, wins, updated)
-            for i, (p, mu, sigma, games, wins, updated) in enumerate(rows)
+            Standing(offset + i + 1, p, display(mu, sigma), games, wins, updated, bool(program))
+            for i, (p, mu, sigma, games, wins, updated, program) in enumerate(rows)
         ]
 
     async def standing(self, player: str) -> Standing | None:
@@ -65,7 +65,8 @@ class ClubQueries:
         if not rows:
             return None
         p, mu, sigma, games, wins, updated, rank = rows[0]
-        return Standing(int(rank), p, display(mu, sigma), games, wins, updated)
+        program = await self.is_program(p)
+        return Standing(int(rank), p, display(mu, sigma), games, wins, updated, program)
 
     async def profile(self, player: str, recent: int = 10) -> Profile:
         standing = await self.standing(player)

@@ -16,8 +16,9 @@ import asyncssh
 from gamekit import KEYS, game_server, login, play_to_end, status
 from sshkit import host_key
 
+from client.club import ranked_cells
 from server.commands.admin import bot_account
-from shared.protocol import TableUpdate
+from shared.protocol import Ranked, TableUpdate
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "simple_bot.py"
@@ -76,6 +77,9 @@ async def test_the_example_program_plays_a_whole_rated_game_against_medium(tmp_p
         assert profile.standing is not None and profile.standing.games == 1  # rated
         update = [m for m in game.tap.latest("robo").messages if isinstance(m, TableUpdate)][-1]
         assert robo_seat(update).program  # the bots' mark, for everyone at the table
+        [row] = [s for s in await game.host.store.leaderboard(10) if s.player == "robo"]
+        ranked = Ranked(row.rank, row.player, row.shown, row.games, row.wins, row.last, row.program)
+        assert ranked_cells(ranked, "ann")[1] == "⚙ robo"  # on the leaderboard too
 
 
 async def test_the_example_program_joins_a_humans_table_and_plays_it_to_the_end(
