@@ -8,6 +8,7 @@
     .venv/bin/python bench/load.py --idle 0 --players 100,150 --setups sqlite:1,postgres:1
     .venv/bin/python bench/load.py --idle 0 --players 50 --clocks none,5+10
     .venv/bin/python bench/load.py --idle 0 --capacity --setups sqlite:1,postgres:1
+    .venv/bin/python bench/load.py --idle 0 --players 100 --wire 400   # and on the subsystem
 
 Each run starts its own `splendor-server` on 127.0.0.1 (loopback only) and measures
 it from outside (/proc): resident memory and CPU time, summed over its workers when
@@ -48,6 +49,11 @@ window holds mostly letters, the cheapest keys, and few moves or bot answers.
 and `--workers` (default 2) on PostgreSQL; `--setups` names any list of them;
 `--repeat R` runs the whole list R times, interleaved. Several runs end with a table
 side by side.
+
+`--wire N` adds N players on the `splendor` SSH subsystem (`bench/wireplayer.py`: no
+terminal, the protocol's messages only) beside the terminal ones, arriving between them;
+their kind of key is "move (subsystem)", from the move's bytes written to the view after
+it received, and a run of them alone prints the server's CPU a move.
 
 `--clocks none,5+10` plays each run once for each time control, every game on that
 clock (the running one counts down on every player's screen once a second), and
