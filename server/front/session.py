@@ -2,8 +2,9 @@
 
 `GameSession` is the asyncssh session handler: it takes the PTY request,
 refuses sessions that are not interactive, runs the app and bridges it to
-the game host through a `server.front.bridge.HostBridge`. `Sessions` holds every
-live session: the caps per identity and per address, the start-up
+the game host through a `server.front.bridge.HostBridge`; on the `splendor`
+subsystem it runs no app, and `server.front.channel` speaks the protocol itself.
+`Sessions` holds every live session: the caps per identity and per address, the start-up
 semaphore, what the garbage collector's schedule needs, the shutdown path.
 A failure in one session ends that session alone, with a short apology to
 its player and a log entry.

@@ -7,8 +7,9 @@ plays as a guest under a marked name, when the server allows guests. The
 identity is bound only once authentication has succeeded, from the method
 that succeeded: a key that was merely offered (asyncssh asks
 `validate_public_key` before any signature) never makes anyone its owner.
-Everything is denied unless allowed: no exec, subsystem, forwarding of any
-kind, agent or X11. A logged-in connection must keep a session open: one with
+Everything is denied unless allowed: no exec, no subsystem but the game's own
+(`splendor`, `server.front.channel`), no forwarding of any kind, agent or X11.
+A logged-in connection must keep a session open: one with
 none for `login_timeout` is closed (`server.front.gate`). Sessions are
 `server.front.session`'s business.
 """
