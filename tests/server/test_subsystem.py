@@ -155,3 +155,15 @@ async def test_a_subsystem_channel_counts_against_the_sessions_caps(
         with pytest.raises(asyncssh.ChannelOpenError):  # other subsystems stay refused
             await conn.create_session(asyncssh.SSHClientSession, subsystem="sftp")
         conn.close()
+
+
+async def test_a_guest_plays_on_the_subsystem_and_a_banned_name_never_gets_there(
+    tmp_path, bot_executor, new_key
+):
+    async with game_server(tmp_path, bot_executor) as game:
+        guest = await Wire.open(await connect(game.port, "bob"))  # no key: the guest door
+        welcome = await guest.wait(lambda m: isinstance(m, Welcome))
+        assert (welcome.name, welcome.guest) == ("guest-bob", True)
+        await game.host.store.ban("mallory", "spam")
+        with pytest.raises(asyncssh.PermissionDenied, match="banned here"):
+            await connect(game.port, "mallory", new_key)
