@@ -121,6 +121,7 @@ class SplendorApp(App[None]):
         self._early: list[TableUpdate] = []  # the table's updates that came before `Where`
         self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
         self.talk = Talk()  # chat lines, muted names, the bell
+        self.humans_only = False  # the lobby hides tables where a program plays (h)
         self.layout = TextLayout()  # right to left, and how (client/rtl.py)
         self._told = IMPLICIT  # the terminal's bidi mode as last sent (its default at first)
 

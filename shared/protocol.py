@@ -48,6 +48,7 @@ from .messages import (
     MAX_RECORD,
     MAX_SEED,
     MAX_TEXT,
+    MAX_VERSIONS,
     PROFILE_GAMES,
     PROFILE_HISTORY,
     PROTOCOL_VERSION,
@@ -61,6 +62,7 @@ from .messages import (
     Create,
     GameLine,
     GameRecordText,
+    Hello,
     Hint,
     HostMessage,
     Join,
@@ -110,7 +112,7 @@ from .view import PlayerView
 _QUIET = frozenset(
     (
         "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
-        "to_move", "target",
+        "to_move", "target", "program",
     )
 )  # fmt: skip
 _PARTS = (
@@ -163,7 +165,8 @@ def _seat(x: object, what: str) -> SeatSummary:
     r = Reader(as_map(x, what), what)
     bot = None if r.d.get("bot") is None else r.level("bot")
     name, connected = r.opt_line("name", MAX_NAME), r.flag("connected", True)
-    return SeatSummary(name, bot, connected, **social.seat_extras(r))
+    program = r.flag("program", False)
+    return SeatSummary(name, bot, connected, **social.seat_extras(r), program=program)
 
 
 def _table(x: object, what: str) -> TableSummary:
@@ -324,6 +327,12 @@ def _advice(r: Reader) -> Advice:
     return Advice(move, r.line("reason", MAX_TEXT))
 
 
+def _hello(r: Reader) -> Hello:
+    versions = r.ints("versions", most=MAX_VERSIONS)
+    client = "" if r.d.get("client") in (None, "") else r.line("client", MAX_NAME)
+    return Hello(versions, client)
+
+
 def _move(r: Reader) -> PlayMove:
     text = r.get("move", MISSING)
     if not isinstance(text, str):
@@ -343,6 +352,7 @@ def _ranked(x: object, what: str) -> Ranked:
         r.integer("games", 0, 1 << 31),
         r.integer("wins", 0, 1 << 31),
         r.real("last"),
+        r.flag("program", False),
     )
 
 
@@ -413,6 +423,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     **tourney.HOST_READERS,
 }
 _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
+    Hello.TAG: _hello,
     Create.TAG: _create,
     Quick.TAG: _quick,
     Join.TAG: lambda r: Join(r.text("table", MAX_ID)),
@@ -485,6 +496,7 @@ __all__ = [
     "ClockView",
     "ClientMessage",
     "Create",
+    "Hello",
     "Hint",
     "HostMessage",
     "Join",

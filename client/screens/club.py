@@ -204,7 +204,8 @@ class ProfileScreen(_ClubScreen):
     def show(self, profile: PlayerProfile) -> None:
         self.profile = profile
         label = escape(player_label(profile.player))
-        mark = "⚙ " if club.is_bot(profile.player) else ""
+        program = profile.standing is not None and profile.standing.program
+        mark = "⚙ " if club.is_bot(profile.player) or program else ""
         you = " (you)" if profile.player == self.me else ""
         self.query_one("#club-title", Static).update(f"[b #ffd23f]◆ {mark}{label}[/]{you}")
         guest = self.splendor.guest and profile.player == self.splendor.player_name

@@ -93,6 +93,7 @@ LOBBY_KEYS = [
     ("r", "the leaderboard (Enter on a row: that player's profile)"),
     ("p", "a player's profile: yours, the selected table's players, anyone's"),
     ("v", "replay a finished game: type its id (profiles list them)"),
+    ("h", "humans only: hide the tables where a program plays (⚙), or show them again"),
     ("q", "quit (a seat in a game is kept: connect again to play on)"),
 ]
 LOBBY_ABOUT = """\
@@ -131,7 +132,8 @@ def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
 def seat_label(seat: SeatSummary) -> str:
     """A seat in a table summary: the player's name, "easy bot", or "open"."""
     if seat.name:
-        return seat.name + ("" if seat.connected else " (away)")
+        mark = "⚙ " if seat.program else ""  # a program plays it: the bots' mark
+        return mark + seat.name + ("" if seat.connected else " (away)")
     if seat.bot:
         return bot_label(seat.bot)
     return "open"
@@ -159,6 +161,7 @@ class LobbyScreen(Screen[None]):
         Binding("v", "replay", "Replay a game"),
         Binding("t", "talk", "Chat"),
         Binding("m", "next_game", "Your move"),
+        Binding("h", "humans", show=False),
         Binding("o", "tournaments", "Tournaments"),
     ]
 
@@ -210,15 +213,19 @@ class LobbyScreen(Screen[None]):
         self.lobby = lobby
         me = self.splendor.player_name
         guest = " (guest)" if self.splendor.guest else ""
-        key = (me, guest, lobby)
+        key = (me, guest + str(self.splendor.humans_only), lobby)
         if key == self._shown:
             return  # the same lobby again: nothing to redraw
         self._shown = key
+        humans = self.splendor.humans_only
+        only = " · humans only ([b]h[/b]: all)" if humans else ""
         self._update_static(
-            "#lobby-title", f"[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}"
+            "#lobby-title", f"[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}{only}"
         )
         rows: list[Row] = []
         for t in lobby.tables:
+            if humans and any(s.program for s in t.seats) and t.id not in lobby.mine:
+                continue  # a program plays there (a table of one's own always shows)
             status = t.status.value
             seats = seats_cell(t.seats)
             playing = t.status is TableStatus.PLAYING
@@ -233,6 +240,11 @@ class LobbyScreen(Screen[None]):
         if self.typing is None:
             self.query_one(KeyBar).show(self._keys(), SPARE)
         self._show_mine(lobby.waiting_at(), lobby.to_move)
+
+    def action_humans(self) -> None:
+        """h: hide the tables where a program plays, or show them again."""
+        self.splendor.humans_only = not self.splendor.humans_only
+        self.show(self.lobby)
 
     def _keys(self) -> Keys:
         table = self.lobby.waiting_at()

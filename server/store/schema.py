@@ -18,14 +18,16 @@ times, so a clock survives a restart), the game a table is a rematch of (one rem
 a game); chat lines, the lobby's and each table's, kept with the game.
 Version 5: a game's settings (issue 32, `shared.settings`): the prestige that ends it
 (`target`, R15); the tables stored before have the rules' 15.
-Version 6: club tournaments (issue 36, `server.store.tournaments`): each tournament with
+Version 6: program players (issue 35): the names an admin marked as a program's
+(`splendor-server bot-account`), shown with the bots' mark.
+Version 7: club tournaments (issue 36, `server.store.tournaments`): each tournament with
 its settings, entrants and rounds (JSON, changed by compare-and-set on `version`), and
 which games are its tables, in which round.
 """
 
 from __future__ import annotations
 
-LATEST = 6
+LATEST = 7
 
 
 class SchemaTooNew(Exception):
@@ -163,6 +165,12 @@ CREATE INDEX chat_removed ON chat (removed);
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;  -- R15 (shared.settings)
 """,
     6: """
+CREATE TABLE programs (
+    name TEXT PRIMARY KEY COLLATE NOCASE,   -- a player name that a program plays under
+    at   REAL NOT NULL                      -- when an admin marked it
+);
+""",
+    7: """
 CREATE TABLE tournaments (
     id       TEXT PRIMARY KEY,              -- 6 hex digits, like a table's
     name     TEXT NOT NULL,
@@ -304,6 +312,12 @@ CREATE INDEX chat_removed ON chat (removed);
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;
 """,
     6: """
+CREATE TABLE programs (
+    name TEXT PRIMARY KEY,
+    at   DOUBLE PRECISION NOT NULL
+);
+""",
+    7: """
 CREATE TABLE tournaments (
     id       TEXT PRIMARY KEY,              -- 6 hex digits, like a table's
     name     TEXT NOT NULL,
