@@ -75,6 +75,7 @@ class TournamentDesk:
         self._told: set[str] = set()  # games whose players this process has told
         self._away: dict[tuple[str, int], float] = {}  # (game, seat) away since (monotonic)
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False
         self._wake = asyncio.Event()
         self._tasks = Tasks("tournaments", (TableError, StoreUnavailable))
 
@@ -84,6 +85,7 @@ class TournamentDesk:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        self._stopped = True
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
@@ -94,17 +96,20 @@ class TournamentDesk:
         self._wake.set()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopped:
             try:
                 await self.step()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("tournaments: a round could not be run")
+            # Not asyncio.wait_for: in Python 3.11 it can swallow a cancellation that comes
+            # as the event is set, and the loop would outlive the host's stop.
+            waking = asyncio.ensure_future(self._wake.wait())
             try:
-                await asyncio.wait_for(self._wake.wait(), self.tick)
-            except TimeoutError:
-                pass
+                await asyncio.wait({waking}, timeout=self.tick)
+            finally:
+                waking.cancel()
             self._wake.clear()
 
     async def step(self) -> None:
