@@ -10,12 +10,15 @@ from typing import ClassVar
 
 from .clock import CASUAL, ClockView, TimeControl
 from .constants import WINNING_PRESTIGE
+from .i18n import Text
 from .moves import Move
 from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
 from .view import LastTurn, PlayerView
 
-PROTOCOL_VERSION = 3  # 2: typed messages, the version in `welcome`, turns as one list;
-# 3: the host says where a session is (`Where`), and the app follows it
+PROTOCOL_VERSION = 4  # 2: typed messages, the version in `welcome`, turns as one list;
+# 3: the host says where a session is (`Where`), and the app follows it;
+# 4: notices and byes carry their message as key and fields (`said`, `shared.said`) for
+# the client to translate; `welcome` carries the player's saved language; `language`
 
 BOT_LEVELS = ("easy", "medium", "hard")
 MAX_SEED = 1 << 63  # seeds are 0 .. 2**63-1: a signed 64-bit integer in any database
@@ -95,6 +98,7 @@ class Welcome:
     name: str
     guest: bool = False
     protocol: int = PROTOCOL_VERSION
+    language: str | None = None  # the language this player chose before (`Language`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +175,9 @@ class Notice:
     """A line for one session: a refusal and its reason ("error"), or news ("info")."""
 
     TAG: ClassVar[str] = "notice"
-    text: str
+    text: str  # in English
     level: str = "error"
+    said: Text | None = None  # the same, for the client to translate (`shared.i18n`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +195,8 @@ class Bye:
     """The host is closing this session; `text` says why."""
 
     TAG: ClassVar[str] = "bye"
-    text: str
+    text: str  # in English
+    said: Text | None = None  # the same, for the client to translate
 
 
 # -- client → host ---------------------------------------------------------------
@@ -366,6 +372,15 @@ class Hint:
     TAG: ClassVar[str] = "hint"
 
 
+@dataclass(frozen=True, slots=True)
+class Language:
+    """The player chose the language they read (`shared.i18n.LANGUAGES`): the host keeps
+    it with their name's key (a guest's for the session) and says it in `Welcome`."""
+
+    TAG: ClassVar[str] = "language"
+    language: str
+
+
 HostMessage = (
     Welcome
     | LobbyList
@@ -397,5 +412,6 @@ ClientMessage = (
     | Vote
     | Rematch
     | NextGame
+    | Language
 )
 Message = HostMessage | ClientMessage
