@@ -20,14 +20,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import getpass
 import logging
+import os
 import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from shared.i18n import LANGUAGES, Reader, language_from_env, use_reader
 
 from ..host.hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
 from ..host.identity import Identity
@@ -72,9 +76,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--bot-delay", type=float, default=0.6, help="seconds between bot moves (default 0.6)"
     )
     play.add_argument("--log", metavar="FILE", help="write the game host's log to FILE")
-    replay = sub.add_parser(
-        "replay", help="replay a game record (docs/records.md; splendor-server export writes one)"
-    )
+    for command in (
+        play,
+        replay := sub.add_parser(
+            "replay",
+            help="replay a game record (docs/records.md; splendor-server export writes one)",
+        ),
+    ):
+        command.add_argument(
+            "--lang",
+            choices=tuple(LANGUAGES),
+            help="the language to play in (default: from LC_ALL, LC_MESSAGES or LANG, else en)",
+        )
     replay.add_argument("file", help="the record, a text file")
     replay.add_argument(
         "--turn", type=int, help="open at this turn (0: the deal; default: the last)"
@@ -139,7 +152,7 @@ async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
         host = offline_host(data_dir, HostSettings(bot_pause=bot_delay))
         # The bot workers start in the background (a bot's first move waits for them,
         # the first screen does not); their helper processes start before the app does.
-        await host.start()
+        await asyncio.create_task(host.start(), context=contextvars.Context())
         try:
             app, _, _ = connect_app(
                 host, offline_identity(name), lambda c: SplendorApp(c, local=True, setup=setup)
@@ -167,6 +180,8 @@ def replay_file(path: str, turn: int | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    # The player's language, for this process: the host runs outside it (`front.bridge`).
+    use_reader(Reader(args.lang or language_from_env(os.environ) or "en"))
     if args.command == "replay":
         return replay_file(args.file, args.turn)
     try:

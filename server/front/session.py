@@ -23,6 +23,7 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from shared.i18n import Reader, language_from_env, use_reader
 from shared.messages import MAX_TEXT
 from shared.text import safe_text
 
@@ -272,6 +273,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 if self._gone or self._ending:
                     return
                 identity, factory = self.identity, sessions.app_factory
+                # This session's reader (`shared.i18n`): the app's tasks all inherit it.
+                env = self._chan.get_environment() if self._chan is not None else {}
+                language = language_from_env(env) or sessions.config.default_language
+                use_reader(Reader(language))
                 app, self._bridge, _ = connect_app(
                     sessions.host, identity, lambda bridge: factory(bridge, identity)
                 )
