@@ -22,6 +22,7 @@ from textual.screen import Screen
 
 from shared.codec import CodecError
 from shared.gamerecord import RecordError, parse_record
+from shared.i18n import N_, _, current_language, set_language
 from shared.messages import MAX_TEXT
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -34,6 +35,7 @@ from shared.protocol import (
     ClientMessage,
     Create,
     GameRecordText,
+    Language,
     Leaderboard,
     Leave,
     LobbyList,
@@ -83,10 +85,10 @@ class SplendorApp(App[None]):
     TITLE = "Splendor"
     ENABLE_COMMAND_PALETTE = False  # its screenshot command writes files on the server
     BINDINGS = [
-        Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
-        Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True),
-        Binding("q", "request_quit", "Quit"),
-        Binding("question_mark", "help", "Help"),
+        Binding("ctrl+c", "request_quit", N_("Quit"), show=False, priority=True),
+        Binding("ctrl+q", "request_quit", N_("Quit"), show=False, priority=True),
+        Binding("q", "request_quit", N_("Quit")),
+        Binding("question_mark", "help", N_("Help")),
     ]
 
     def __init__(
@@ -161,7 +163,8 @@ class SplendorApp(App[None]):
                     main.show(msg)
             case TableUpdate():
                 await self._table(msg)
-            case Notice(text, level):
+            case Notice(text, level, said):
+                text = str(said) if said is not None else text  # in the reader's language
                 main = self.main_screen
                 if isinstance(main, TableScreen):
                     main.show_notice(text, level)
@@ -186,19 +189,40 @@ class SplendorApp(App[None]):
                 main = self.main_screen
                 if isinstance(main, LobbyScreen | TableScreen):
                     main.show_chat(msg.where)
-            case Bye(text):
-                self.bye_text = text
+            case Bye(text, said):
+                self.bye_text = str(said) if said is not None else text
                 self.exit()
 
     def _welcome(self, msg: Welcome) -> None:
         if msg.protocol != PROTOCOL_VERSION:  # a host of another version: say so and leave
-            self.bye_text = (
-                f"This host speaks protocol version {msg.protocol} and this client "
-                f"version {PROTOCOL_VERSION}: update the older one to play."
+            self.bye_text = _(
+                (
+                    "This host speaks protocol version {protocol} and this client version "
+                    "{PROTOCOL_VERSION}: update the older one to play."
+                ),
+                protocol=msg.protocol,
+                PROTOCOL_VERSION=PROTOCOL_VERSION,
             )
             self.exit()
             return
         self.player_name, self.guest = msg.name, msg.guest
+        if msg.language is not None:  # the player's saved choice beats the environment
+            set_language(msg.language)
+            self.refresh_language()
+
+    def choose_language(self, language: str) -> None:
+        """The player picked a language (the lobby's key): read it from now on, and have
+        the host keep it with their key (a guest's for this session)."""
+        set_language(language)
+        self.send(Language(current_language()))
+        self.refresh_language()
+
+    def refresh_language(self) -> None:
+        """Redraw what is shown in the new language: screens made again on their next
+        message; the main screen's lines at once."""
+        if isinstance(self.main_screen, LobbyScreen):
+            self.call_later(self.show_main, LobbyScreen(self.lobby_data))
+        self.refresh(layout=True)
 
     async def _replay(self, game: str, text: str) -> None:
         """A finished game's record came: its replay opens over what is shown."""
@@ -299,13 +323,13 @@ class SplendorApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         main = self.main_screen
-        groups = [("At the table", TableScreen.BINDINGS)]
+        groups = [(_("At the table"), TableScreen.BINDINGS)]
         if not self.local:
-            groups.append(("In the lobby", LobbyScreen.BINDINGS))
-            groups.append(("The leaderboard", LeaderboardScreen.BINDINGS))
-            groups.append(("A profile", ProfileScreen.BINDINGS))
-        groups.append(("A replay", ReplayScreen.BINDINGS))
-        groups.append(("Everywhere", self.BINDINGS))
+            groups.append((_("In the lobby"), LobbyScreen.BINDINGS))
+            groups.append((_("The leaderboard"), LeaderboardScreen.BINDINGS))
+            groups.append((_("A profile"), ProfileScreen.BINDINGS))
+        groups.append((_("A replay"), ReplayScreen.BINDINGS))
+        groups.append((_("Everywhere"), self.BINDINGS))
         now: RenderableType | None = None
         legend = ""
         view = None  # the game shown, whose settings the rules page names (R15)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from shared.explain import plural
+from shared.i18n import _, ngettext
 from shared.players import bot_level, player_label
 from shared.protocol import GameLine, PlayerProfile, Ranked
 
@@ -25,13 +25,13 @@ def when(at: float, now: float | None = None) -> str:
     """A past moment, short: "just now", "5 min ago", "3 h ago", "2 d ago", "2026-11-02"."""
     ago = (time.time() if now is None else now) - at
     if ago < 60:
-        return "just now"
+        return _("just now")
     if ago < 3600:
-        return f"{int(ago // 60)} min ago"
+        return _("{int} min ago", int=int(ago // 60))
     if ago < 86400:
-        return f"{int(ago // 3600)} h ago"
+        return _("{int} h ago", int=int(ago // 3600))
     if ago < 30 * 86400:
-        return f"{int(ago // 86400)} d ago"
+        return _("{int} d ago", int=int(ago // 86400))
     return time.strftime("%Y-%m-%d", time.localtime(at))
 
 
@@ -58,11 +58,16 @@ def standing_text(profile: PlayerProfile, now: float | None = None) -> str:
     """ "#3 of the club · rating 1512 · 14 games, 6 wins · last played 2 h ago"."""
     s = profile.standing
     if s is None:
-        return "Not rated yet: rated games count (guests are never rated)."
+        return _("Not rated yet: rated games count (guests are never rated).")
     rate = f"{100 * s.wins // s.games}%" if s.games else "—"
-    return (
-        f"#{s.rank} · rating {s.rating} · {plural(s.games, 'rated game')},"
-        f" {plural(s.wins, 'win')} ({rate}) · last played {when(s.last, now)}"
+    return _(
+        "#{rank} · rating {rating} · {games}, {wins} ({rate}) · last played {when}",
+        rank=s.rank,
+        rating=s.rating,
+        games=ngettext("{n} rated game", "{n} rated games", s.games),
+        wins=ngettext("{n} win", "{n} wins", s.wins),
+        rate=rate,
+        when=when(s.last, now),
     )
 
 
@@ -73,14 +78,24 @@ def history_text(history: Sequence[int], width: int) -> str:
         return ""
     shown = list(history)[-max(4, width - 40) :]
     games = len(shown) - 1
-    over = plural(games, "game") if len(shown) == len(history) else f"the last {games} games"
-    return f"Rating over {over}: {shown[0]} {sparkline(shown, len(shown))} {shown[-1]}"
+    over = (
+        ngettext("{n} game", "{n} games", games)
+        if len(shown) == len(history)
+        else _("the last {games} games", games=games)
+    )
+    return _(
+        "Rating over {over}: {shown} {sparkline} {shown2}",
+        over=over,
+        shown=shown[0],
+        sparkline=sparkline(shown, len(shown)),
+        shown2=shown[-1],
+    )
 
 
 def by_players_text(by_players: Sequence[tuple[int, int, int]]) -> str:
     """ "Rated games by player count: 2p 8 (4 won) · 3p 3 (1 won)" ("" for none)."""
     parts = [f"{n}p {games} ({wins} won)" for n, games, wins in by_players]
-    return "Rated games by player count: " + " · ".join(parts) if parts else ""
+    return _("Rated games by player count: ") + " · ".join(parts) if parts else ""
 
 
 def game_cells(g: GameLine, now: float | None = None) -> tuple[str, ...]:

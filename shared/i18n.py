@@ -16,13 +16,14 @@ first use of a language: nothing to compile after `pip install`.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache, wraps
 from gettext import NullTranslations
 from io import BytesIO
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
@@ -32,6 +33,8 @@ LANGUAGES: dict[str, str] = {"en": "English", "fa": "فارسی", "cs": "Češti
 RIGHT_TO_LEFT = frozenset({"fa"})
 _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 Field = str | int | float
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Reader:
@@ -206,3 +209,22 @@ def Ln_(singular: str, plural: str, count: int, /, **fields: object) -> Text:
 def shown(text: str | Text) -> str:
     """A message in the reader's language, whether it came marked as `Text` or as a str."""
     return str(text)
+
+
+def per_language_cache(maxsize: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """`functools.lru_cache` keyed on the reader's language too: for the drawing caches
+    that every session shares (a card drawn once for all who see it), whose lines hold
+    translated words."""
+
+    def wrap(f: Callable[P, R]) -> Callable[P, R]:
+        @lru_cache(maxsize=maxsize)
+        def cached(language: str, *args: Any, **kwargs: Any) -> R:
+            return f(*args, **kwargs)
+
+        @wraps(f)
+        def call(*args: P.args, **kwargs: P.kwargs) -> R:
+            return cached(_reader.get().language, *args, **kwargs)  # type: ignore[arg-type]
+
+        return call
+
+    return wrap

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual import events
 
+from shared.i18n import _
 from shared.moves import Move
 from shared.protocol import AskRecord, ClientMessage, Hint, TableUpdate, Undo
 
@@ -223,7 +224,7 @@ class TableScreen(TableView):
         if not self.is_mounted or self.view is None:
             return
         mode, local = self.mode, self.splendor.local
-        again = "New game" if local else "Lobby"
+        again = _("New game") if local else _("Lobby")
         if self.look.elsewhere and mode in modes.LOOKING_MODES:
             keys = modes.look_keys(self.look.area == MOVES)
         else:
@@ -375,9 +376,9 @@ class TableScreen(TableView):
 
     def action_undo(self) -> None:
         if not self.splendor.local:
-            self.refuse("moves are taken back only in offline games against bots")
+            self.refuse(_("moves are taken back only in offline games against bots"))
         elif self.view is None or not self.in_game:
-            self.refuse("there is no game in progress to take a move back in")
+            self.refuse(_("there is no game in progress to take a move back in"))
         else:
             self.send(Undo())
             self.message = ("taking back your last move…", "")
@@ -385,7 +386,7 @@ class TableScreen(TableView):
 
     def action_hint(self) -> None:
         if not self.splendor.local:
-            self.refuse("hints are only for offline games against bots")
+            self.refuse(_("hints are only for offline games against bots"))
         elif self.choice.ready() is not None:
             self.send(Hint())
             self.message = ("asking the medium bot…", "")

@@ -8,6 +8,7 @@ Pure functions of the table's parts (no widgets): `TableScreen.draw_prompt` show
 
 from __future__ import annotations
 
+from shared.i18n import _
 from shared.view import PlayerInfo
 
 from .. import faces, model, prompts
@@ -44,7 +45,7 @@ def said(
     if mode == modes.CONFIRM:
         assert choice.pending is not None
         text = prompts.pending_text(view, choice.pending)  # the key line says Enter, Esc
-        return text + "  Enter: yes · Esc: no", "ask", text
+        return text + _("  Enter: yes · Esc: no"), "ask", text
     if mode == modes.PICK:
         return pick_text(choice.picked), "ask", None
     if mode == modes.RETURN:
@@ -61,14 +62,16 @@ def quit_question(local: bool) -> Said:
     ask, answers = "Leave this game and quit?", "y: yes · n: no"
     if local:
         return f"{ask} A local game ends when you quit.  {answers}", "ask", None
-    detail = "Your seat is kept: connect again to play on."
+    detail = _("Your seat is kept: connect again to play on.")
     return f"{ask} {detail}  {answers}", "ask", f"{ask} Your seat is kept.  {answers}"
 
 
 def pick_text(picked: list[int]) -> str:
     """While taking gems (R7, R8): those picked so far, and the keys."""
     shown = " ".join(GEMS[c] for c in sorted(picked)) or "—"
-    return f"Take {shown}   w u g r k: pick · Backspace: undo · Enter: take · Esc: cancel"
+    return _(
+        "Take {shown}   w u g r k: pick · Backspace: undo · Enter: take · Esc: cancel", shown=shown
+    )
 
 
 def cursor_text(

@@ -11,7 +11,6 @@ game the rank and the points' breakdown come second.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
@@ -19,6 +18,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 
 from shared.cards import LETTERS, card
+from shared.i18n import _, per_language_cache
 from shared.view import PlayerInfo
 
 from .lines import LineWidget, blank, strip
@@ -119,7 +119,7 @@ def cell_width(width: int) -> int:
     return 3 if width >= 26 else 2
 
 
-@lru_cache(maxsize=64)
+@per_language_cache(maxsize=64)
 def header_strip(width: int, base: Style) -> Strip:
     """The gem letters over every panel's counts, and Σ over their totals."""
     cell = cell_width(width - 1)
@@ -131,7 +131,7 @@ def header_strip(width: int, base: Style) -> Strip:
     return strip(out, width, base)
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def panel_strips(
     face: PlayerFace, width: int, height: int, item: int | None, base: Style
 ) -> tuple[Strip, ...]:
@@ -145,7 +145,7 @@ def panel_strips(
     )
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def top_strip(face: PlayerFace, width: int, base: Style, clock: Clock = NO_CLOCK) -> Strip:
     """A panel's name line, with the player's clock: the one line a clock's tick repaints."""
     top = base
@@ -194,9 +194,9 @@ def _result(face: PlayerFace, width: int) -> Text:
         return Text(face.result, style=style)
     p = face.info
     nobles = 3 * len(p.nobles)
-    short = f"cards {p.prestige - nobles}★ nobles {nobles}★"
+    short = _("cards {value}★ nobles {nobles}★", value=p.prestige - nobles, nobles=nobles)
     if len(short) > width:
-        short = f"cards {p.prestige - nobles}★ ♛ {nobles}★"
+        short = _("cards {value}★ ♛ {nobles}★", value=p.prestige - nobles, nobles=nobles)
     return Text(short, style=style)
 
 
@@ -229,7 +229,7 @@ def _name_line(face: PlayerFace, width: int, clock: Clock = NO_CLOCK) -> Text:
 # changed in place): a move changes one player's tokens, and the other lines stay.
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _counts(label: str, counts: tuple[int, ...], cell: int, total: int) -> Text:
     out = Text(label, style=DIM)
     for c in range(6):
@@ -258,7 +258,7 @@ def _reserves(face: PlayerFace, item: int | None) -> Text:
     return out
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _nobles(nobles: tuple[tuple[str, tuple[int, ...]], ...], width: int) -> Text:
     """The nobles on the table, closest first: "♛N7 2U1K  N6 ✓"."""
     out = Text("♛", style=POINTS)
@@ -276,7 +276,7 @@ def _detail(face: PlayerFace, i: int, width: int) -> list[Text]:
     one line, or two when the panel is narrow."""
     r = face.info.reserved[i]
     if r.card is None:
-        return [Text(f" L{r.level}? a blind level {r.level} card", style=DIM)]
+        return [Text(_(" L{level}? a blind level {level} card", level=r.level), style=DIM)]
     c = card(r.card)
     out = Text(" ")
     out.append(r.card, style="bold")
@@ -289,9 +289,11 @@ def _detail(face: PlayerFace, i: int, width: int) -> list[Text]:
     rest = Text()
     gold = face.info.tokens[5]
     if sum(need) <= gold:
-        rest.append("can buy" + (f" with {sum(need)}*" if any(need) else ""), style=GOOD)
+        rest.append(
+            _("can buy") + (_(" with {sum}*", sum=sum(need)) if any(need) else ""), style=GOOD
+        )
     else:
-        rest.append("you need " if face.me else "needs ", style=DIM)
+        rest.append(_("you need ") if face.me else "needs ", style=DIM)
         rest.append_text(pieces(need, True))
     if out.cell_len + 3 + rest.cell_len <= width:
         return [out + Text(" · ", style=DIM) + rest]

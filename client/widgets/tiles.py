@@ -17,13 +17,13 @@ three cells apart, and a cost never runs into its neighbour's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
 from shared.cards import COLOUR_NAMES, LETTERS, card
+from shared.i18n import _, per_language_cache
 
 from .lines import strip
 from .palette import BAD, CHIP, DIM, GOLD_BG, GOOD, GREEN_BG, chip, cost_text, fit
@@ -67,7 +67,7 @@ ROUND, HEAVY = "╭─╮│╰╯", "┏━┓┃┗┛"
 CURSOR_GLYPH = Style.parse("bold #ffffff")
 
 
-@lru_cache(maxsize=8192)
+@per_language_cache(maxsize=8192)
 def card_strips(
     face: CardFace, width: int, height: int, cursor: bool, boxed: bool, base: Style
 ) -> tuple[Strip, ...]:
@@ -165,7 +165,7 @@ def _card(face: CardFace, width: int, lines: int) -> tuple[Text, ...]:
 # changed in place).
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _top(card_id: str, fresh: bool, width: int) -> Text:
     c = card(card_id)
     top = Text(" ")
@@ -181,12 +181,12 @@ def _top(card_id: str, fresh: bool, width: int) -> Text:
     return fit(top, width)
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _cost(card_id: str, width: int) -> Text:
     return fit(Text(" ") + cost_text(card(card_id).cost, width - 1), width)
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _last(card_id: str, pay: str, width: int) -> Text:
     """A tall card's fourth line: what buying it takes, or its bonus."""
     if pay:
@@ -194,12 +194,12 @@ def _last(card_id: str, pay: str, width: int) -> Text:
     return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]} bonus", style=DIM), width)
 
 
-@lru_cache(maxsize=8192)
+@per_language_cache(maxsize=8192)
 def need_text(card_id: str, affordable: bool, gold: int, need: tuple[int, ...], width: int) -> Text:
     """The card's third line: "✓ buy", "✓ buy 2*", or "need 1W 3K" (its one form, the
     pieces run together only when the card is too narrow for spaces)."""
     if affordable:
-        return fit(Text(" ✓ buy" + (f" {gold}*" if gold else ""), style=GOOD), width)
+        return fit(Text(_(" ✓ buy") + (f" {gold}*" if gold else ""), style=GOOD), width)
     if not any(need):
         return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]}", style=DIM), width)
     counts = cost_text(need, width - len(" need "), chips=False)  # spaced if it fits
@@ -222,7 +222,7 @@ class PileFace:
 PICKED = GOLD_BG
 
 
-@lru_cache(maxsize=1024)
+@per_language_cache(maxsize=1024)
 def pile_strip(face: PileFace, width: int, cursor: bool, base: Style) -> Strip:
     """One bank pile, `width` cells: cursor glyph, the gem chip, how many, the change."""
     out = Text("▶" if cursor else " ", style=CURSOR_GLYPH)
