@@ -125,7 +125,7 @@ def why_not_pick(view: PlayerView, picked: Sequence[int], colour: int) -> str:
     """Why `colour` can't be added to the gems picked so far."""
     if colour == 5:
         return _("gold is never taken: it comes with a reserve (R9)")
-    name = COLOUR_NAMES[colour]
+    name = _(COLOUR_NAMES[colour])
     bank = view.bank
     if bank[colour] == 0:
         return _("no {name} left in the bank", name=name)
@@ -156,7 +156,7 @@ def why_not(view: PlayerView, move: Move, names: Sequence[str] = ()) -> str:
             else f"seat {view.current_player + 1}"
         )
         return _("it is {who}'s turn", who=who)
-    return why_not_now(view, move)
+    return str(why_not_now(view, move))
 
 
 def check(view: PlayerView, move: Move, names: Sequence[str] = ()) -> str | None:
@@ -190,7 +190,7 @@ def card_summary(card_id: str, me: PlayerInfo | None, brief: bool = False) -> st
     (`brief`: without what the gold covers)."""
     c = card(card_id)
     points = f", {c.prestige}★" if c.prestige else ""
-    colour = f"{COLOUR_NAMES[c.colour]} ({COLOURS[c.colour]})"
+    colour = f"{_(COLOUR_NAMES[c.colour])} ({COLOURS[c.colour]})"
     text = _(
         "{card_id}: {colour} bonus{points}, costs {cost_text}",
         card_id=card_id,

@@ -15,7 +15,7 @@ MAX_FIELDS = 12
 
 
 def wire(t: Text) -> dict[str, Any]:
-    """`t` as a map of plain values (a field that is a `Text` is a map too, one deep)."""
+    """`t` as a map of plain values (a field that is a `Text` is a map too, two deep at most)."""
     out: dict[str, Any] = {"k": t.key}
     if t.fields:
         out["f"] = {k: wire(v) if isinstance(v, Text) else v for k, v in t.fields}
@@ -35,8 +35,8 @@ def read(x: object, what: str, depth: int = 0) -> Text:
     for name, value in raw.items():
         if not isinstance(name, str) or not name.isidentifier() or len(name) > 40:
             raise r.bad("f", "a map whose keys are field names")
-        if isinstance(value, dict) and depth == 0:
-            fields.append((name, read(value, f"{what}.{name}", 1)))
+        if isinstance(value, dict) and depth < 2:
+            fields.append((name, read(value, f"{what}.{name}", depth + 1)))
         elif isinstance(value, str) and len(value) <= MAX_FIELD:
             fields.append((name, shown(value, MAX_FIELD) if value else ""))
         elif type(value) in (int, float):
