@@ -153,6 +153,13 @@ def notice(text: str | Text, level: str = "error") -> bytes:
     return encode(Notice(shown(english, MAX_TEXT), level, said))
 
 
+def bye(text: str | Text) -> bytes:
+    """A `Bye` as bytes: a `Text` goes as key and fields too, with its English beside it."""
+    if isinstance(text, Text):
+        return encode(Bye(shown(text.english(), MAX_TEXT), text))
+    return encode(Bye(shown(text, MAX_TEXT)))
+
+
 def notice_of(error: Exception, level: str = "error") -> bytes:
     """A `Notice` of an error whose message is a `Text` (or a plain str)."""
     first = error.args[0] if len(error.args) == 1 else None
@@ -524,6 +531,7 @@ __all__ = [
     "decode_client",
     "decode_host",
     "encode",
+    "bye",
     "notice",
     "notice_of",
 ]

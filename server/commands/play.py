@@ -31,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.i18n import LANGUAGES, Reader, language_from_env, use_reader
+from shared.i18n import LANGUAGES, Reader, _, language_from_env, use_reader
 
 from ..host.hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
 from ..host.identity import Identity
@@ -106,7 +106,14 @@ def setup_from(args: argparse.Namespace) -> GameSetup | None:
     if not bots:
         bots = ["medium"]
     if len(bots) > players - 1:
-        raise ValueError(f"{players} players leave {players - 1} seats for bots, not {len(bots)}")
+        raise ValueError(
+            _(
+                "{players} players leave {value} seats for bots, not {len}",
+                players=players,
+                value=players - 1,
+                len=len(bots),
+            )
+        )
     bots += [bots[-1]] * (players - 1 - len(bots))
     setup = GameSetup(players=players, bots=tuple(bots), seed=args.seed)
     return setup if args.target is None else replace(setup, target=args.target)
@@ -117,7 +124,9 @@ def player_name(asked: str | None) -> str:
     cannot be shown."""
     name = " ".join((asked if asked is not None else _name()).split())
     if not name or len(name) > NAME_LIMIT or not name.isprintable():
-        raise ValueError(f"a name is 1 to {NAME_LIMIT} printable characters")
+        raise ValueError(
+            _("a name is 1 to {NAME_LIMIT} printable characters", NAME_LIMIT=NAME_LIMIT)
+        )
     return name
 
 

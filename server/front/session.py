@@ -23,7 +23,7 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
-from shared.i18n import Reader, language_from_env, use_reader
+from shared.i18n import L_, Reader, Text, language_from_env, use_reader
 from shared.messages import MAX_TEXT
 from shared.text import safe_text
 
@@ -93,7 +93,7 @@ class Sessions:
         release(self._per_address, session.address)
         self.gc_debt += 1
 
-    async def shutdown(self, message: str) -> None:
+    async def shutdown(self, message: str | Text) -> None:
         """Tell every session `message`, exit every app and wait for them (SIGTERM)."""
         self.closing = True
         sessions = list(self.live)
@@ -141,7 +141,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._gone = False  # the channel is closed: nothing more can be written
         self._ending = False  # end() was called: no app may start any more
         self._refused = False  # refused (logged then): no app, no "session ended" line
-        self._end_message = ""
+        self._end_message: str | Text = ""
         self._closed = asyncio.Event()
         self._slow_timer: asyncio.TimerHandle | None = None
         self._rate = config.input_bytes_per_second
@@ -224,7 +224,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._dropped += len(data)
         if self._dropped > self._burst:
             log.warning("%s: input flood from %s, session ended", self.identity.name, self.address)
-            self.end("too much input; this session was closed", status=1)
+            self.end(L_("too much input; this session was closed"), status=1)
 
     def eof_received(self) -> bool:
         """Called when the client closes its input: end the app. True keeps the
@@ -274,9 +274,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                     return
                 identity, factory = self.identity, sessions.app_factory
                 # This session's reader (`shared.i18n`): the app's tasks all inherit it.
-                env = self._chan.get_environment() if self._chan is not None else {}
-                language = language_from_env(env) or sessions.config.default_language
-                use_reader(Reader(language))
+                use_reader(Reader(self.language()))
                 app, self._bridge, _ = connect_app(
                     sessions.host, identity, lambda bridge: factory(bridge, identity)
                 )
@@ -305,10 +303,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             trace = "".join(traceback.format_exception(error)).rstrip()
             log.error("%s: session crashed (ref %s)\n%s", self.identity.name, ref, trace)
             error = None
-            self._end_message = (
-                f"Sorry: something went wrong on the server and this session had "
-                f"to close (ref {ref}). Your game is kept; come back with: "
-                f"{self.hint}"
+            self._end_message = L_(
+                "Sorry: something went wrong on the server and this session had to close "
+                "(ref {ref}). Your game is kept; come back with: {hint}",
+                ref=ref,
+                hint=self.hint,
             )
             status = 1
         # An app may leave a parting line in `bye_text` (the client does on "bye").
@@ -316,7 +315,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if not self._end_message and isinstance(bye, str) and bye:
             self._end_message = bye
         if self._end_message:
-            said = safe_text(self._end_message, MAX_TEXT)  # the app's parting line, made safe
+            # The app's parting line, made safe, in the player's language (this task's).
+            said = safe_text(str(self._end_message), MAX_TEXT)
             self._write(f"\r\n{said}\r\n".encode())
         self.status = status
         self._app = None
@@ -341,7 +341,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if self._on_end is not None:
                 self._on_end()
 
-    def end(self, message: str = "", status: int | None = None) -> None:
+    def end(self, message: str | Text = "", status: int | None = None) -> None:
         """Ask the app to exit; `message` is shown once the terminal is restored."""
         self._ending = True
         if message and not self._end_message:
@@ -371,13 +371,20 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         else:
             log.info("%s: command refused: %r", name, self._command[:80])
         if self._pty and self._command is not None:  # ssh -t host cmd
-            line = f"commands are not run here; to play: {play}"
+            text = L_("commands are not run here; to play: {play}", play=play)
         else:
-            line = f"this server needs an interactive terminal: {play}"
+            text = L_("this server needs an interactive terminal: {play}", play=play)
+        line = text.render(self.language())
         newline = "\r\n" if self._pty else "\n"
         self._chan.write_stderr((line + newline).encode())
         self.status = 1
         self._chan.exit(1)
+
+    def language(self) -> str:
+        """The language this session's player reads: the one their SSH client's
+        environment names (LC_ALL, LC_MESSAGES, LANG), else the server's default."""
+        env = self._chan.get_environment() if self._chan is not None else {}
+        return language_from_env(env) or self.sessions.config.default_language
 
     def _write(self, data: bytes) -> None:
         chan = self._chan

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import asyncssh
 
+from shared.i18n import Text
 from shared.text import safe_text
 
 from ..host.identity import Identity, check_name, guest_key, guest_secret
@@ -163,7 +164,7 @@ class PlayerAuth(asyncssh.SSHServer):
             ban = await self.names.banned(self._name, fingerprint)
         except StoreUnavailable:
             log.warning("login %s from %s: the database is unreachable", self._name, self.address)
-            raise asyncssh.PermissionDenied(BUSY) from None
+            raise asyncssh.PermissionDenied(BUSY.english()) from None  # before any session
         if ban is not None:
             log.info("login %s from %s refused: banned", self._name, self.address)
             raise asyncssh.PermissionDenied(self._banned(ban))
@@ -229,7 +230,7 @@ class PlayerAuth(asyncssh.SSHServer):
             try:
                 claimed = await self.names.claim_name(self._name, key)
             except StoreUnavailable:
-                conn.disconnect(asyncssh.DISC_BY_APPLICATION, BUSY)
+                conn.disconnect(asyncssh.DISC_BY_APPLICATION, BUSY.english())
                 return
             if not claimed:  # another key claimed the name a moment ago
                 conn.disconnect(
@@ -421,7 +422,7 @@ class SSHService:
             self._acceptor.close()
         self.sessions.closing = True
 
-    async def stop(self, message: str) -> None:
+    async def stop(self, message: str | Text) -> None:
         """Stop listening, tell every session `message` and end it (each app exited and
         awaited, its terminal restored), then close every connection."""
         self.stop_listening()

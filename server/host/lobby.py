@@ -13,6 +13,7 @@ import time
 
 from shared import protocol
 from shared.errors import SplendorError
+from shared.i18n import L_
 from shared.protocol import (
     AskLeaderboard,
     AskProfile,
@@ -257,7 +258,7 @@ class Lobby:
                 case NextGame():
                     await self._next_game(link)
         except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
-            link.deliver(protocol.notice(str(e)))
+            link.deliver(protocol.notice_of(e))  # in the player's language (a `Text`)
         except StoreUnavailable as e:
             log.warning("lobby: %s's %s: %s", link.identity.name, type(msg).__name__, e)
             link.deliver(protocol.notice(BUSY))
@@ -265,7 +266,9 @@ class Lobby:
             raise
         except Exception:
             log.exception("session %s: error handling a message", link.identity.name)
-            link.deliver(protocol.notice("something went wrong with that request; it was logged"))
+            link.deliver(
+                protocol.notice(L_("something went wrong with that request; it was logged"))
+            )
 
     def add(self, record: GameRecord) -> Table:
         """This process's copy of a stored table (`TableMaker.add`)."""
@@ -293,7 +296,9 @@ class Lobby:
     async def _join(self, link: HostLink, table: Table) -> None:
         if table.seat_of(link.identity) is None:
             if table.status is not TableStatus.WAITING:
-                raise TableError(f"the game at table {table.id} is in progress; watch it instead")
+                raise TableError(
+                    L_("the game at table {id} is in progress; watch it instead", id=table.id)
+                )
             check_cap(self.tables, self.settings, link.identity, table.control.correspondence)
         seat = await table.sit(link.identity)
         self._place(link, table, seat)
@@ -304,7 +309,7 @@ class Lobby:
 
     async def _watch(self, link: HostLink, table: Table) -> None:
         if table.status is not TableStatus.PLAYING:
-            raise TableError(f"table {table.id} has not started; join it instead")
+            raise TableError(L_("table {id} has not started; join it instead", id=table.id))
         seat = table.seat_of(link.identity)
         if seat is not None:
             await table.sit(link.identity)
@@ -313,12 +318,19 @@ class Lobby:
     async def _start(self, link: HostLink) -> None:
         table = self.places.of(link).table
         if table is None or table.status is not TableStatus.WAITING:
-            raise TableError("you are not at a table waiting to start")
+            raise TableError(L_("you are not at a table waiting to start"))
         if table.settings.rematch_of is not None:
             waiting = ", ".join(s.stored.name or "?" for s in table.seats if s.stored.invited)
-            raise TableError(f"a rematch starts once every player accepts (waiting: {waiting})")
+            raise TableError(
+                L_(
+                    "a rematch starts once every player accepts (waiting: {waiting})",
+                    waiting=waiting,
+                )
+            )
         if not table.hosted_by(link.identity):
-            raise TableError(f"only {table.host}, who hosts table {table.id}, can start it")
+            raise TableError(
+                L_("only {host}, who hosts table {id}, can start it", host=table.host, id=table.id)
+            )
         await table.start(self.maker.seed(self.maker.seed_asked.pop(table.id, None)))
 
     async def _leave(self, link: HostLink) -> None:
@@ -389,7 +401,9 @@ class Lobby:
         go back to the lobby with a word of why."""
         for peer in self.places.at(table):
             self._to_lobby(peer)  # then why, which the lobby shows
-            peer.deliver(protocol.notice(f"the game at table {table.id} was abandoned", "info"))
+            peer.deliver(
+                protocol.notice(L_("the game at table {id} was abandoned", id=table.id), "info")
+            )
         self._forget_if_done(table)
 
     async def stop_tables(self) -> None:
