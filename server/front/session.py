@@ -17,7 +17,7 @@ import secrets
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncssh
@@ -58,6 +58,8 @@ class Sessions:
         self._per_address: Counter[str] = Counter()
         self.last_input = time.monotonic()
         self.gc_debt = 0  # sessions ended since the last full collection
+        # The language a player with a key chose (the store's, `shared.i18n`), if any.
+        self.saved_language: Callable[[str], Awaitable[str | None]] | None = None
 
     def open(
         self,
@@ -274,7 +276,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                     return
                 identity, factory = self.identity, sessions.app_factory
                 # This session's reader (`shared.i18n`): the app's tasks all inherit it.
-                use_reader(Reader(self.language()))
+                use_reader(Reader(await self._saved_language() or self.language()))
                 app, self._bridge, _ = connect_app(
                     sessions.host, identity, lambda bridge: factory(bridge, identity)
                 )
@@ -379,6 +381,18 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._chan.write_stderr((line + newline).encode())
         self.status = 1
         self._chan.exit(1)
+
+    async def _saved_language(self) -> str | None:
+        """The language this player chose before (kept with their key); None for a guest,
+        or when the store cannot say (the environment decides then)."""
+        saved = self.sessions.saved_language
+        if saved is None or self.identity.guest:
+            return None
+        try:
+            return await saved(self.identity.name)
+        except Exception as e:  # the store unreachable: not worth refusing the session
+            log.warning("%s: saved language unknown: %s", self.identity.name, e)
+            return None
 
     def language(self) -> str:
         """The language this session's player reads: the one their SSH client's

@@ -72,6 +72,7 @@ class Names(Protocol):
     async def name_owner(self, name: str) -> str | None: ...
     async def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
     async def banned(self, name: str, key: str | None = None) -> str | None: ...
+    async def language(self, name: str) -> str | None: ...
 
 
 class PlayerAuth(asyncssh.SSHServer):
@@ -366,6 +367,7 @@ class SSHService:
         self.reuse_port = reuse_port  # other processes listen on the same port (workers)
         self.gate = Gate(config, guest_secret(host_key.export_private_key("pkcs8-der")))
         self.sessions = Sessions(config, host, app_factory)
+        self.sessions.saved_language = names.language  # a player's choice beats their env
         self.names = names
         self.host_key = host_key
         self._acceptor: asyncssh.SSHAcceptor | None = None

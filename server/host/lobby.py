@@ -21,6 +21,7 @@ from shared.protocol import (
     Create,
     Hint,
     Join,
+    Language,
     Leave,
     NextGame,
     PlayMove,
@@ -70,6 +71,7 @@ class Lobby:
         settings: HostSettings,
     ) -> None:
         self.store = store
+        self.languages: dict[str, str] = {}  # languages chosen here, by player name
         self.bots = bots
         self._settings = settings
         self.tables: dict[str, Table] = {}
@@ -108,7 +110,9 @@ class Lobby:
         """A new session: welcome it, and seat it back at its table if it has one (the game
         where it is this player's turn, else the latest; else a table it waits at)."""
         self.places.arrive(link)
-        link.deliver(protocol.encode(Welcome(link.identity.name, link.identity.guest)))
+        i = link.identity
+        said = None if i.guest else self.languages.get(i.name)  # chosen in this process
+        link.deliver(protocol.encode(Welcome(i.name, i.guest, language=said)))
         self._present(link, self.places.of(link))
         mine = [t for t in self.tables.values() if t.seat_of(link.identity) is not None]
         games = [t for t in mine if t.status is TableStatus.PLAYING]
@@ -248,6 +252,8 @@ class Lobby:
                     await self.play.undo(link)
                 case Hint():
                     await self.play.hint(link)
+                case Language(language):
+                    await self._language(link, language)
                 case Say(text):
                     await self.chat.say(link, text)
                 case Vote(seat):
@@ -269,6 +275,14 @@ class Lobby:
             link.deliver(
                 protocol.notice(L_("something went wrong with that request; it was logged"))
             )
+
+    async def _language(self, link: HostLink, language: str) -> None:
+        """The player chose a language: kept with their name's key in the store (the SSH
+        front reads it at their next session); a guest's lives in their app alone."""
+        if link.identity.guest:
+            return
+        self.languages[link.identity.name] = language
+        await self.store.set_language(link.identity.name, language)
 
     def add(self, record: GameRecord) -> Table:
         """This process's copy of a stored table (`TableMaker.add`)."""

@@ -312,6 +312,14 @@ class Store(ABC):
         (maybe ""), or None when neither is."""
         return await self.club.banned(name, key)
 
+    async def language(self, name: str) -> str | None:
+        """The language the player of `name` chose (issue 34), or None."""
+        return await self.club.language(name)
+
+    async def set_language(self, name: str, language: str) -> None:
+        """Keep the language a player chose with their name and key."""
+        await self.club.set_language(name, language)
+
     async def rename(self, old: str, new: str) -> None:
         """Give player `old` the name `new`, with its key, rating, history and seats in
         every game; `StoreError` if `new` is someone's or `old` is no one's."""

@@ -120,6 +120,17 @@ class ClubQueries:
         )
         return None if not rows else str(rows[0][0])
 
+    async def language(self, name: str) -> str | None:
+        """The language the player of `name` chose (`shared.i18n`), or None."""
+        rows = await self._rows("SELECT language FROM names WHERE name = ?", name.lower())
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def set_language(self, name: str, language: str) -> None:
+        """Keep `language` with the name (and so with its key); a name no key owns keeps
+        nothing (a guest's choice lasts its session)."""
+        sql = "UPDATE names SET language = ? WHERE name = ?"
+        await self._statements([(sql, (language, name.lower()))])
+
     async def rename(self, old: str, new: str) -> None:
         old, new = old.lower(), new.lower()
         if not await self._rows("SELECT 1 FROM names WHERE name = ?", old):

@@ -18,11 +18,13 @@ times, so a clock survives a restart), the game a table is a rematch of (one rem
 a game); chat lines, the lobby's and each table's, kept with the game.
 Version 5: a game's settings (issue 32, `shared.settings`): the prestige that ends it
 (`target`, R15); the tables stored before have the rules' 15.
+Version 6: the language a player chose (issue 34, `shared.i18n`), kept with their name
+and key (`names.language`; NULL: none chosen, the SSH client's environment decides).
 """
 
 from __future__ import annotations
 
-LATEST = 5
+LATEST = 6
 
 
 class SchemaTooNew(Exception):
@@ -159,6 +161,9 @@ CREATE INDEX chat_removed ON chat (removed);
     5: """
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;  -- R15 (shared.settings)
 """,
+    6: """
+ALTER TABLE names ADD COLUMN language TEXT;  -- the player's choice (shared.i18n), or NULL
+""",
 }
 
 POSTGRES: dict[int, str] = {
@@ -279,5 +284,8 @@ CREATE INDEX chat_removed ON chat (removed);
 """,
     5: """
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;
+""",
+    6: """
+ALTER TABLE names ADD COLUMN language TEXT;
 """,
 }
