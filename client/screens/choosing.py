@@ -278,5 +278,5 @@ class Choosing:
         self.screen.send(PlayMove(move))
         self.waiting = True
         self.reset()
-        self.screen.say(f"sent: {move}")
+        self.screen.say(_("sent: {move}", move=str(move)))
         self.screen.draw_board()  # the host's answer redraws the rest

@@ -87,7 +87,7 @@ class SetupScreen(Screen[GameSetup | None]):
             yield Static(_("Seed (blank: random)"), classes="field-label")
             yield Input(
                 "" if init.seed is None else str(init.seed),
-                placeholder="random",
+                placeholder=_("random"),
                 restrict=r"\d*",
                 max_length=20,
                 compact=True,
