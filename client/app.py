@@ -229,7 +229,10 @@ class SplendorApp(App[None]):
         try:
             replay = Replay.of(parse_record(text))
         except RecordError as e:
-            said = safe_text(f"The record of game {game} cannot be replayed: {e}", MAX_TEXT)
+            said = safe_text(
+                _("The record of game {game} cannot be replayed: {error}", game=game, error=e),
+                MAX_TEXT,
+            )
             self.notify(said, severity="error", markup=False)
             return
         main = self.main_screen

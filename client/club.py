@@ -27,11 +27,11 @@ def when(at: float, now: float | None = None) -> str:
     if ago < 60:
         return _("just now")
     if ago < 3600:
-        return _("{int} min ago", int=int(ago // 60))
+        return _("{count} min ago", count=int(ago // 60))
     if ago < 86400:
-        return _("{int} h ago", int=int(ago // 3600))
+        return _("{count} h ago", count=int(ago // 3600))
     if ago < 30 * 86400:
-        return _("{int} d ago", int=int(ago // 86400))
+        return _("{count} d ago", count=int(ago // 86400))
     return time.strftime("%Y-%m-%d", time.localtime(at))
 
 
@@ -48,7 +48,7 @@ def sparkline(values: Sequence[int], width: int = 50) -> str:
 def ranked_cells(r: Ranked, me: str, now: float | None = None) -> tuple[str, ...]:
     """One leaderboard row: rank, player (bots marked, "(you)"), rating, games, wins,
     last seen."""
-    name = player_label(r.player) + (" (you)" if r.player == me else "")
+    name = player_label(r.player) + (_(" (you)") if r.player == me else "")
     if is_bot(r.player):
         name = "⚙ " + name
     return (str(r.rank), name, str(r.rating), str(r.games), str(r.wins), when(r.last, now))
@@ -94,7 +94,10 @@ def history_text(history: Sequence[int], width: int) -> str:
 
 def by_players_text(by_players: Sequence[tuple[int, int, int]]) -> str:
     """ "Rated games by player count: 2p 8 (4 won) · 3p 3 (1 won)" ("" for none)."""
-    parts = [f"{n}p {games} ({wins} won)" for n, games, wins in by_players]
+    parts = [
+        _("{players}p {games} ({wins} won)", players=n, games=games, wins=wins)
+        for n, games, wins in by_players
+    ]
     return _("Rated games by player count: ") + " · ".join(parts) if parts else ""
 
 
@@ -106,11 +109,11 @@ def game_cells(g: GameLine, now: float | None = None) -> tuple[str, ...]:
     else:
         result = ORDINALS.get(g.ranks[g.seat], str(g.ranks[g.seat]))
         if sum(1 for r in g.ranks if r == g.ranks[g.seat]) > 1:
-            result += " (shared)"
+            result += _(" (shared)")
     if g.scores:
         scores = " · ".join(
             f"{player_label(n)} {s}" for n, s in zip(g.names, g.scores, strict=False)
         )
     else:
         scores = ", ".join(player_label(n) for n in g.names)
-    return (g.game, when(g.finished, now), result, "rated" if g.rated else "casual", scores)
+    return (g.game, when(g.finished, now), result, _("rated") if g.rated else _("casual"), scores)

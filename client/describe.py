@@ -21,7 +21,7 @@ def action_text(move: Move, took_gold: bool = False) -> str:
     gold = _(" and took 1 gold") if took_gold else ""
     match move:
         case Take(colours=(first, second)) if first == second:  # R8
-            return _("took 2 {LETTERS}", LETTERS=LETTERS[first])
+            return _("took 2 {gem}", gem=LETTERS[first])
         case Take(colours=colours):
             return f"took {_letters(colours)}"
         case Reserve(card=cid):

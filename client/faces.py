@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from shared.cards import NOBLE_BY_ID, card
-from shared.i18n import _, ngettext
+from shared.i18n import N_, _, ngettext
 from shared.moves import Move, ReserveDeck
 from shared.settings import target_text
 from shared.view import PlayerInfo, PlayerView
@@ -112,7 +112,7 @@ def mine_faces(view: PlayerView, me: PlayerInfo | None = None) -> tuple[CardFace
     faces = []
     for i in range(3):
         if me is None or i >= len(me.reserved) or me.reserved[i].card is None:
-            faces.append(CardFace(EMPTY, label="(empty)" if i == 0 else ""))
+            faces.append(CardFace(EMPTY, label=_("(empty)") if i == 0 else ""))
         else:
             cid = me.reserved[i].card
             assert cid is not None
@@ -152,8 +152,8 @@ def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, .
                 current=s == view.current_player and not view.is_over,
                 last_mover=s == mover,
                 first=s == view.starting_player,
-                last_text="" if last is None else "last: " + whole_turn(last),
-                last_short="" if last is None else "last: " + short_turn(last),
+                last_text="" if last is None else _("last: ") + whole_turn(last),
+                last_short="" if last is None else _("last: ") + short_turn(last),
                 nobles=tuple(nobles),
                 reserve_needs=needs,
                 rank=0 if outcome is None else outcome.ranks[s],
@@ -174,7 +174,7 @@ def breakdown(p: PlayerInfo) -> str:
         cards_bought=p.cards_bought,
     )
     if p.nobles:
-        text += _(" + {value} from {join}", value=3 * len(p.nobles), join=" ".join(p.nobles))
+        text += _(" + {points} from {nobles}", points=3 * len(p.nobles), nobles=" ".join(p.nobles))
     return text
 
 
@@ -182,7 +182,7 @@ def status_text(
     view: PlayerView,
     seats: Sequence[Seat],
     width: int = 80,
-    onlooker: str = "watching",
+    onlooker: str = N_("watching"),
     ended: str = "",
 ) -> Text:
     """The top line: a game's target when it is not the rules' 15 (R15), round and turn,
@@ -222,7 +222,7 @@ def status_text(
     if view.final_round and not view.is_over and not ended:
         out.append(_("  FINAL ROUND"), style="bold #ffffff on #a02020")
     if view.seat is None:
-        out.append(f"  ({onlooker})", style="italic")
+        out.append(f"  ({_(onlooker)})", style="italic")
     return out
 
 
@@ -234,9 +234,7 @@ def winners_text(view: PlayerView, seats: Sequence[Seat]) -> str:
         return _("You win!") if len(winners) == 1 else _("You share the win!")
     if len(winners) == 1:
         return f"{winners[0]} wins"
-    return _(
-        "{join} and {winners} share the win", join=", ".join(winners[:-1]), winners=winners[-1]
-    )
+    return _("{names} and {last} share the win", names=", ".join(winners[:-1]), last=winners[-1])
 
 
 def winning_move(view: PlayerView, seats: Sequence[Seat]) -> str:

@@ -108,6 +108,4 @@ class TableState:
 
     def name(self, seat: int) -> str:
         """A seat's name, as the table shows it (seats count from 1)."""
-        return (
-            self.seats[seat].name if seat < len(self.seats) else _("Seat {value}", value=seat + 1)
-        )
+        return self.seats[seat].name if seat < len(self.seats) else _("Seat {seat}", seat=seat + 1)

@@ -49,7 +49,7 @@ class Talk:
             self.muted.add(name.casefold())
             return _("{name} is muted for you (this session); /unmute {name} undoes it", name=name)
         if word == "/mute":
-            return "muted: " + (", ".join(sorted(self.muted)) or "nobody")
+            return _("muted: ") + (", ".join(sorted(self.muted)) or _("nobody"))
         if word == "/unmute" and name:
             found = name.casefold() in self.muted
             self.muted.discard(name.casefold())
@@ -69,5 +69,5 @@ class Talk:
 
 def chat_text(line: ChatLine) -> str:
     """A line as the chat shows it: who, then what (a spectator's marked)."""
-    who = f"{line.name} (watching)" if line.spectator else line.name
+    who = _("{name} (watching)", name=line.name) if line.spectator else line.name
     return f"{who}: {line.text}"

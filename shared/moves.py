@@ -204,9 +204,9 @@ def _card_id(text: str, original: str) -> str:
     if not m:
         raise InvalidMoveError(
             L_(
-                "`{original}` is not a move: {strip!r} is not a card id",
+                "`{original}` is not a move: {text!r} is not a card id",
                 original=original,
-                strip=text.strip(),
+                text=text.strip(),
             )
         )
     try:
@@ -214,9 +214,9 @@ def _card_id(text: str, original: str) -> str:
     except KeyError:
         raise InvalidMoveError(
             L_(
-                "`{original}` is not a move: there is no card {strip}",
+                "`{original}` is not a move: there is no card {text}",
                 original=original,
-                strip=text.strip(),
+                text=text.strip(),
             )
         ) from None
 

@@ -129,8 +129,8 @@ class Choosing:
         elif self.giving.count(colour) >= view.me.tokens[colour]:
             self.screen.say(
                 _(
-                    "You hold no more {COLOUR_NAMES} to give back.",
-                    COLOUR_NAMES=COLOUR_NAMES[colour],
+                    "You hold no more {colour} to give back.",
+                    colour=_(COLOUR_NAMES[colour]),
                 ),
                 "error",
             )

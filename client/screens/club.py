@@ -124,9 +124,9 @@ class LeaderboardScreen(_ClubScreen):
         self.board = board
         span = (
             _(
-                " · rows {value}–{value2}",
-                value=board.offset + 1,
-                value2=board.offset + len(board.rows),
+                " · rows {first}–{last}",
+                first=board.offset + 1,
+                last=board.offset + len(board.rows),
             )
             if board.rows
             else ""
@@ -223,14 +223,14 @@ class ProfileScreen(_ClubScreen):
         self.profile = profile
         label = escape(player_label(profile.player))
         mark = "⚙ " if club.is_bot(profile.player) else ""
-        you = " (you)" if profile.player == self.me else ""
+        you = _(" (you)") if profile.player == self.me else ""
         self.query_one("#club-title", Static).update(
             _("[b #ffd23f]◆ {mark}{label}[/]{you}", mark=mark, label=label, you=you)
         )
         guest = self.splendor.guest and profile.player == self.splendor.player_name
         width = self.size.width or self.app.size.width
         if guest:  # a guest's own page: this session's games, nothing rated
-            lines = ("You play as a guest: not rated. Your games this session:", "", "")
+            lines = (_("You play as a guest: not rated. Your games this session:"), "", "")
         else:
             lines = (
                 club.standing_text(profile),
@@ -320,11 +320,14 @@ class PlayerPicker(_AskDialog):
 def candidates(me: str, seats: list[str], online: tuple[str, ...]) -> list[tuple[str, str]]:
     """Whom the player picker offers, each once: you, the selected table's players, who
     is online, then the bot levels."""
-    out: list[tuple[str, str]] = [(me, "you")]
+    out: list[tuple[str, str]] = [(me, _("you"))]
     seen = {me.lower()}
-    for name, where in [*((s, "at the table") for s in seats), *((o, "online") for o in online)]:
+    for name, where in [
+        *((s, _("at the table")) for s in seats),
+        *((o, _("online")) for o in online),
+    ]:
         if name.lower() not in seen:
             seen.add(name.lower())
             out.append((name, where))
     bots = [bot_player(level) for level in BOT_LEVELS]
-    return out + [(bot, "bot level") for bot in bots if bot not in seen]
+    return out + [(bot, _("bot level")) for bot in bots if bot not in seen]

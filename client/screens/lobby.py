@@ -122,7 +122,7 @@ def lobby_help() -> Group:
 
 def game_cell(table: TableSummary) -> str:
     """Rated or casual, and the target when it is not the rules' 15: "casual 21" (R15)."""
-    kind = "rated" if table.rated else "casual"
+    kind = _("rated") if table.rated else _("casual")
     return kind if table.target == WINNING_PRESTIGE else f"{kind} {table.target}"
 
 
@@ -134,7 +134,7 @@ def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
     seats = tuple(sorted(seats, key=lambda s: 0 if s.name else 1 if s.bot else 2))
     short = [seat_label(s) if s.name else (s.bot or "") for s in seats if s.name or s.bot]
     free = len(seats) - len(short)
-    opens = [f"{free} open"] if free else []
+    opens = [_("{free} open", free=free)] if free else []
     least = [f"{short[0]} +{len(short) - 1}" if len(short) > 1 else short[0]] if short else []
     full = ", ".join(seat_label(s) for s in seats)
     return (full, ", ".join(short + opens), ", ".join(least + opens))
@@ -143,10 +143,10 @@ def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
 def seat_label(seat: SeatSummary) -> str:
     """A seat in a table summary: the player's name, "easy bot", or "open"."""
     if seat.name:
-        return seat.name + ("" if seat.connected else " (away)")
+        return seat.name + ("" if seat.connected else _(" (away)"))
     if seat.bot:
         return bot_label(seat.bot)
-    return "open"
+    return _("open")
 
 
 class LobbyScreen(Screen[None]):
@@ -221,7 +221,7 @@ class LobbyScreen(Screen[None]):
         """Render a "lobby" message; only what changed is redrawn (a turn: one line)."""
         self.lobby = lobby
         me = self.splendor.player_name
-        guest = " (guest)" if self.splendor.guest else ""
+        guest = _(" (guest)") if self.splendor.guest else ""
         key = (me, guest, lobby)
         if key == self._shown:
             return  # the same lobby again: nothing to redraw
@@ -286,7 +286,7 @@ class LobbyScreen(Screen[None]):
             return
         me = self.splendor.player_name
         seats = "   ".join(
-            f"{i + 1}. {seat_label(s)}{' (you)' if s.name == me else ''}"
+            f"{i + 1}. {seat_label(s)}{_(' (you)') if s.name == me else ''}"
             for i, s in enumerate(table.seats)
         )
         host = table.host
@@ -296,12 +296,12 @@ class LobbyScreen(Screen[None]):
             else _("waiting for {host} to start", host=host)
         )
         longer = target_text(table.target)  # a game to 21, say (R15)
-        waiting = f"waiting, {longer}" if longer else "waiting"
+        waiting = _("waiting, {longer}", longer=longer) if longer else _("waiting")
         invited = [s.name for s in table.seats if s.invited and s.name]
         if me in invited:
             action = _("a rematch: [b]j[/b] accepts")
         elif invited:
-            action = _("a rematch: waiting for {join} to accept", join=", ".join(invited))
+            action = _("a rematch: waiting for {names} to accept", names=", ".join(invited))
         self._update_static(
             "#my-table",
             _(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rich.console import Group
 
-from shared.i18n import N_
+from shared.i18n import N_, _
 from shared.view import PlayerView
 
 from ..widgets.keybar import Keys
@@ -261,5 +261,5 @@ def page(mode: str, local: bool) -> Group:
     """The first help page for `mode`: the keys of the moment."""
     entries = PAGES[mode] + (PRACTICE_HELP if local and mode in (CHOOSE, WAIT, RETURN) else [])
     entries += ONLINE_HELP if not local and mode in (CHOOSE, WAIT) else []
-    entries += [("? q", "help (Tab: the table, rules, every key) · quit")]
+    entries += [("? q", _("help (Tab: the table, rules, every key) · quit"))]
     return key_page(TITLES[mode], entries)  # key_page translates both

@@ -65,10 +65,10 @@ def end_note(view: PlayerView, names: Sequence[str]) -> str:
     if reached:
         return _(
             (
-                "{join} reached {target} prestige; the round was played out so "
+                "{names} reached {target} prestige; the round was played out so "
                 "everyone had {round} turns (R15)."
             ),
-            join=_join(reached),
+            names=_join(reached),
             target=target,
             round=view.round,
         )

@@ -34,25 +34,25 @@ class GameSetup:
         if len(self.bots) != self.players - 1:
             raise ValueError(
                 _(
-                    "{players} players need {value} bots",
+                    "{players} players need {bots} bots",
                     players=self.players,
-                    value=self.players - 1,
+                    bots=self.players - 1,
                 )
             )
         for level in self.bots:
             if level not in BOT_LEVELS:
                 raise ValueError(
                     _(
-                        "unknown bot level {level!r}: {join}",
+                        "unknown bot level {level!r}: {levels}",
                         level=level,
-                        join=", ".join(BOT_LEVELS),
+                        levels=", ".join(BOT_LEVELS),
                     )
                 )
         if self.seed is not None and not 0 <= self.seed < MAX_SEED:
-            raise ValueError(_("a seed is an integer from 0 to {value}", value=MAX_SEED - 1))
+            raise ValueError(_("a seed is an integer from 0 to {most}", most=MAX_SEED - 1))
         if self.target not in TARGETS:
             raise ValueError(
-                _("a game is to {join} points (R15)", join=" or ".join(map(str, TARGETS)))
+                _("a game is to {targets} points (R15)", targets=" or ".join(map(str, TARGETS)))
             )
 
 

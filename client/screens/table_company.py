@@ -216,7 +216,7 @@ class TableCompany:
         me = self.club.player_name
         for a in self.votable():
             minutes = max(1, round((a.away + time.monotonic() - self.absent_at) / 60))
-            votes = _(" (voted: {join})", join=", ".join(a.votes)) if a.votes else ""
+            votes = _(" (voted: {names})", names=", ".join(a.votes)) if a.votes else ""
             what = _("you voted") if me in a.votes else _("v votes to hand the seat to a bot")
             text = _(
                 "{name} away {minutes} min: {what}{votes}",
@@ -242,8 +242,8 @@ class TableCompany:
             )
         if waiting:
             return _(
-                "Rematch at table {table}: waiting for {join}",
+                "Rematch at table {table}: waiting for {names}",
                 table=offer.table,
-                join=", ".join(waiting),
+                names=", ".join(waiting),
             )
         return _("Rematch at table {table}: starting", table=offer.table)

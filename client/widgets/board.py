@@ -68,7 +68,7 @@ def noble_strips(
         bottom = Text(" ")
         if noble.lacks is not None:
             if any(noble.lacks):
-                bottom.append("you ", style=DIM)
+                bottom.append(_("you "), style=DIM)
                 spaced = len(bottom) + 3 * sum(1 for n in noble.lacks if n) <= slot - 1
                 bottom.append_text(pieces(noble.lacks, spaced))
             else:

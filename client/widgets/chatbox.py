@@ -79,7 +79,7 @@ def _line(line: ChatLine, width: int, base: Style) -> Strip:
 def chat_rows(line: ChatLine, width: int) -> tuple[Text, ...]:
     """A line of a table's chat wrapped to `width` cells (later rows indented): who said
     it (a spectator marked), then what."""
-    who = f"{line.name} (watching)" if line.spectator else line.name
+    who = _("{name} (watching)", name=line.name) if line.spectator else line.name
     parts = textwrap.wrap(f"{who}: {line.text}", max(4, width - 1), subsequent_indent="  ")
     out = []
     for i, part in enumerate(parts or [f"{who}:"]):

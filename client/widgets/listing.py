@@ -16,7 +16,7 @@ from textual import events
 from textual.message import Message
 from textual.strip import Strip
 
-from shared.i18n import _, per_language_cache
+from shared.i18n import N_, _, per_language_cache
 
 from .lines import LineWidget, blank, strip
 from .palette import DIM, LABEL, fit
@@ -42,7 +42,7 @@ class TableList(LineWidget):
         self,
         columns: Sequence[tuple[str, int]],
         *,
-        empty: str = " No tables yet: c creates one, g plays at once against bots.",
+        empty: str = N_(" No tables yet: c creates one, g plays at once against bots."),
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -109,7 +109,7 @@ class TableList(LineWidget):
             self.top = self.cursor - room + 1
         self.top = max(0, min(self.top, max(0, len(self.rows) - room)))
         if not self.rows:
-            none = Text(self.empty, DIM)
+            none = Text(_(self.empty), DIM)
             return [*lines, strip(none, width, base)]
         for i in range(self.top, min(len(self.rows), self.top + room)):
             if i == self.cursor:
@@ -180,5 +180,5 @@ class NameList(LineWidget):
         names = list(self.names)
         if len(names) > height:
             more = len(names) - (height - 1)
-            names = [*names[: height - 1], f"… and {more} more"]
+            names = [*names[: height - 1], _("… and {more} more", more=more)]
         return [strip(Text(name), width, base) for name in names] or [blank(width, base)]

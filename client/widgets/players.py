@@ -194,9 +194,9 @@ def _result(face: PlayerFace, width: int) -> Text:
         return Text(face.result, style=style)
     p = face.info
     nobles = 3 * len(p.nobles)
-    short = _("cards {value}★ nobles {nobles}★", value=p.prestige - nobles, nobles=nobles)
+    short = _("cards {cards}★ nobles {nobles}★", cards=p.prestige - nobles, nobles=nobles)
     if len(short) > width:
-        short = _("cards {value}★ ♛ {nobles}★", value=p.prestige - nobles, nobles=nobles)
+        short = _("cards {cards}★ ♛ {nobles}★", cards=p.prestige - nobles, nobles=nobles)
     return Text(short, style=style)
 
 
@@ -209,9 +209,9 @@ def _name_line(face: PlayerFace, width: int, clock: Clock = NO_CLOCK) -> Text:
     shown, style = clock
     time_left = Text(f" {shown}", style=style) if shown else Text("")
     tag = Text(" 1st", style=LABEL) if face.first and not face.rank else Text("")
-    away = " (bot)" if face.standin else "" if face.connected else " (away)"
+    away = _(" (bot)") if face.standin else "" if face.connected else _(" (away)")
     room = width - marker.cell_len - points.cell_len - time_left.cell_len
-    you = " (you)" if face.me else ""
+    you = _(" (you)") if face.me else ""
     # The longest that fits: the name, a bot's short name ("Medium 3"), without "(you)";
     # with a clock, the "1st" tag goes before the name is cut.
     names = (face.name + you, face.short + you, face.name, face.short)

@@ -108,10 +108,10 @@ def setup_from(args: argparse.Namespace) -> GameSetup | None:
     if len(bots) > players - 1:
         raise ValueError(
             _(
-                "{players} players leave {value} seats for bots, not {len}",
+                "{players} players leave {seats} seats for bots, not {bots}",
                 players=players,
-                value=players - 1,
-                len=len(bots),
+                seats=players - 1,
+                bots=len(bots),
             )
         )
     bots += [bots[-1]] * (players - 1 - len(bots))

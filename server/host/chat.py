@@ -96,8 +96,8 @@ class ChatDesk:
             wait = max(1, round((1.0 - lines) * EVERY))
             raise TableError(
                 L_(
-                    "slow down: one chat line every {EVERY:g} s (wait {wait} s)",
-                    EVERY=EVERY,
+                    "slow down: one chat line every {every:g} s (wait {wait} s)",
+                    every=EVERY,
                     wait=wait,
                 )
             )

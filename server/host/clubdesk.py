@@ -76,7 +76,7 @@ def record_text(game: GameRecord, site: str = "", chat: Sequence[ChatRecord] = (
         record = record_of(len(game.seats), game.seed, game.moves, **tags)
         return write_record(replace(record, comments=chat_comments(chat, len(game.moves))))
     except RecordError as e:  # a game past a record's limits (docs/records.md)
-        raise StoreError(L_("game {id} has no record: {e}", id=game.id, e=e)) from None
+        raise StoreError(L_("game {id} has no record: {error}", id=game.id, error=e)) from None
 
 
 async def ended_record(store: Store, game_id: str, site: str = "") -> str:
@@ -121,11 +121,11 @@ class ClubDesk:
                         raise StoreError(
                             L_(
                                 (
-                                    "the record of game {game} is too long to send here ({len:,} "
+                                    "the record of game {game} is too long to send here ({size:,} "
                                     "characters); splendor-server export prints it"
                                 ),
                                 game=game,
-                                len=len(text),
+                                size=len(text),
                             )
                         )
                     reply = GameRecordText(game, text)

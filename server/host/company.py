@@ -60,8 +60,8 @@ def check_cap(
         kind = L_("correspondence tables") if correspondence else L_("tables")
         raise TableError(
             L_(
-                "you already have a seat at {len} {kind} ({ids}); leave one first",
-                len=len(held),
+                "you already have a seat at {count} {kind} ({ids}); leave one first",
+                count=len(held),
                 kind=kind,
                 ids=ids,
             )

@@ -106,10 +106,10 @@ class Seating:
         if new not in TRANSITIONS[self.status]:
             raise TableError(
                 L_(
-                    "table {id} is {value}; it cannot become {value2}",
+                    "table {id} is {status}; it cannot become {new}",
                     id=self.id,
-                    value=self.status.value,
-                    value2=new.value,
+                    status=self.status.value,
+                    new=new.value,
                 )
             )
         self.status = new

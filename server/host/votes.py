@@ -60,7 +60,7 @@ class Votes:
                 raise TableError(L_("vote for another player's seat"))
             s, me = seats[target], seats[voter]
             if not s.player or me.identity is None:
-                raise TableError(L_("seat {value} is not a player's", value=target + 1))
+                raise TableError(L_("seat {seat} is not a player's", seat=target + 1))
             if s.connected:
                 raise TableError(L_("{name} is here", name=s.identity.name))  # type: ignore[union-attr]
             away = seating.now() - seating.away_since.setdefault(target, seating.now())
