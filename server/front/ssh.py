@@ -367,11 +367,14 @@ class SSHService:
         self.reuse_port = reuse_port  # other processes listen on the same port (workers)
         self.gate = Gate(config, guest_secret(host_key.export_private_key("pkcs8-der")))
         self.sessions = Sessions(config, host, app_factory)
-        self.sessions.saved_language = names.language  # a player's choice beats their env
+        self.sessions.saved_language = self._saved_language  # a choice beats the env
         self.names = names
         self.host_key = host_key
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._port: int | None = None
+
+    async def _saved_language(self, name: str) -> str | None:
+        return await self.names.language(name)
 
     def _make_auth(self) -> PlayerAuth:
         return PlayerAuth(self.gate, self.names, self.sessions)
