@@ -9,13 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from shared.i18n import N_, _
 from shared.protocol import BOT_LEVELS, MAX_SEED
 from shared.settings import TARGETS
 
 from ..widgets.choice import Choice, show_seats
+from ..widgets.footer import ReadersFooter
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,7 @@ class SetupScreen(Screen[GameSetup | None]):
                 _("[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: start   [b]Esc[/b]: quit"),
                 classes="dialog-keys",
             )
-        yield Footer()
+        yield ReadersFooter()
 
     def on_mount(self) -> None:
         self._show_seats()

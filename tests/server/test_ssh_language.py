@@ -92,6 +92,24 @@ async def test_a_guests_choice_lasts_the_session(tmp_path, bot_executor, catalog
         await again.close()
 
 
+async def test_the_hosts_refusal_reaches_each_player_in_their_language(
+    tmp_path, bot_executor, monkeypatch
+) -> None:
+    """The host refuses a chat line said too fast (a `Text`, key and fields on the wire);
+    the player reads it in their own language, with its fields filled."""
+    slow = "slow down: one chat line every {every:g} s (wait {wait} s)"
+    catalogs = {"cs": {slow: "zpomal: jeden řádek za {every:g} s (počkej {wait} s)"}}
+    with catalogs_of(monkeypatch, tmp_path / "locale", catalogs):
+        async with game_server(tmp_path, bot_executor) as game:
+            cs = await enter(game.port, "ann", LANG="cs_CZ.UTF-8")
+            await cs.wait_for("Online")
+            for i in range(8):
+                cs.press(f"thi {i}\r")  # t opens the chat line, Enter says it
+            screen = await cs.wait_for("zpomal")
+            assert "počkej" in screen and "slow down" not in screen
+            await cs.close()
+
+
 def test_splendor_play_lang_sets_the_players_language(monkeypatch) -> None:
     seen: list[str] = []
 
