@@ -4,6 +4,7 @@ English text travels beside it for a client that translates nothing."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .i18n import Field, Text
@@ -47,6 +48,22 @@ def read(x: object, what: str, depth: int = 0) -> Text:
         return Text(key, tuple(fields))
     plural = shown(r.text("p", MAX_KEY), MAX_KEY)
     return Text(key, tuple(fields), plural, r.integer("n", -(1 << 62), 1 << 62))
+
+
+def stored(t: Text) -> str:
+    """`t` as text to keep in the store (a seat's reason, `why`): its wire form in JSON,
+    so that each reader sees it in their language when it is shown later."""
+    return json.dumps(wire(t), ensure_ascii=False, separators=(",", ":"))
+
+
+def from_stored(text: str) -> Text | str:
+    """A `Text` kept by `stored`; text stored before (plain English) comes back as it is."""
+    if text.startswith("{"):
+        try:
+            return read(json.loads(text), "a stored message")
+        except (ValueError, ProtocolError):
+            pass
+    return text
 
 
 def opt_read(r: Reader, key: str) -> Text | None:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from shared import protocol
+from shared import protocol, said
 from shared.clock import MAX_TIMEOUTS, ClockView, TimeControl
 from shared.i18n import L_, Ln_, Text
 from shared.protocol import TableStatus
@@ -276,8 +276,11 @@ class Clocks:
                 return False
             count = seating.seats[seat].stored.timeouts + 1
             final = self.control.realtime or count >= MAX_TIMEOUTS
-            third = " for the third time" if count >= MAX_TIMEOUTS else ""
-            why = f"your time ran out{third} at turn {turn}" if final else ""
+            if count >= MAX_TIMEOUTS:
+                reason = L_("your time ran out for the third time at turn {turn}", turn=turn)
+            else:
+                reason = L_("your time ran out at turn {turn}", turn=turn)
+            why = said.stored(reason) if final else ""  # each reader sees it in theirs
 
             def edit() -> tuple[list[SeatRecord], str]:
                 records = seating.records()
@@ -312,11 +315,10 @@ class Clocks:
             return  # the game is abandoned: its players are told that instead
         s = self._seating.seats[seat]
         name = self._seating.name(seat)
-        # The stored reason (`why`) is English: the host keeps one for the record.
         if s.standin is not None:
             mine = L_(
                 "{why}: {standing_in}",
-                why=_sentence(s.stored.why),
+                why=said.from_stored(s.stored.why),
                 standing_in=standing_in(s.standin),
             )
             if timed_out:
@@ -362,7 +364,7 @@ class Clocks:
             text = L_(
                 "At table {table}: {why}; {standing_in}",
                 table=self._seating.id,
-                why=s.stored.why,
+                why=said.from_stored(s.stored.why),
                 standing_in=standing_in(s.standin),
             )
         elif s.stored.timeouts:
@@ -383,7 +385,3 @@ def standing_in(level: str) -> Text:
     return L_(
         "a {level} bot plays your seat to the end of the game, and you rank last", level=level
     )
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from shared import said
 from shared.i18n import L_
 from shared.protocol import Absent, TableStatus
 
@@ -83,9 +84,14 @@ class Votes:
                     if i != target and x.player and x.connected and x.identity is not None
                 }
                 if present <= set(votes):
-                    why = (
-                        f"{' and '.join(votes)} voted to hand your seat to a bot at turn "
-                        f"{turn}, after you had been away {minutes} min"
+                    why = said.stored(
+                        L_(
+                            "{names} voted to hand your seat to a bot at turn {turn}, after you "
+                            "had been away {minutes} min",
+                            names=" and ".join(votes),
+                            turn=turn,
+                            minutes=minutes,
+                        )
                     )
                     records[target] = replace(r, votes=votes, standin=TIMEOUT_LEVEL, why=why)
                 else:

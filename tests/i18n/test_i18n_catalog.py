@@ -234,3 +234,20 @@ def test_the_language_of_an_environment(env: dict[str, str], language: str | Non
 def test_catalog_files_are_package_data() -> None:
     text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     assert '"locale/*/LC_MESSAGES/*.po"' in text and '"locale/*.pot"' in text
+
+
+def test_a_reason_kept_in_the_store_is_read_in_each_readers_language(monkeypatch, tmp_path) -> None:
+    """A seat's `why` (a time-out, a vote) is kept as key and fields; one kept before, in
+    plain English, reads as it was."""
+    from shared import said
+
+    kept = said.stored(L_("your time ran out at turn {turn}", turn=31))
+    assert said.from_stored("your time ran out at turn 3") == "your time ran out at turn 3"
+    with catalogs_of(
+        monkeypatch,
+        tmp_path,
+        {"cs": {"your time ran out at turn {turn}": "došel ti čas v tahu {turn}"}},
+    ):
+        assert str(said.from_stored(kept)) == "your time ran out at turn 31"
+        use_reader(Reader("cs"))
+        assert str(said.from_stored(kept)) == "došel ti čas v tahu 31"
