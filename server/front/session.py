@@ -17,17 +17,18 @@ import secrets
 import time
 import traceback
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import asyncssh
 from textual.app import App
 
-from shared.i18n import L_, Reader, Text, language_from_env, use_reader
+from shared.i18n import L_, Reader, Text, use_reader
 from shared.messages import MAX_TEXT
 from shared.text import safe_text
 
 from ..host.identity import Identity
+from . import language
 from .bridge import AppFactory, Host, HostBridge, connect_app
 from .config import Config
 from .tui_driver import RemoteTerminal, choose_colors, run_app
@@ -58,8 +59,7 @@ class Sessions:
         self._per_address: Counter[str] = Counter()
         self.last_input = time.monotonic()
         self.gc_debt = 0  # sessions ended since the last full collection
-        # The language a player with a key chose (the store's, `shared.i18n`), if any.
-        self.saved_language: Callable[[str], Awaitable[str | None]] | None = None
+        self.saved_language: language.SavedLanguage | None = None  # a choice, from the store
 
     def open(
         self,
@@ -272,11 +272,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         error: BaseException | None = None
         try:
             async with sessions.startup:
+                identity, factory = self.identity, sessions.app_factory
+                chosen = await language.saved(sessions.saved_language, identity)
                 if self._gone or self._ending:
                     return
-                identity, factory = self.identity, sessions.app_factory
                 # This session's reader (`shared.i18n`): the app's tasks all inherit it.
-                use_reader(Reader(await self._saved_language() or self.language()))
+                use_reader(Reader(chosen or self.language()))
                 app, self._bridge, _ = connect_app(
                     sessions.host, identity, lambda bridge: factory(bridge, identity)
                 )
@@ -382,23 +383,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.status = 1
         self._chan.exit(1)
 
-    async def _saved_language(self) -> str | None:
-        """The language this player chose before (kept with their key); None for a guest,
-        or when the store cannot say (the environment decides then)."""
-        saved = self.sessions.saved_language
-        if saved is None or self.identity.guest:
-            return None
-        try:
-            return await saved(self.identity.name)
-        except Exception as e:  # the store unreachable: not worth refusing the session
-            log.warning("%s: saved language unknown: %s", self.identity.name, e)
-            return None
-
     def language(self) -> str:
-        """The language this session's player reads: the one their SSH client's
-        environment names (LC_ALL, LC_MESSAGES, LANG), else the server's default."""
+        """The language the SSH client's environment asks for, else the server's."""
         env = self._chan.get_environment() if self._chan is not None else {}
-        return language_from_env(env) or self.sessions.config.default_language
+        return language.from_env(env, self.sessions.config.default_language)
 
     def _write(self, data: bytes) -> None:
         chan = self._chan
