@@ -4,13 +4,14 @@ project's catalogs wait for their translators)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import write_po
+from babel.messages.pofile import read_po, write_po
 
 from shared import i18n
 
@@ -42,3 +43,27 @@ def catalogs_of(
     finally:
         monkeypatch.undo()
         i18n.translations.cache_clear()
+
+
+def pseudo(text: str) -> str:
+    """`text` "translated" for a test: its letters accented, its fields and markup kept
+    (`{table}`, `[b]…[/b]`), so a screen shows where its words come from the catalog."""
+    accents = str.maketrans("aeiouyAEIOUY", "áéíóúýÁÉÍÓÚÝ")
+    parts = re.split(r"(\{[^{}]*\}|\[[^\[\]]*\])", text)
+    return "".join(p if p[:1] in "{[" else p.translate(accents) for p in parts)
+
+
+def pseudo_catalog(template: Path, forms: int = 3) -> Entries:
+    """Every message of `template` (a .pot file), pseudo-translated, plurals in `forms`."""
+    with template.open("rb") as f:
+        catalog = read_po(f)
+    entries: Entries = {}
+    for m in catalog:
+        if not m.id:
+            continue
+        if isinstance(m.id, tuple):
+            singular, plural = m.id
+            entries[(singular, plural)] = (pseudo(singular), *[pseudo(plural)] * (forms - 1))
+        else:
+            entries[m.id] = pseudo(m.id)
+    return entries
