@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 
 from shared.i18n import _, ngettext
-from shared.players import bot_level, player_label
+from shared.players import bot_level, player_shown
 from shared.protocol import GameLine, PlayerProfile, Ranked
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -48,7 +48,7 @@ def sparkline(values: Sequence[int], width: int = 50) -> str:
 def ranked_cells(r: Ranked, me: str, now: float | None = None) -> tuple[str, ...]:
     """One leaderboard row: rank, player (bots marked, "(you)"), rating, games, wins,
     last seen."""
-    name = player_label(r.player) + (_(" (you)") if r.player == me else "")
+    name = player_shown(r.player) + (_(" (you)") if r.player == me else "")
     if is_bot(r.player):
         name = "⚙ " + name
     return (str(r.rank), name, str(r.rating), str(r.games), str(r.wins), when(r.last, now))
@@ -112,8 +112,8 @@ def game_cells(g: GameLine, now: float | None = None) -> tuple[str, ...]:
             result += _(" (shared)")
     if g.scores:
         scores = " · ".join(
-            f"{player_label(n)} {s}" for n, s in zip(g.names, g.scores, strict=False)
+            f"{player_shown(n)} {s}" for n, s in zip(g.names, g.scores, strict=False)
         )
     else:
-        scores = ", ".join(player_label(n) for n in g.names)
+        scores = ", ".join(player_shown(n) for n in g.names)
     return (g.game, when(g.finished, now), result, _("rated") if g.rated else _("casual"), scores)

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from shared.i18n import N_, _
-from shared.players import bot_player, player_label, player_named
+from shared.players import bot_player, player_named, player_shown
 from shared.protocol import (
     BOT_LEVELS,
     LEADERBOARD_PAGE,
@@ -221,7 +221,7 @@ class ProfileScreen(_ClubScreen):
 
     def show(self, profile: PlayerProfile) -> None:
         self.profile = profile
-        label = escape(player_label(profile.player))
+        label = escape(player_shown(profile.player))
         mark = "⚙ " if club.is_bot(profile.player) else ""
         you = _(" (you)") if profile.player == self.me else ""
         self.query_one("#club-title", Static).update(
@@ -307,7 +307,7 @@ class PlayerPicker(_AskDialog):
             )
 
     def on_mount(self) -> None:
-        rows = [(p, (player_label(p), where)) for p, where in self.candidates]
+        rows = [(p, (player_shown(p), where)) for p, where in self.candidates]
         self.query_one(TableList).show(rows)
 
     def action_select(self, delta: int) -> None:

@@ -21,7 +21,7 @@ from textual.widgets import Static
 from shared.chat import MAX_CHAT
 from shared.constants import WINNING_PRESTIGE
 from shared.i18n import N_, _, ngettext
-from shared.players import bot_label, bot_player
+from shared.players import bot_player, bot_shown
 from shared.protocol import (
     AskLeaderboard,
     AskProfile,
@@ -145,7 +145,7 @@ def seat_label(seat: SeatSummary) -> str:
     if seat.name:
         return seat.name + ("" if seat.connected else _(" (away)"))
     if seat.bot:
-        return bot_label(seat.bot)
+        return bot_shown(seat.bot)
     return _("open")
 
 

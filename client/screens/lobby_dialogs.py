@@ -16,11 +16,18 @@ from shared.settings import TARGETS
 
 from ..widgets.choice import Choice, show_seats
 
-OPEN = "open"
-PATIENCE = ("2 min", "5 min", "10 min", "30 min", "60 min")  # before absent players' vote
+OPEN = N_("open")
+PATIENCE = (
+    N_("2 min"),
+    N_("5 min"),
+    N_("10 min"),
+    N_("30 min"),
+    N_("60 min"),
+)  # before absent players' vote
 
 
-RATED, CASUAL = "rated", "casual"
+RATED, CASUAL = N_("rated"), N_("casual")
+NO_CLOCK = N_("none")  # the first clock a dialog offers (`shared.clock.PRESETS`)
 
 
 def target_choice() -> Choice:
@@ -63,13 +70,13 @@ class CreateTableDialog(_Dialog):
         with Vertical(classes="dialog"):
             yield Static(_("Create a table"), classes="dialog-title")
             yield Choice(_("Seats"), ("2", "3", "4"), "2", id="seats")
-            yield Choice(_("Seat 1"), ("you",), id="seat1")
+            yield Choice(_("Seat 1"), (N_("you"),), id="seat1")
             for seat in range(2, 5):
                 yield Choice(
                     _("Seat {seat}", seat=seat), (OPEN, *BOT_LEVELS), OPEN, id=f"seat{seat}"
                 )
-            yield Choice(_("Clock"), PRESETS, "none", id="clock")
-            yield Choice(_("Patience"), PATIENCE, _("10 min"), id="patience")
+            yield Choice(_("Clock"), PRESETS, NO_CLOCK, id="clock")
+            yield Choice(_("Patience"), PATIENCE, "10 min", id="patience")
             yield self.rated_choice()
             yield target_choice()
             yield Static(
@@ -124,7 +131,7 @@ class QuickGameDialog(_Dialog):
             yield Static(_("Quick game against bots"), classes="dialog-title")
             yield Choice(_("Players"), ("2", "3", "4"), "2", id="players")
             yield Choice(_("Bots"), BOT_LEVELS, "medium", id="level")
-            yield Choice(_("Clock"), PRESETS, "none", id="clock")
+            yield Choice(_("Clock"), PRESETS, NO_CLOCK, id="clock")
             yield self.rated_choice()
             yield target_choice()
             yield Static(

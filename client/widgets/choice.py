@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from shared.i18n import N_
+from shared.i18n import N_, _
 
 from .palette import DIM
 
@@ -65,7 +65,7 @@ class Choice(Widget, can_focus=True):
     def render(self) -> Text:
         out = Text(f"{self.label:<14}", style="bold")
         out.append("◀ ", style=DIM)
-        out.append(f"{self.value:^8}", style="bold")
+        out.append(f"{_(self.value):^8}", style="bold")  # the value's words, translated
         out.append(" ▶", style=DIM)
         return out
 
