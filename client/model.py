@@ -41,7 +41,12 @@ def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
     """A table update's seats as the table names them ("Easy bot 2" for a bot)."""
     return tuple(
         Seat(
-            s.name or (f"{s.bot.capitalize()} bot {i + 1}" if s.bot else f"Seat {i + 1}"),
+            s.name
+            or (
+                _("{level} bot {seat}", level=_(s.bot).capitalize(), seat=i + 1)
+                if s.bot
+                else _("Seat {seat}", seat=i + 1)
+            ),
             s.bot,
             s.connected,
             s.standin,

@@ -44,7 +44,7 @@ def noble_text(view: PlayerView, names: Sequence[str], nid: str) -> str:
     need = NOBLE_BY_ID[nid].requires
     parts = []
     for s in order(view):
-        who = "you" if s == view.seat else names[s]
+        who = _("you") if s == view.seat else names[s]
         lacks = model.noble_lacks(need, view.players[s])
         parts.append(f"{who} {model.letters(lacks) or '✓'}")
     return _("{noble_asks} · to go: ", noble_asks=_noble_asks(nid)) + ", ".join(parts)
@@ -78,7 +78,7 @@ def player_text(
 ) -> str:
     """A player's reserved card `item`, or the player when they hold none."""
     p = view.players[seat]
-    name = "you" if seat == view.seat else names[seat]
+    name = _("you") if seat == view.seat else names[seat]
     if item < len(p.reserved):
         r = p.reserved[item]
         if r.card is not None:

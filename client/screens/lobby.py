@@ -78,6 +78,7 @@ KEYS_AT_TABLE: Keys = (OPEN, ("l", "l", N_("Leave")), TALK, *CLUB, *END)  # wait
 KEYS_HOSTING: Keys = (OPEN, ("s", "s", N_("Start")), *KEYS_AT_TABLE[1:])  # at one's own table
 KEYS_INVITED: Keys = (OPEN, ("j", "j", N_("Accept")), *KEYS_AT_TABLE[1:])  # offered a rematch
 SPARE = ("L", "v", "p")  # the keys that give way on a narrow key line (in the help)
+STATUS_WORDS = (N_("waiting"), N_("playing"), N_("finished"))  # a table's, as the list says
 TYPING: Keys = (("enter", "⏎", N_("Say")), ("escape", "esc", N_("Close")))
 LOBBY_KEYS = [
     (N_("↑ ↓ PgUp PgDn"), N_("select a table")),
@@ -232,7 +233,7 @@ class LobbyScreen(Screen[None]):
         )
         rows: list[Row] = []
         for t in lobby.tables:
-            status = t.status.value
+            status = _(t.status.value)  # waiting, playing (marked in `STATUS_WORDS`)
             seats = seats_cell(t.seats)
             playing = t.status is TableStatus.PLAYING
             turn = str(t.turn or "") if playing else ""
