@@ -13,7 +13,7 @@ from itertools import combinations, combinations_with_replacement
 
 from .cards import CARDS, LETTERS, card
 from .errors import InvalidMoveError
-from .i18n import L_
+from .i18n import L_, N_
 
 
 def _counts(colours: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
@@ -188,14 +188,12 @@ def _letters(text: str, allowed: str, what: str, original: str) -> tuple[int, ..
     letters = "".join(text.split()).upper()
     bad = [ch for ch in letters if ch not in allowed]
     if bad:
-        raise InvalidMoveError(
-            L_(
-                "`{original}` is not a move: {bad!r} is not a {what} letter",
-                original=original,
-                bad=bad[0],
-                what=what,
-            )
+        said = (
+            N_("`{original}` is not a move: {bad!r} is not a gem letter")
+            if what == "gem"
+            else N_("`{original}` is not a move: {bad!r} is not a token letter")
         )
+        raise InvalidMoveError(L_(said, original=original, bad=bad[0]))
     return tuple(sorted(allowed.index(ch) for ch in letters))
 
 
