@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import RenderableType
 from textual.app import App
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -52,12 +53,15 @@ from shared.protocol import (
 from shared.social import LOBBY
 from shared.text import safe_text
 
+from .bidi import Mode
 from .connection import Connection
 from .replay import Replay
+from .rtl import IMPLICIT, TextLayout, tell_terminal
 from .screens import modes
 from .screens.club import LeaderboardScreen, ProfileScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen, lobby_help
+from .screens.reading import ReadingScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
@@ -111,11 +115,14 @@ class SplendorApp(App[None]):
         self._early: list[TableUpdate] = []  # the table's updates that came before `Where`
         self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
         self.talk = Talk()  # chat lines, muted names, the bell
+        self.layout = TextLayout()  # right to left, and how (client/rtl.py)
+        self._told = IMPLICIT  # the terminal's bidi mode as last sent (its default at first)
 
     # -- wiring -----------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.connection.set_receiver(self._receive)
+        self._tell(self.layout.sequence())  # a way of showing kept: before the first frame
         if self.local:
             if self.initial_setup is not None:
                 self.start_local(self.initial_setup)
@@ -128,6 +135,43 @@ class SplendorApp(App[None]):
 
     def on_unmount(self) -> None:
         self.connection.close()
+        if self._told != IMPLICIT:
+            tell_terminal(self, IMPLICIT)  # the terminal's default again (SSH: P11 too)
+
+    # -- right to left (client/rtl.py) -------------------------------------------
+
+    def get_line_filters(self) -> list[LineFilter]:
+        return [*super().get_line_filters(), *self.layout.filters()]
+
+    async def use_language(self, language: str, mode: Mode | None = None) -> None:
+        """The reader's language changed (`mode`: the way of showing kept with it): the
+        screen mirrors for a right-to-left one, and the first time, the player is asked
+        which way of showing reads right (`ReadingScreen`)."""
+        self.layout = TextLayout.of(language, mode)
+        await self._apply_layout()
+
+    async def _apply_layout(self) -> None:
+        if self.layout.must_ask:
+            if self.main_screen is not None and not isinstance(self.screen, ReadingScreen):
+                self._tell(IMPLICIT, again=True)  # the terminal's own layout, for line 2
+                await self.push_screen(ReadingScreen(), self._read)
+            return  # asked once the first main screen shows (`show_main`)
+        self._tell(self.layout.sequence())
+        for screen in self.screen_stack:
+            for widget in screen.query("*"):
+                widget.refresh()  # every line again, through the new filters
+            screen.refresh()
+
+    def _tell(self, sequence: str, again: bool = False) -> None:
+        """Put the terminal in `sequence`'s bidi mode unless it is (`again`: whatever it
+        is, for the question, which a program run before may have left otherwise)."""
+        if again or sequence != self._told:
+            self._told = sequence
+            tell_terminal(self, sequence)
+
+    async def _read(self, mode: Mode | None) -> None:
+        self.layout.mode = mode or "visual"
+        await self._apply_layout()
 
     def send(self, msg: ClientMessage) -> None:
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
@@ -295,6 +339,8 @@ class SplendorApp(App[None]):
             await self.switch_screen(screen)
         else:
             await self.push_screen(screen)
+        if self.layout.must_ask or self.layout.sequence() != self._told:
+            await self._apply_layout()  # asked, or a way of showing kept with the language
 
     def leave_table(self) -> None:
         """Leave the table (its seat too, in a game: bots play it); the host says where to

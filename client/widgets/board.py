@@ -90,6 +90,9 @@ class Board(LineWidget):
     Board { height: auto; }
     """
 
+    def reads_left_to_right(self) -> bool:
+        return True  # the card grid stays (docs/design.md, "Right to left")
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.face = BoardFace()

@@ -17,6 +17,7 @@ from textual.strip import Strip
 
 from shared.i18n import _, per_language_cache
 
+from ..rtl import RIGHT_TO_LEFT
 from .lines import LineWidget, strip
 
 Keys = tuple[tuple[str, str, str], ...]  # (key to press, how it shows, what it does)
@@ -97,7 +98,10 @@ class KeyBar(LineWidget):
     def on_click(self, event: events.Click) -> None:
         width = self.content_size.width
         _, spans = keys_line(self.keys, width, self.rich_style, self.spare)
+        x = event.x
+        if RIGHT_TO_LEFT in self.get_line_filters():
+            x = width - 1 - x  # the keys are mirrored, each key as a block
         for start, end, key in spans:
-            if start <= event.x < end and key:  # "w u g r k" stands for several keys
+            if start <= x < end and key:  # "w u g r k" stands for several keys
                 self.app.simulate_key(key)
                 return

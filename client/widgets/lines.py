@@ -27,6 +27,8 @@ from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
+from ..rtl import left_to_right, reorders
+
 # Text becomes segments without a terminal: styles are resolved later, per session.
 _CONSOLE = Console(width=512, color_system=None, force_terminal=False, legacy_windows=False)
 
@@ -165,9 +167,20 @@ class LineWidget(Widget):
         """The widget's lines for a content area of `width` x `height` (at most `height`)."""
         raise NotImplementedError
 
+    def reads_left_to_right(self) -> bool:
+        """Whether this part stays as on a left-to-right screen for a right-to-left reader
+        (the card grid, the players' panels, the move line: docs/design.md, "Right to
+        left"); the words in it still read right."""
+        return False
+
+    def get_line_filters(self) -> list[LineFilter]:
+        filters = list(super().get_line_filters())
+        return left_to_right(filters) if self.reads_left_to_right() else filters
+
     def redraw(self) -> None:
         """Draw again; refresh only the lines that differ from the last drawing, and on
-        each only the columns that differ (a cursor key changes two cards of a row)."""
+        each only the columns that differ (a cursor key changes two cards of a row; the
+        whole line where a right-to-left layout moves its cells)."""
         width, height = self.content_size
         if not self.is_mounted or width <= 0 or height <= 0:
             return  # drawn at the first resize
@@ -176,11 +189,15 @@ class LineWidget(Widget):
         if not old:
             self.refresh()  # the first drawing (or the first at a new size): all of it
             return
+        filters = self.get_line_filters()
         for y in range(max(len(old), len(new))):
             if y >= len(old) or y >= len(new):
                 self.refresh(Region(0, y, width, 1))  # content coordinates
             elif old[y] != new[y]:
-                start, stop = changed_columns(old[y], new[y], width)
+                if reorders(filters, old[y].text + new[y].text):
+                    start, stop = 0, width  # laid out: cells moved from where they were drawn
+                else:
+                    start, stop = changed_columns(old[y], new[y], width)
                 self.refresh(Region(start, y, stop - start, 1))
             else:
                 new[y] = old[y]  # the line as it was filtered for the screen (`render_lines`)

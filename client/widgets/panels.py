@@ -59,6 +59,9 @@ class PromptLine(LineWidget):
         self.editing: tuple[str, int] | None = None  # the move line: its text and caret
         self.placeholder = PLACEHOLDER
 
+    def reads_left_to_right(self) -> bool:
+        return self.editing is not None  # the move line: notation reads left to right
+
     def say(self, text: str | Text, kind: str = "", short: str | None = None) -> None:
         """Show `text`; kind is "" (information), "ask" (waiting for Enter) or "error";
         `short`, if given, in its place on a line too narrow for `text`."""

@@ -65,6 +65,9 @@ class Players(LineWidget):
     Players { width: 1fr; height: 1fr; }
     """
 
+    def reads_left_to_right(self) -> bool:
+        return True  # gems in the grid's order (docs/design.md, "Right to left")
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.faces: tuple[PlayerFace, ...] = ()

@@ -85,6 +85,7 @@ RESTORE_SEQUENCE = (
     "\x1b[?7h"  # autowrap on
     "\x1b[?1049l"  # main screen
     "\x1b[?25h"  # cursor on
+    "\x1b[8h\x1b[0 k"  # implicit bidi, default direction: a terminal's own (client/rtl.py)
     "\x1b[0m"
 )
 

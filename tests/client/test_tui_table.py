@@ -339,7 +339,9 @@ async def test_q_on_a_terminal_too_small_quits_at_once(offline: MakeOffline) -> 
         await load(pilot, kit, find_position(2, lambda s: s.turn <= 2))
         await pilot.resize_terminal(60, 20)
         await wait_for(pilot, lambda: table(app).mode == "small")
-        assert "q quits" in screen_text(app).replace("\n", " ") and "q Quit" in keys(app)
+        # the mode changes first, the screen on its next refresh (a busy machine: later)
+        await wait_for(pilot, lambda: "q quits" in screen_text(app).replace("\n", " "))
+        assert "q Quit" in keys(app)
         await pilot.press("q")
         await wait_for(pilot, lambda: app.return_code is not None)
 

@@ -18,6 +18,7 @@ from hostkit import make_host, pick, quick_settings
 from sshkit import WAIT, Player, host_key
 
 from server.commands.cli import make_app
+from server.front.bridge import AppFactory
 from server.front.config import Config
 from server.front.ssh import SSHService
 from server.host.gamehost import GameHost
@@ -102,12 +103,14 @@ async def game_server(  # type: ignore[no-untyped-def]
     executor: Executor,
     database: str | None = None,
     now: Callable[[], float] = time.time,
+    app_factory: AppFactory = make_app,
     **settings: Any,
 ):
     """A game server on 127.0.0.1 (any port) with its own host; `database`: its store
     (SQLite in `tmp` by default); `now`: the time its clocks count (a test's, or the real
-    one). Servers given one PostgreSQL database form a cluster, each as one of its
-    processes would be (one host key, one database, hosts of their own)."""
+    one); `app_factory`: each session's app. Servers given one PostgreSQL database form a
+    cluster, each as one of its processes would be (one host key, one database, hosts of
+    their own)."""
     data_dir = tmp / "data"
     config = Config(
         host="127.0.0.1", port=0, data_dir=str(data_dir), keepalive_interval=0.0, **settings
@@ -117,7 +120,7 @@ async def game_server(  # type: ignore[no-untyped-def]
     )
     await host.start()
     tap = TappedHost(host)
-    service = SSHService(config, tap, host.store, make_app, host_key())
+    service = SSHService(config, tap, host.store, app_factory, host_key())
     await service.start()
     try:
         yield Game(service, host, tap, data_dir)
