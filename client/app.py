@@ -23,7 +23,7 @@ from textual.screen import Screen
 
 from shared.codec import CodecError
 from shared.gamerecord import RecordError, parse_record
-from shared.i18n import N_, _, current_language, set_language
+from shared.i18n import N_, _, current_language, reader, set_language
 from shared.messages import MAX_TEXT
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -53,7 +53,7 @@ from shared.protocol import (
 from shared.social import LOBBY
 from shared.text import safe_text
 
-from .bidi import Mode
+from .bidi import Mode, mode_of
 from .connection import Connection
 from .replay import Replay
 from .rtl import IMPLICIT, TextLayout, tell_terminal
@@ -115,7 +115,8 @@ class SplendorApp(App[None]):
         self._early: list[TableUpdate] = []  # the table's updates that came before `Where`
         self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
         self.talk = Talk()  # chat lines, muted names, the bell
-        self.layout = TextLayout()  # right to left, and how (client/rtl.py)
+        # Right to left, and how (client/rtl.py): from this session's reader (`shared.i18n`).
+        self.layout = TextLayout.of(current_language(), mode_of(reader().reading))
         self._told = IMPLICIT  # the terminal's bidi mode as last sent (its default at first)
 
     # -- wiring -----------------------------------------------------------------
@@ -171,6 +172,8 @@ class SplendorApp(App[None]):
 
     async def _read(self, mode: Mode | None) -> None:
         self.layout.mode = mode or "visual"
+        reader().reading = self.layout.mode  # kept with the language (the host stores it)
+        self.send(Language(current_language(), self.layout.mode))
         await self._apply_layout()
 
     def send(self, msg: ClientMessage) -> None:
@@ -250,22 +253,24 @@ class SplendorApp(App[None]):
             self.exit()
             return
         self.player_name, self.guest = msg.name, msg.guest
-        if msg.language is not None:  # the player's saved choice beats the environment
-            set_language(msg.language)
-            self.refresh_language()
+        if msg.language is not None and msg.language != current_language():
+            set_language(msg.language)  # the player's saved choice beats the environment
+            reader().reading = msg.reading
+            self.call_later(self._language_changed)
 
     def choose_language(self, language: str) -> None:
         """The player picked a language (the lobby's key): read it from now on, and have
         the host keep it with their key (a guest's for this session)."""
-        set_language(language)
-        self.send(Language(current_language()))
-        self.refresh_language()
+        set_language(language)  # a way of showing stays only with its own language
+        self.send(Language(current_language(), reader().reading))
+        self.call_later(self._language_changed)
 
-    def refresh_language(self) -> None:
-        """Redraw what is shown in the new language: screens made again on their next
-        message; the main screen's lines at once."""
+    async def _language_changed(self) -> None:
+        """Show the reader's language: right to left or not (asking how, the first time),
+        and the lobby drawn again in it (other screens on their next message)."""
         if isinstance(self.main_screen, LobbyScreen):
-            self.call_later(self.show_main, LobbyScreen(self.lobby_data))
+            await self.show_main(LobbyScreen(self.lobby_data))
+        await self.use_language(current_language(), mode_of(reader().reading))
         self.refresh(layout=True)
 
     async def _replay(self, game: str, text: str) -> None:

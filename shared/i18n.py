@@ -37,14 +37,20 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+READINGS = ("visual", "logical")  # how a right-to-left language is shown (`client.rtl`)
+
+
 class Reader:
     """Whose language text is shown in: one per session (mutable, so that a change reaches
-    every task of that session's app)."""
+    every task of that session's app). `reading`: for a right-to-left language, how the
+    player's terminal shows it ("visual": the app lays lines out; "logical": the terminal
+    does), None until they are asked; kept with the language."""
 
-    __slots__ = ("language",)
+    __slots__ = ("language", "reading")
 
-    def __init__(self, language: str = ENGLISH) -> None:
+    def __init__(self, language: str = ENGLISH, reading: str | None = None) -> None:
         self.language = known(language) or ENGLISH
+        self.reading = reading if reading in READINGS else None
 
 
 def known(language: str | None) -> str | None:
@@ -90,8 +96,8 @@ def set_language(language: str) -> None:
         r = _reader.get()
         if r is _ENGLISH_READER:  # never change the process-wide English reader
             use_reader(Reader(code))
-        else:
-            r.language = code
+        elif code != r.language:
+            r.language, r.reading = code, None  # a way of showing goes with its language
 
 
 @cache

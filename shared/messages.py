@@ -99,6 +99,7 @@ class Welcome:
     guest: bool = False
     protocol: int = PROTOCOL_VERSION
     language: str | None = None  # the language this player chose before (`Language`)
+    reading: str | None = None  # and how its right-to-left text shows (`shared.i18n`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,6 +380,7 @@ class Language:
 
     TAG: ClassVar[str] = "language"
     language: str
+    reading: str | None = None  # visual or logical: a right-to-left language's way of showing
 
 
 HostMessage = (

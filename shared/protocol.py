@@ -39,7 +39,7 @@ from .codec import CodecError, dumps, loads, turn_payload
 from .constants import WINNING_PRESTIGE
 from .decode import turn_from
 from .errors import SplendorError
-from .i18n import LANGUAGES, Text
+from .i18n import LANGUAGES, READINGS, Text
 from .messages import (
     BOT_LEVELS,
     LEADERBOARD_PAGE,
@@ -103,7 +103,7 @@ from .view import PlayerView
 _QUIET = frozenset(
     (
         "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
-        "to_move", "target", "said", "language",
+        "to_move", "target", "said", "language", "reading",
     )
 )  # fmt: skip
 _PARTS = (
@@ -228,12 +228,13 @@ def _bot_or_open(x: object, what: str) -> str | None:
 
 def _welcome(r: Reader) -> Welcome:
     # A host from before versions were sent speaks version 1.
-    language = r.get("language", None)
+    language, reading = r.get("language", None), r.get("reading", None)
     return Welcome(
         r.line("name", MAX_NAME),
         r.flag("guest", False),
         r.integer("protocol", 0, 1 << 16, 1),
         language if language in LANGUAGES else None,
+        reading if reading in READINGS else None,
     )
 
 
@@ -308,10 +309,12 @@ def _notice(r: Reader) -> Notice:
 
 
 def _language(r: Reader) -> Language:
-    language = r.get("language", None)
+    language, reading = r.get("language", None), r.get("reading", None)
     if language not in LANGUAGES:
         raise r.bad("language", f"one of {', '.join(LANGUAGES)}")
-    return Language(language)
+    if reading is not None and reading not in READINGS:
+        raise r.bad("reading", f"one of {', '.join(READINGS)}, or none")
+    return Language(language, reading)
 
 
 def _create(r: Reader) -> Create:

@@ -5,11 +5,12 @@ so this module imports no screen)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -55,26 +56,55 @@ row, the game ends as it stands (R18).
 """)
 
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"  # in a checkout: the rules in full
+DOCS = Path(__file__).resolve().parents[2] / "docs"  # in a checkout: the rules' translations
 
 
-def rules_file(language: str) -> Path | None:
-    """docs/rules.<language>.md (R1-R18, the same numbers as docs/rules.md), when the
-    rules are written in that language and the docs are at hand (a checkout)."""
-    path = DOCS / f"rules.{language}.md"
-    return path if language != ENGLISH and path.is_file() else None
+def help_parts(language: str) -> dict[str, str] | None:
+    """docs/help.<language>.md's parts (goal, longer, rules, notation: the rules in short
+    in that language, R1-R18 as in docs/rules.md), when it is there (a checkout), else
+    None: the rules in short come through the catalog then."""
+    path = DOCS / f"help.{language}.md"
+    if language == ENGLISH or not path.is_file():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    parts = re.split(r"^## +(\w+) *$", text, flags=re.M)
+    found = {name: body.strip() for name, body in zip(parts[1::2], parts[2::2], strict=True)}
+    return found if {"goal", "rules"} <= found.keys() else None
+
+
+def markup(text: str) -> str:
+    """A help file's text as the help shows it: **bold** and `code` bold, "- " a bullet,
+    paragraphs apart; anything else as written (square brackets are not markup)."""
+    text = escape(text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"[b]\1[/b]", text)
+    text = re.sub(r"`([^`]+)`", r"[b]\1[/b]", text)
+    text = re.sub(r"^- ", " • ", text, flags=re.M)
+    return re.sub(r"\n{2,}", "\n\n", text) + "\n\n"
 
 
 def rules_page(settings: GameSettings | None = None) -> RenderableType:
-    """The help's rules page: the rules in the reader's language in full when there is a
-    docs/rules.<language>.md, else the rules in short through the catalog."""
-    path = rules_file(current_language())
-    if path is not None:
-        try:
-            return Markdown(path.read_text(encoding="utf-8"))
-        except OSError:
-            pass
-    return rules_text(settings)
+    """The help's rules page in the reader's language: docs/help.<language>.md when there
+    is one, else the rules in short through the catalog; the game's target in R15."""
+    target = WINNING_PRESTIGE if settings is None else settings.target
+    parts = help_parts(current_language())
+    if parts is None:
+        return rules_text(settings)
+    longer = ""
+    if target != WINNING_PRESTIGE and parts.get("longer"):
+        longer = " " + parts["longer"].replace("{standard}", str(WINNING_PRESTIGE))
+    goal = parts["goal"].replace("{target}", str(target)).replace("{longer}", longer)
+    return (
+        "".join(
+            markup(parts[name]) if name != "goal" else markup(goal)
+            for name in ("goal", "rules", "notation")
+            if name in parts
+        ).rstrip()
+        + "\n"
+    )
 
 
 def rules_text(settings: GameSettings | None = None) -> str:

@@ -13,7 +13,9 @@ from ..host.identity import Identity
 
 log = logging.getLogger("splendor.ssh")
 
-SavedLanguage = Callable[[str], Awaitable[str | None]]  # a name's choice, from the store
+# A name's choice from the store: its language and, if right to left, how it shows.
+Chosen = tuple[str, str | None]
+SavedLanguage = Callable[[str], Awaitable[Chosen | None]]
 
 
 def from_env(env: Mapping[str, str], default: str) -> str:
@@ -21,7 +23,7 @@ def from_env(env: Mapping[str, str], default: str) -> str:
     return language_from_env(env) or default
 
 
-async def saved(lookup: SavedLanguage | None, identity: Identity) -> str | None:
+async def saved(lookup: SavedLanguage | None, identity: Identity) -> Chosen | None:
     """The language this player chose before; None for a guest (whose choice lasts a
     session), or when the store cannot say (the environment decides then)."""
     if lookup is None or identity.guest:

@@ -277,7 +277,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 if self._gone or self._ending:
                     return
                 # This session's reader (`shared.i18n`): the app's tasks all inherit it.
-                use_reader(Reader(chosen or self.language()))
+                use_reader(Reader(*chosen) if chosen else Reader(self.language()))
                 app, self._bridge, _ = connect_app(
                     sessions.host, identity, lambda bridge: factory(bridge, identity)
                 )

@@ -72,7 +72,7 @@ class Names(Protocol):
     async def name_owner(self, name: str) -> str | None: ...
     async def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
     async def banned(self, name: str, key: str | None = None) -> str | None: ...
-    async def language(self, name: str) -> str | None: ...
+    async def language(self, name: str) -> tuple[str, str | None] | None: ...
 
 
 class PlayerAuth(asyncssh.SSHServer):
@@ -373,7 +373,7 @@ class SSHService:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._port: int | None = None
 
-    async def _saved_language(self, name: str) -> str | None:
+    async def _saved_language(self, name: str) -> tuple[str, str | None] | None:
         return await self.names.language(name)
 
     def _make_auth(self) -> PlayerAuth:

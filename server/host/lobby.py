@@ -71,7 +71,8 @@ class Lobby:
         settings: HostSettings,
     ) -> None:
         self.store = store
-        self.languages: dict[str, str] = {}  # languages chosen here, by player name
+        # Languages chosen here (and how they show), by player name.
+        self.languages: dict[str, tuple[str, str | None]] = {}
         self.bots = bots
         self._settings = settings
         self.tables: dict[str, Table] = {}
@@ -111,8 +112,8 @@ class Lobby:
         where it is this player's turn, else the latest; else a table it waits at)."""
         self.places.arrive(link)
         i = link.identity
-        said = None if i.guest else self.languages.get(i.name)  # chosen in this process
-        link.deliver(protocol.encode(Welcome(i.name, i.guest, language=said)))
+        language, reading = (None, None) if i.guest else self.languages.get(i.name, (None, None))
+        link.deliver(protocol.encode(Welcome(i.name, i.guest, language=language, reading=reading)))
         self._present(link, self.places.of(link))
         mine = [t for t in self.tables.values() if t.seat_of(link.identity) is not None]
         games = [t for t in mine if t.status is TableStatus.PLAYING]
@@ -252,8 +253,8 @@ class Lobby:
                     await self.play.undo(link)
                 case Hint():
                     await self.play.hint(link)
-                case Language(language):
-                    await self._language(link, language)
+                case Language(language, reading):
+                    await self._language(link, language, reading)
                 case Say(text):
                     await self.chat.say(link, text)
                 case Vote(seat):
@@ -276,13 +277,13 @@ class Lobby:
                 protocol.notice(L_("something went wrong with that request; it was logged"))
             )
 
-    async def _language(self, link: HostLink, language: str) -> None:
+    async def _language(self, link: HostLink, language: str, reading: str | None) -> None:
         """The player chose a language: kept with their name's key in the store (the SSH
         front reads it at their next session); a guest's lives in their app alone."""
         if link.identity.guest:
             return
-        self.languages[link.identity.name] = language
-        await self.store.set_language(link.identity.name, language)
+        self.languages[link.identity.name] = (language, reading)
+        await self.store.set_language(link.identity.name, language, reading)
 
     def add(self, record: GameRecord) -> Table:
         """This process's copy of a stored table (`TableMaker.add`)."""

@@ -32,6 +32,9 @@ Rows = Callable[..., Awaitable[list[tuple[Any, ...]]]]  # (sql, *args): one read
 Statements = Callable[[Sequence[Statement]], Awaitable[list[int]]]  # rows each changed
 
 
+Chosen = tuple[str, str | None]  # a language, and how its right-to-left text shows
+
+
 class ClubQueries:
     """The leaderboard, profiles, bans and renames over a store's `rows` and `statements`
     (`Store.club`; the store's methods of these names call them)."""
@@ -120,16 +123,21 @@ class ClubQueries:
         )
         return None if not rows else str(rows[0][0])
 
-    async def language(self, name: str) -> str | None:
-        """The language the player of `name` chose (`shared.i18n`), or None."""
-        rows = await self._rows("SELECT language FROM names WHERE name = ?", name.lower())
-        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+    async def language(self, name: str) -> Chosen | None:
+        """The language the player of `name` chose (`shared.i18n`) and, for a right-to-left
+        one, how their terminal shows it; None when they chose none."""
+        sql = "SELECT language, reading FROM names WHERE name = ?"
+        rows = await self._rows(sql, name.lower())
+        if not rows or rows[0][0] is None:
+            return None
+        language, reading = rows[0]
+        return str(language), None if reading is None else str(reading)
 
-    async def set_language(self, name: str, language: str) -> None:
-        """Keep `language` with the name (and so with its key); a name no key owns keeps
-        nothing (a guest's choice lasts its session)."""
-        sql = "UPDATE names SET language = ? WHERE name = ?"
-        await self._statements([(sql, (language, name.lower()))])
+    async def set_language(self, name: str, language: str, reading: str | None = None) -> None:
+        """Keep `language` (and `reading`) with the name, and so with its key; a name no
+        key owns keeps nothing (a guest's choice lasts its session)."""
+        sql = "UPDATE names SET language = ?, reading = ? WHERE name = ?"
+        await self._statements([(sql, (language, reading, name.lower()))])
 
     async def rename(self, old: str, new: str) -> None:
         old, new = old.lower(), new.lower()

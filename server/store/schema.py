@@ -19,7 +19,8 @@ a game); chat lines, the lobby's and each table's, kept with the game.
 Version 5: a game's settings (issue 32, `shared.settings`): the prestige that ends it
 (`target`, R15); the tables stored before have the rules' 15.
 Version 6: the language a player chose (issue 34, `shared.i18n`), kept with their name
-and key (`names.language`; NULL: none chosen, the SSH client's environment decides).
+and key (`names.language`; NULL: none chosen, the SSH client's environment decides), and
+for a right-to-left one how their terminal shows it (`names.reading`: visual or logical).
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;  -- R15 (shared
 """,
     6: """
 ALTER TABLE names ADD COLUMN language TEXT;  -- the player's choice (shared.i18n), or NULL
+ALTER TABLE names ADD COLUMN reading TEXT;   -- visual or logical (client/rtl.py), or NULL
 """,
 }
 
@@ -287,5 +289,6 @@ ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;
 """,
     6: """
 ALTER TABLE names ADD COLUMN language TEXT;
+ALTER TABLE names ADD COLUMN reading TEXT;
 """,
 }

@@ -17,10 +17,10 @@ async def test_a_players_language_is_kept_with_their_name(database: str) -> None
     try:
         assert await store.claim_name("ann", "SHA256:ann")
         assert await store.language("ann") is None  # none chosen: the environment decides
-        await store.set_language("Ann", "fa")
-        assert await store.language("ann") == "fa"
+        await store.set_language("Ann", "fa", "visual")
+        assert await store.language("ann") == ("fa", "visual")
         await store.set_language("ann", "cs")
-        assert await store.language("ANN") == "cs"
+        assert await store.language("ANN") == ("cs", None)
         await store.set_language("guest-bob", "hu")  # no key owns it: nothing kept
         assert await store.language("guest-bob") is None
     finally:
@@ -42,7 +42,7 @@ async def test_a_database_of_schema_5_gains_the_language_column(tmp_path: Path) 
     try:
         assert await store.language("ann") is None
         await store.set_language("ann", "hu")
-        assert await store.language("ann") == "hu"
+        assert await store.language("ann") == ("hu", None)
     finally:
         await store.close()
     version = sqlite3.connect(path).execute("SELECT version FROM schema_version").fetchone()

@@ -32,6 +32,13 @@ async def enter(port: int, name: str, key=None, **env: str) -> Player:  # type: 
     return await Player.open(await connect(port, name, key), size=SIZE, env=env)
 
 
+async def read_as_written(player: Player) -> None:
+    """Persian the first time: the question of which line reads right (client/rtl.py);
+    "2", the terminal lays lines out, so pyte shows the text as written."""
+    await player.wait_for("Which line reads right?")
+    player.press("2")
+
+
 async def test_lang_from_the_ssh_client_picks_the_lobbys_language(
     tmp_path, bot_executor, catalogs
 ) -> None:
@@ -39,6 +46,7 @@ async def test_lang_from_the_ssh_client_picks_the_lobbys_language(
         fa = await enter(game.port, "ann", LANG="fa_IR.UTF-8")
         cs = await enter(game.port, "bob", LANG="cs_CZ.UTF-8")
         en = await enter(game.port, "cat", LC_ALL="en_US.UTF-8", LANG="cs_CZ.UTF-8")
+        await read_as_written(fa)
         await fa.wait_for("میزها")
         await cs.wait_for(lambda t: "Stoly" in t and "Připojení" in t)
         screen = await en.wait_for("Online")
@@ -62,6 +70,7 @@ async def test_a_language_chosen_in_the_lobby_is_kept_with_the_key(
     key = asyncssh.generate_private_key("ssh-ed25519")
     async with game_server(tmp_path, bot_executor) as game:
         ann = await enter(game.port, "ann", key, LANG="fa_IR.UTF-8")
+        await read_as_written(ann)
         await ann.wait_for("میزها")
         ann.press("L")
         await ann.wait_for("فارسی")  # the choices in their own names, the current first
@@ -69,7 +78,7 @@ async def test_a_language_chosen_in_the_lobby_is_kept_with_the_key(
         await ann.wait_for("Čeština")
         ann.press("\r")
         await ann.wait_for("Stoly")
-        assert await game.host.store.language("ann") == "cs"
+        assert await game.host.store.language("ann") == ("cs", None)
         await ann.close()
         again = await enter(game.port, "ann", key, LANG="fa_IR.UTF-8")
         screen = await again.wait_for("Stoly")  # the saved choice beats the environment
@@ -108,6 +117,29 @@ async def test_the_hosts_refusal_reaches_each_player_in_their_language(
             screen = await cs.wait_for("zpomal")
             assert "počkej" in screen and "slow down" not in screen
             await cs.close()
+
+
+async def test_the_way_persian_shows_is_kept_with_the_language(
+    tmp_path, bot_executor, catalogs
+) -> None:
+    """The answer to "which line reads right" is kept with the language and the key: the
+    next session in Persian is not asked again, even from a client sending another LANG."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with game_server(tmp_path, bot_executor) as game:
+        ann = await enter(game.port, "ann", key, LANG="fa_IR.UTF-8")
+        await read_as_written(ann)
+        await ann.wait_for("میزها")
+        assert await game.host.store.language("ann") == ("fa", "logical")
+        await ann.close()
+        again = await enter(game.port, "ann", key, LANG="hu_HU.UTF-8")
+        screen = await again.wait_for("میزها")
+        assert "Which line reads right?" not in screen
+        again.press("L")
+        await again.wait_for("فارسی")
+        again.press("\x1b[C\r")  # → Čeština: a left-to-right language
+        await again.wait_for("Stoly")
+        assert await game.host.store.language("ann") == ("cs", None)
+        await again.close()
 
 
 def test_splendor_play_lang_sets_the_players_language(monkeypatch) -> None:
