@@ -64,6 +64,9 @@ def key_lines(path: Path) -> list[str]:
     unpacked = {  # `x in ("a", "b", "c")` tests a value: not a key line
         id(c) for n in ast.walk(tree) if isinstance(n, ast.Compare) for c in n.comparators
     }
+    unpacked |= {  # `for part in ("a", "b", "c")` walks names: not a key line
+        id(n.iter) for n in ast.walk(tree) if isinstance(n, ast.For | ast.comprehension)
+    }
     unpacked |= {  # `A, B, C = "a", "b", "c"` names three things: not a key line
         id(n.value)
         for n in ast.walk(tree)
