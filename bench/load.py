@@ -8,6 +8,7 @@
     .venv/bin/python bench/load.py --idle 0 --players 100,150 --setups sqlite:1,postgres:1
     .venv/bin/python bench/load.py --idle 0 --players 50 --clocks none,5+10
     .venv/bin/python bench/load.py --idle 0 --capacity --setups sqlite:1,postgres:1
+    .venv/bin/python bench/load.py --idle 0 --players 100 --wire 400   # and on the subsystem
 
 Each run starts its own `splendor-server` on 127.0.0.1 (loopback only) and measures
 it from outside (/proc): resident memory and CPU time, summed over its workers when
@@ -48,6 +49,11 @@ window holds mostly letters, the cheapest keys, and few moves or bot answers.
 and `--workers` (default 2) on PostgreSQL; `--setups` names any list of them;
 `--repeat R` runs the whole list R times, interleaved. Several runs end with a table
 side by side.
+
+`--wire N` adds N players on the `splendor` SSH subsystem (`bench/wireplayer.py`: no
+terminal, the protocol's messages only) beside the terminal ones, arriving between them;
+their kind of key is "move (subsystem)", from the move's bytes written to the view after
+it received, and a run of them alone prints the server's CPU a move.
 
 `--clocks none,5+10` plays each run once for each time control, every game on that
 clock (the running one counts down on every player's screen once a second), and
@@ -94,6 +100,7 @@ from loadkit import (
     rss_mb,
     waited,
 )
+from wireplayer import MOVE
 
 from shared.clock import PRESETS  # loadkit put this checkout first on sys.path
 
@@ -107,6 +114,7 @@ KINDS_SHORT = {
     "enter (plays the move)": "enter",
     "cursor (bot's turn)": "cursor",
     "letter": "letter",
+    MOVE: "wire",
 }
 
 
@@ -269,15 +277,27 @@ def plan(
     port: int,
     app: str,
     clock: str = "none",
+    wire: int = 0,
 ) -> list[dict[str, Any]]:
     """The jobs: players dealt round-robin, so that arrivals (one every `arrival` s in all)
-    interleave across the processes; every game on `clock`."""
+    interleave across the processes; every game on `clock`. `wire` more players play on
+    the `splendor` subsystem (`bench/wireplayer.py`), their arrivals between the others'."""
     jobs: list[dict[str, Any]] = [
-        {"port": port, "app": app, "period": period, "clock": clock, "players": [], "lobby": []}
+        {
+            "port": port,
+            "app": app,
+            "period": period,
+            "clock": clock,
+            "players": [],
+            "wire": [],
+            "lobby": [],
+        }
         for _ in range(clients)
     ]
-    for i in range(n):
-        jobs[i % clients]["players"].append([f"p{i}", i * arrival])
+    spread = [(i / max(1, n), "players", f"p{i}") for i in range(n)]
+    spread += [((j + 0.5) / max(1, wire), "wire", f"w{j}") for j in range(wire)]
+    for i, (_, kind, name) in enumerate(sorted(spread)):  # the two kinds arrive mixed
+        jobs[i % clients][kind].append([name, i * arrival])
     for j in range(lobby):
         jobs[j % clients]["lobby"].append(f"lobby{j}")
     return jobs
@@ -353,9 +373,13 @@ async def play_run(
     setup: Setup, n: int, clock: str, args: argparse.Namespace, dbs: Databases, label: str
 ) -> Run:
     run = Run(setup, n, clock)
-    sessions = n + args.lobby
+    total = n + args.wire  # players, in a terminal or on the subsystem
+    sessions = total + args.lobby
     k = args.clients or max(1, math.ceil(sessions / SESSIONS_PER_CLIENT))
-    print(f"\n== {run.title}: {n} players x {args.rate:g} key/s, {k} load-generator processes")
+    wire = f" and {args.wire} on the subsystem" if args.wire else ""
+    print(
+        f"\n== {run.title}: {n} players x {args.rate:g} key/s{wire}, {k} load-generator processes"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         env = {}
         watch_dir = None
@@ -370,7 +394,17 @@ async def play_run(
             }
         server = ServerProcess(Path(tmp), args.app, setup.workers, dbs.for_run(setup), env)
         clients = Clients(
-            plan(n, args.lobby, k, args.arrival, 1 / args.rate, server.port, args.app, clock)
+            plan(
+                n,
+                args.lobby,
+                k,
+                args.arrival,
+                1 / args.rate,
+                server.port,
+                args.app,
+                clock,
+                args.wire,
+            )
         )
         spies: list[subprocess.Popen[bytes]] = []
         try:
@@ -378,20 +412,20 @@ async def play_run(
             run.base_mb = server.rss_mb()
             await clients.start()
             started = time.monotonic()
-            deadline = started + 120 + n * args.arrival
+            deadline = started + 120 + total * args.arrival
             while sum(clients.lobby) < args.lobby and not clients.errors:
                 await asyncio.sleep(0.2)
             if args.lobby:
                 print(f"  {sum(clients.lobby)} sessions sit in the lobby meanwhile")
             unseated = 0
-            while sum(clients.seated) + unseated < n and not clients.errors:
+            while sum(clients.seated) + unseated < total and not clients.errors:
                 if time.monotonic() > deadline:
-                    clients.errors.append(f"only {sum(clients.seated)} of {n} players seated")
+                    clients.errors.append(f"only {sum(clients.seated)} of {total} players seated")
                 await asyncio.sleep(0.2)
                 unseated = sum(len(u) for u in clients.unseated)
-            if unseated >= n:
+            if unseated >= total:
                 clients.errors += [why for u in clients.unseated for why in u][:3]
-                clients.errors.append(f"none of {n} players could sit down")
+                clients.errors.append(f"none of {total} players could sit down")
             if clients.errors:
                 raise RunStopped(
                     "; ".join(clients.errors) + f" (server log: {keep_log(server, label)})"
@@ -402,7 +436,7 @@ async def play_run(
             for why in sorted({why for u in clients.unseated for why in u}):
                 print(f"    {why}")
             run.unseated = unseated
-            run.where = {p: w for p, w in server.connects().items() if p.startswith("p")}
+            run.where = {p: w for p, w in server.connects().items() if p[0] in "pw"}
             for w in range(1, setup.workers + 1):
                 run.per_worker[w] = sum(1 for v in run.where.values() if v == w)
             if setup.workers > 1 and min(run.per_worker.values()) == 0:
@@ -541,6 +575,10 @@ def report(run: Run, args: argparse.Namespace) -> None:
         f"start, {sum(run.rss_mb):.0f} MB with {run.players} games"
         + (f" ({', '.join(f'{m:.0f}' for m in run.rss_mb)})" if len(run.rss_mb) > 1 else "")
     )
+    moves = run.ms("wire")
+    if moves and len(moves) == len(ms):  # the subsystem alone: the server's CPU is theirs
+        per_move = cpu / len(moves) * 1000
+        print(f"  server CPU per subsystem move (and the views it sends): {per_move:.1f} ms")
     wait = ", ".join("n/a" if w is None else f"{run.share(w):.0f}%" for w in run.worker_wait)
     print(
         f"  the server waited for a core (ready to run, not running) {wait} of the window: "
@@ -790,6 +828,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=[50],
         help="playing sessions; a comma-separated list runs each (default 50)",
     )
+    p.add_argument(
+        "--wire",
+        type=int,
+        default=0,
+        help="players on the splendor subsystem beside them, a move per 12 keys' time (0)",
+    )
     p.add_argument("--rate", type=float, default=1.0, help="keys per second each (default 1)")
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured (default 60)")
     p.add_argument("--idle", type=int, default=200, help="idle sessions (default 200)")
@@ -887,7 +931,7 @@ async def main(argv: list[str] | None = None) -> None:
             capacity_table(found, args.rate)
             return
         for r in range(args.repeat):
-            for n in args.players if args.players != [0] else []:
+            for n in args.players if args.players != [0] or args.wire else []:
                 for setup in args.setups:
                     for clock in args.clocks:
                         label = f"{setup.backend}{setup.workers}-{n}-{clock}-{r + 1}"

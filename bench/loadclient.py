@@ -41,6 +41,7 @@ from loadkit import (
     lag_probe,
     own_cpu,
 )
+from wireplayer import wire_player
 
 # -- reading the table screen -------------------------------------------------------------
 
@@ -272,7 +273,8 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
     for i in range(0, len(lobby), 10):
         watching += await asyncio.gather(*(connect(port, name) for name in lobby[i : i + 10]))
     send(lobby=len(watching))
-    latencies: dict[str, Latencies] = {name: [] for name, _ in job["players"]}
+    wire = job.get("wire", [])  # players on the `splendor` subsystem (bench/wireplayer.py)
+    latencies: dict[str, Latencies] = {name: [] for name, _ in job["players"] + wire}
     seated: list[str] = []
     stop = asyncio.Event()
     period, clock = job["period"], job.get("clock", "none")
@@ -281,6 +283,11 @@ async def run(job: dict[str, Any], commands: asyncio.StreamReader) -> None:
             player(port, name, arrive, period, latencies[name], seated, stop, app, clock)
         )
         for name, arrive in job["players"]
+    ] + [
+        asyncio.create_task(
+            wire_player(port, name, arrive, period, latencies[name], seated, stop, clock)
+        )
+        for name, arrive in wire
     ]
     go = asyncio.ensure_future(commands.readline())
     shown: tuple[int, int] = (-1, -1)

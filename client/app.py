@@ -115,6 +115,7 @@ class SplendorApp(App[None]):
         self._early: list[TableUpdate] = []  # the table's updates that came before `Where`
         self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
         self.talk = Talk()  # chat lines, muted names, the bell
+        self.humans_only = False  # the lobby hides tables where a program plays (h)
         # Right to left, and how (client/rtl.py): from this session's reader (`shared.i18n`).
         self.layout = TextLayout.of(current_language(), mode_of(reader().reading))
         self._told = IMPLICIT  # the terminal's bidi mode as last sent (its default at first)

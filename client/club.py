@@ -49,7 +49,7 @@ def ranked_cells(r: Ranked, me: str, now: float | None = None) -> tuple[str, ...
     """One leaderboard row: rank, player (bots marked, "(you)"), rating, games, wins,
     last seen."""
     name = player_shown(r.player) + (_(" (you)") if r.player == me else "")
-    if is_bot(r.player):
+    if is_bot(r.player) or r.program:  # a bot level, or a program's name
         name = "⚙ " + name
     return (str(r.rank), name, str(r.rating), str(r.games), str(r.wins), when(r.last, now))
 

@@ -41,8 +41,9 @@ def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
     """A table update's seats as the table names them ("Easy bot 2" for a bot)."""
     return tuple(
         Seat(
-            s.name
-            or (
+            ("⚙ " + s.name if s.program else s.name)  # a program: the bots' mark
+            if s.name
+            else (
                 _("{level} bot {seat}", level=_(s.bot).capitalize(), seat=i + 1)
                 if s.bot
                 else _("Seat {seat}", seat=i + 1)

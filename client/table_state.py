@@ -64,7 +64,11 @@ class TableState:
             self.history.replace(msg.log, self.seat, self.names, view.num_players)
         else:
             self.history.follow(previous, view, self.seat, self.names)
-        taken_back = msg.log is not None and previous is not None
+        # A whole log that goes back in the game (a log at the same moment or later is a
+        # session come back, `splendor connect` reconnecting: nothing was taken back).
+        taken_back = (
+            msg.log is not None and previous is not None and moment(view) < moment(previous)
+        )
         first = previous is None
         new = previous is None or taken_back or moment(view) != moment(previous)
         if new:

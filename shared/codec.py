@@ -28,7 +28,15 @@ MAX_BYTES = 1 << 20  # nothing we send or save comes near 1 MiB
 
 _EXT_VIEW, _EXT_MOVE, _EXT_STATE, _EXT_OUTCOME = 1, 2, 3, 4
 
-__all__ = ["FORMAT_VERSION", "MAX_BYTES", "CodecError", "dumps", "loads", "turn_payload"]
+__all__ = [
+    "FORMAT_VERSION",
+    "MAX_BYTES",
+    "CodecError",
+    "ObjectStream",
+    "dumps",
+    "loads",
+    "turn_payload",
+]
 
 
 # -- encoding ----------------------------------------------------------------
@@ -176,3 +184,67 @@ def loads(data: bytes) -> Any:
         raise CodecError(f"malformed data: {type(e).__name__}: {e}") from e
     except RecursionError as e:
         raise CodecError("data nested too deeply") from e
+
+
+# -- a stream of messages (the `splendor` SSH subsystem, docs/protocol.md) -----------
+
+
+class ObjectStream:
+    """Cuts a byte stream of msgpack objects into each object's bytes, as they complete.
+    An object over `max_bytes`, nested deeper than `max_depth` or not msgpack at all is a
+    `CodecError`: the stream is then unusable (the peer is told and cut off). No I/O here:
+    the caller feeds what it read."""
+
+    def __init__(self, max_bytes: int = MAX_BYTES, max_depth: int = 32) -> None:
+        self.max_bytes, self.max_depth = max_bytes, max_depth
+        self._unpacker = msgpack.Unpacker(
+            max_buffer_size=max_bytes, use_list=False, raw=False, strict_map_key=True
+        )
+        self._buffer = bytearray()  # what was fed and not yet cut off as an object
+        self._start = 0  # the stream offset of the buffer's first byte
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The objects that `data` completes, each as its bytes (what `loads` reads)."""
+        out: list[bytes] = []
+        step = max(1, self.max_bytes // 2)  # many small objects at once are no big one
+        for i in range(0, len(data), step):
+            chunk = data[i : i + step]
+            try:
+                self._unpacker.feed(chunk)
+            except msgpack.BufferFull:
+                raise CodecError(f"an object of more than {self.max_bytes} bytes") from None
+            self._buffer += chunk
+            self._cut(out)
+        return out
+
+    def _cut(self, out: list[bytes]) -> None:
+        while True:
+            try:
+                obj = self._unpacker.unpack()
+            except msgpack.OutOfData:
+                return
+            except (ValueError, msgpack.UnpackException) as e:  # StackError, bad bytes
+                raise CodecError(f"not valid msgpack: {e or type(e).__name__}") from None
+            end = self._unpacker.tell()
+            size = end - self._start
+            out.append(bytes(self._buffer[:size]))
+            del self._buffer[:size]
+            self._start = end
+            if _depth(obj, self.max_depth) > self.max_depth:
+                raise CodecError(f"an object nested more than {self.max_depth} deep")
+
+
+def _depth(obj: object, limit: int) -> int:
+    """How deep lists and maps nest in `obj` (0 for a scalar), counted up to `limit` + 1:
+    a loop, not recursion, whatever the input."""
+    deepest, stack = 0, [(obj, 1)]
+    while stack:
+        x, depth = stack.pop()
+        items = x.values() if isinstance(x, dict) else x if isinstance(x, tuple) else None
+        if items is None:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        stack.extend((v, depth + 1) for v in items)
+    return deepest

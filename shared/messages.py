@@ -51,6 +51,7 @@ class SeatSummary:
     standin: str | None = None
     timeouts: int = 0  # times the player's clock ran out in this game
     invited: bool = False  # a rematch: the seat is kept for its player until they accept
+    program: bool = False  # the player is a program (a bot account), shown with the bots' mark
 
     @property
     def open(self) -> bool:
@@ -203,6 +204,21 @@ class Bye:
 # -- client → host ---------------------------------------------------------------
 
 
+SUBSYSTEM = "splendor"  # the SSH subsystem a program opens to speak this protocol
+MAX_VERSIONS = 16  # versions a `Hello` may offer
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first message on the `splendor` SSH subsystem (docs/protocol.md): the protocol
+    versions the client speaks. The host answers `Welcome` with the version chosen, or
+    `Bye` saying why not. `client` names the program, for the host's log."""
+
+    TAG: ClassVar[str] = "hello"
+    versions: tuple[int, ...] = (PROTOCOL_VERSION,)
+    client: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Create:
     """A new table: `bots` has one level or None (an open seat) per seat; seat 0 is the
@@ -281,6 +297,7 @@ class Ranked:
     games: int
     wins: int
     last: float  # when it last finished a rated game (seconds since the epoch)
+    program: bool = False  # a program's name (a bot account): the bots' mark
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,7 +414,8 @@ HostMessage = (
     | ChatLines
 )
 ClientMessage = (
-    Create
+    Hello
+    | Create
     | Quick
     | Join
     | Watch

@@ -49,6 +49,7 @@ from .messages import (
     MAX_RECORD,
     MAX_SEED,
     MAX_TEXT,
+    MAX_VERSIONS,
     PROFILE_GAMES,
     PROFILE_HISTORY,
     PROTOCOL_VERSION,
@@ -62,6 +63,7 @@ from .messages import (
     Create,
     GameLine,
     GameRecordText,
+    Hello,
     Hint,
     HostMessage,
     Join,
@@ -103,7 +105,7 @@ from .view import PlayerView
 _QUIET = frozenset(
     (
         "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
-        "to_move", "target", "said", "language", "reading",
+        "to_move", "target", "program", "said", "language", "reading",
     )
 )  # fmt: skip
 _PARTS = (
@@ -173,7 +175,8 @@ def _seat(x: object, what: str) -> SeatSummary:
     r = Reader(as_map(x, what), what)
     bot = None if r.d.get("bot") is None else r.level("bot")
     name, connected = r.opt_line("name", MAX_NAME), r.flag("connected", True)
-    return SeatSummary(name, bot, connected, **social.seat_extras(r))
+    program = r.flag("program", False)
+    return SeatSummary(name, bot, connected, **social.seat_extras(r), program=program)
 
 
 def _table(x: object, what: str) -> TableSummary:
@@ -348,6 +351,12 @@ def _advice(r: Reader) -> Advice:
     return Advice(move, r.line("reason", MAX_TEXT))
 
 
+def _hello(r: Reader) -> Hello:
+    versions = r.ints("versions", most=MAX_VERSIONS)
+    client = "" if r.d.get("client") in (None, "") else r.line("client", MAX_NAME)
+    return Hello(versions, client)
+
+
 def _move(r: Reader) -> PlayMove:
     text = r.get("move", MISSING)
     if not isinstance(text, str):
@@ -367,6 +376,7 @@ def _ranked(x: object, what: str) -> Ranked:
         r.integer("games", 0, 1 << 31),
         r.integer("wins", 0, 1 << 31),
         r.real("last"),
+        r.flag("program", False),
     )
 
 
@@ -435,6 +445,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     ChatLines.TAG: social.chat_lines,
 }
 _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
+    Hello.TAG: _hello,
     Create.TAG: _create,
     Quick.TAG: _quick,
     Join.TAG: lambda r: Join(r.text("table", MAX_ID)),
@@ -501,6 +512,7 @@ __all__ = [
     "ClockView",
     "ClientMessage",
     "Create",
+    "Hello",
     "Hint",
     "HostMessage",
     "Join",

@@ -222,7 +222,8 @@ class ProfileScreen(_ClubScreen):
     def show(self, profile: PlayerProfile) -> None:
         self.profile = profile
         label = escape(player_shown(profile.player))
-        mark = "⚙ " if club.is_bot(profile.player) else ""
+        program = profile.standing is not None and profile.standing.program
+        mark = "⚙ " if club.is_bot(profile.player) or program else ""
         you = _(" (you)") if profile.player == self.me else ""
         self.query_one("#club-title", Static).update(
             _("[b #ffd23f]◆ {mark}{label}[/]{you}", mark=mark, label=label, you=you)

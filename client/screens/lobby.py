@@ -105,6 +105,7 @@ LOBBY_KEYS = [
     ("r", N_("the leaderboard (Enter on a row: that player's profile)")),
     ("p", N_("a player's profile: yours, the selected table's players, anyone's")),
     ("v", N_("replay a finished game: type its id (profiles list them)")),
+    ("h", N_("humans only: hide the tables where a program plays (⚙), or show them again")),
     ("L", N_("the language the game speaks to you in (kept with your key)")),
     ("q", N_("quit (a seat in a game is kept: connect again to play on)")),
 ]
@@ -144,7 +145,8 @@ def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
 def seat_label(seat: SeatSummary) -> str:
     """A seat in a table summary: the player's name, "easy bot", or "open"."""
     if seat.name:
-        return seat.name + ("" if seat.connected else _(" (away)"))
+        mark = "⚙ " if seat.program else ""  # a program plays it: the bots' mark
+        return mark + seat.name + ("" if seat.connected else _(" (away)"))
     if seat.bot:
         return bot_shown(seat.bot)
     return _("open")
@@ -172,6 +174,7 @@ class LobbyScreen(Screen[None]):
         Binding("v", "replay", N_("Replay a game")),
         Binding("t", "talk", N_("Chat")),
         Binding("m", "next_game", N_("Your move")),
+        Binding("h", "humans", show=False),
         Binding("L", "language", N_("Language")),
     ]
 
@@ -223,16 +226,21 @@ class LobbyScreen(Screen[None]):
         self.lobby = lobby
         me = self.splendor.player_name
         guest = _(" (guest)") if self.splendor.guest else ""
-        key = (me, guest, lobby)
+        key = (me, guest + str(self.splendor.humans_only), lobby)
         if key == self._shown:
             return  # the same lobby again: nothing to redraw
         self._shown = key
+        humans = self.splendor.humans_only
+        only = _(" · humans only ([b]h[/b]: all)") if humans else ""
         self._update_static(
             "#lobby-title",
-            _("[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}", me=me, guest=guest),
+            _("[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}", me=me, guest=guest)
+            + only,
         )
         rows: list[Row] = []
         for t in lobby.tables:
+            if humans and any(s.program for s in t.seats) and t.id not in lobby.mine:
+                continue  # a program plays there (a table of one's own always shows)
             status = _(t.status.value)  # waiting, playing (marked in `STATUS_WORDS`)
             seats = seats_cell(t.seats)
             playing = t.status is TableStatus.PLAYING
@@ -247,6 +255,11 @@ class LobbyScreen(Screen[None]):
         if self.typing is None:
             self.query_one(KeyBar).show(self._keys(), SPARE)
         self._show_mine(lobby.waiting_at(), lobby.to_move)
+
+    def action_humans(self) -> None:
+        """h: hide the tables where a program plays, or show them again."""
+        self.splendor.humans_only = not self.splendor.humans_only
+        self.show(self.lobby)
 
     def _keys(self) -> Keys:
         table = self.lobby.waiting_at()

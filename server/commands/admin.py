@@ -10,6 +10,7 @@ running servers keep the old name for games already loaded).
     splendor-server rename ann annie         # a player's name, with their key and rating
     splendor-server ban mallory --reason "cheating"   # refused at login from now on
     splendor-server unban mallory
+    splendor-server bot-account robo [--remove]  # robo is a program: shown with the bots' mark
     splendor-server chat [--game 4fa2c1] [--last 50]  # chat lines with their ids (lobby's)
     splendor-server chat-remove 1234         # a line goes from every screen and record
 """
@@ -73,6 +74,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     unban = command("unban", "admit a banned name again")
     unban.add_argument("name", type=checks.player_name, help=name)
+    program = command("bot-account", "mark a name as a program's: shown with the bots' mark")
+    program.add_argument("name", type=checks.player_name, help=name)
+    program.add_argument("--remove", action="store_true", help="a person's name again")
     chat = command("chat", "print the latest chat lines, with their ids")
     place = chat.add_mutually_exclusive_group()
     place.add_argument("--game", type=checks.table_id, help="a table's chat (default: the lobby's)")
@@ -99,6 +103,17 @@ async def ratings(store: Store, top: int) -> str:
     if len(lines) == 1:
         lines.append("(no rated games yet)")
     return "\n".join(lines) + "\n"
+
+
+async def bot_account(store: Store, name: str, program: bool) -> str:
+    """Mark `name` as a program's, or a person's again (from its next login)."""
+    changed = await store.mark_program(name, program)
+    if program:
+        owned = "" if await store.name_owner(name) else " (no key owns it yet: the first does)"
+        said = "is a program's name" + owned if changed else "was a program's name already"
+    else:
+        said = "is a person's name again" if changed else "was not a program's name"
+    return f"{name} {said}; from its next login\n"
 
 
 async def chat_lines(store: Store, game: str | None, everywhere: bool, last: int) -> str:
@@ -159,6 +174,8 @@ def main(argv: Sequence[str]) -> int:
             work = lambda s: chat_lines(s, args.game, args.all, args.last)  # noqa: E731
         elif args.command == "chat-remove":
             work = lambda s: remove_line(s, args.id)  # noqa: E731
+        elif args.command == "bot-account":
+            work = lambda s: bot_account(s, args.name, not args.remove)  # noqa: E731
         elif args.command == "ban":
 
             async def work(s: Store) -> str:

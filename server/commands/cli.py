@@ -65,7 +65,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         prog="splendor-server",
         description="Splendor over SSH.",
         epilog="Club admin: splendor-server export GAME | ratings [--top N] | rename OLD NEW"
-        " | ban NAME [--reason TEXT] | unban NAME | chat [--game GAME | --all] [--last N]"
+        " | ban NAME [--reason TEXT] | unban NAME | bot-account NAME [--remove]"
+        " | chat [--game GAME | --all] [--last N]"
         " | chat-remove ID; splendor-server copy-db --from URL --to URL. Each has its own -h.",
     )
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
@@ -215,7 +216,7 @@ async def _try_database(url: str) -> None:
 
 
 ADMIN_COMMANDS = (  # server.commands.admin
-    "export", "ratings", "rename", "ban", "unban", "chat", "chat-remove",
+    "export", "ratings", "rename", "ban", "unban", "bot-account", "chat", "chat-remove",
 )  # fmt: skip
 SUPERVISOR_OPTIONS = ("--workers", "--port", "--port-file")  # the supervisor sets these
 

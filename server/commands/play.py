@@ -92,6 +92,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     replay.add_argument(
         "--turn", type=int, help="open at this turn (0: the deal; default: the last)"
     )
+    remote = sub.add_parser(
+        "connect", help="play on a server with the app run here (docs/protocol.md)"
+    )
+    remote.add_argument(
+        "--lang",
+        choices=tuple(LANGUAGES),
+        help="the language to play in (default: from LC_ALL, LC_MESSAGES or LANG, else en)",
+    )
+    remote.add_argument("target", metavar="[USER@]HOST", help="the server, and your name on it")
+    remote.add_argument("-p", "--port", type=int, default=2222, help="its port (default 2222)")
+    remote.add_argument("-i", dest="key", metavar="KEY", help="the private key to log in with")
+    remote.add_argument("--known-hosts", help="the known_hosts file (default ~/.ssh's)")
     return parser.parse_args(argv)
 
 
@@ -193,6 +205,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     use_reader(Reader(args.lang or language_from_env(os.environ) or "en"))
     if args.command == "replay":
         return replay_file(args.file, args.turn)
+    if args.command == "connect":
+        from .connect import main as connect
+
+        return connect(args.target, args.port, args.key, args.known_hosts)
     try:
         setup = setup_from(args)
         name = player_name(args.name)

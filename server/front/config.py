@@ -63,6 +63,10 @@ class Config:
     # login_timeout seconds to open one.
     max_idle_logins: int = 64
     input_bytes_per_second: int = 4096  # per session, with a burst of 4 seconds' worth
+    # The `splendor` subsystem (docs/protocol.md): the largest client message, and the
+    # messages a second a channel may send (a burst of 4 seconds' worth).
+    max_message_bytes: int = 16384
+    messages_per_second: int = 20
     # Output: asyncssh pauses us above the high mark; a reader paused this long is cut off.
     write_buffer_high: int = 512 * 1024
     write_buffer_low: int = 128 * 1024
@@ -97,6 +101,8 @@ class Config:
             "max_unauthenticated",
             "max_idle_logins",
             "input_bytes_per_second",
+            "max_message_bytes",
+            "messages_per_second",
             "write_buffer_high",
             "startup_concurrency",
             "max_auth_attempts",

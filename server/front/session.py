@@ -2,8 +2,9 @@
 
 `GameSession` is the asyncssh session handler: it takes the PTY request,
 refuses sessions that are not interactive, runs the app and bridges it to
-the game host through a `server.front.bridge.HostBridge`. `Sessions` holds every
-live session: the caps per identity and per address, the start-up
+the game host through a `server.front.bridge.HostBridge`; on the `splendor`
+subsystem it runs no app, and `server.front.channel` speaks the protocol itself.
+`Sessions` holds every live session: the caps per identity and per address, the start-up
 semaphore, what the garbage collector's schedule needs, the shutdown path.
 A failure in one session ends that session alone, with a short apology to
 its player and a log entry.
@@ -24,12 +25,13 @@ import asyncssh
 from textual.app import App
 
 from shared.i18n import L_, Reader, Text, use_reader
-from shared.messages import MAX_TEXT
+from shared.messages import MAX_TEXT, SUBSYSTEM
 from shared.text import safe_text
 
 from ..host.identity import Identity
 from . import language
 from .bridge import AppFactory, Host, HostBridge, connect_app
+from .channel import ProtocolChannel
 from .config import Config
 from .tui_driver import RemoteTerminal, choose_colors, run_app
 
@@ -151,6 +153,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._tokens = float(self._burst)
         self._refilled = time.monotonic()
         self._dropped = 0
+        self._subsystem = False  # the `splendor` subsystem: the protocol, no app
+        self._wire: ProtocolChannel | None = None
 
     # -- asyncssh callbacks --------------------------------------------------
 
@@ -180,7 +184,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        """Called for subsystems such as SFTP; False refuses every one."""
+        """Called for a subsystem: the protocol's (server.front.channel) is accepted; False
+        refuses every other (SFTP...)."""
+        if subsystem == SUBSYSTEM:
+            self._subsystem = True
+            return True
         log.info("%s: subsystem %r refused", self.identity.name, subsystem)
         self._refused = True
         return False
@@ -196,6 +204,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         """Called once the channel is set up: refuse non-interactive sessions, else
         start the app."""
         assert self._chan is not None
+        if self._subsystem:
+            config, host = self.sessions.config, self.sessions.host
+            self._wire = ProtocolChannel(self._chan, config, host, self.identity, self._wire_end)
+            return
         if not self._pty or self._command is not None:
             self._refuse_non_interactive()
             return
@@ -213,9 +225,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         """Called with the player's keystrokes; over the input cap they are dropped, and a
         session that keeps flooding is ended."""
+        now = time.monotonic()
+        if self._wire is not None:
+            self.sessions.last_input = now
+            self._wire.feed(data)
         if self._terminal is None:
             return
-        now = time.monotonic()
         self.sessions.last_input = now
         self._tokens = min(self._burst, self._tokens + (now - self._refilled) * self._rate)
         self._refilled = now
@@ -351,6 +366,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._end_message = message
         if status is not None and self.status is None:
             self.status = status
+        if self._wire is not None:
+            self._wire.end(message, self.status or 0)
         app = self._app
         if app is not None:
             # In the app's own order, after what it was sent before: an exit asked for
@@ -359,6 +376,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             app.call_later(app.exit)
         elif self._task is None and self._chan is not None and not self._gone:
             self._chan.close()
+
+    def _wire_end(self, status: int) -> None:
+        """The protocol channel has ended."""
+        self.status = status if self.status is None else self.status
+        self._finished()
 
     async def wait_closed(self) -> None:
         await self._closed.wait()

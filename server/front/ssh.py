@@ -7,8 +7,9 @@ plays as a guest under a marked name, when the server allows guests. The
 identity is bound only once authentication has succeeded, from the method
 that succeeded: a key that was merely offered (asyncssh asks
 `validate_public_key` before any signature) never makes anyone its owner.
-Everything is denied unless allowed: no exec, subsystem, forwarding of any
-kind, agent or X11. A logged-in connection must keep a session open: one with
+Everything is denied unless allowed: no exec, no subsystem but the game's own
+(`splendor`, `server.front.channel`), no forwarding of any kind, agent or X11.
+A logged-in connection must keep a session open: one with
 none for `login_timeout` is closed (`server.front.gate`). Sessions are
 `server.front.session`'s business.
 """
@@ -72,6 +73,7 @@ class Names(Protocol):
     async def name_owner(self, name: str) -> str | None: ...
     async def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
     async def banned(self, name: str, key: str | None = None) -> str | None: ...
+    async def is_program(self, name: str) -> bool: ...
     async def language(self, name: str) -> tuple[str, str | None] | None: ...
 
 
@@ -224,6 +226,7 @@ class PlayerAuth(asyncssh.SSHServer):
     async def _bind(self) -> None:
         conn, key = self._conn, self._key
         assert conn is not None
+        program = False  # a program's name (a guest never is one)
         if not self._guest:
             if key is None:  # unreachable: no other login method is enabled
                 conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "login refused")
@@ -239,6 +242,10 @@ class PlayerAuth(asyncssh.SSHServer):
                     f"the name {self._name!r} belongs to another player's SSH key",
                 )
                 return
+            try:
+                program = await self.names.is_program(self._name)
+            except StoreUnavailable:
+                program = False  # shown unmarked this once: it plays all the same
         if self not in self.gate.connections:  # the connection went away meanwhile
             return
         refusal = self.gate.logged_in(self)
@@ -253,8 +260,8 @@ class PlayerAuth(asyncssh.SSHServer):
             identity = Identity(self.gate.guest_name(self._name), True, key)
             how = "guest"
         else:
-            identity = Identity(self._name, False, key)
-            how = f"key {key}"
+            identity = Identity(self._name, False, key, program)
+            how = f"key {key}" + (", a program" if program else "")
         self.identity = identity
         log.info("connect %s (%s) from %s", identity.name, how, self.address)
         self._idle("logging in")

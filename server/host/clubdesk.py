@@ -96,7 +96,7 @@ async def ended_record(store: Store, game_id: str, site: str = "") -> str:
 
 
 def _ranked(s: Standing) -> Ranked:
-    return Ranked(s.rank, s.player, s.shown, s.games, s.wins, s.last)
+    return Ranked(s.rank, s.player, s.shown, s.games, s.wins, s.last, s.program)
 
 
 class ClubDesk:

@@ -28,12 +28,15 @@ class Identity:
     which play but never own a name. ``key`` is the public-key fingerprint
     that owns ``name``; for a guest, a token of the address it came from
     (`guest_key`), so that a seat held for a dropped guest goes back to that
-    guest and not to anyone who logs in later under the same name.
+    guest and not to anyone who logs in later under the same name. ``program``:
+    the name is a program's (`splendor-server bot-account`), shown with the bots'
+    mark; it plays as any player does.
     """
 
     name: str
     guest: bool
     key: str | None
+    program: bool = False
 
 
 def guest_key(address: str, secret: bytes) -> str:

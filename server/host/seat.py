@@ -81,9 +81,11 @@ class Seat:
         return self.identity is not None and self.stored.standin is None
 
     def summary(self) -> SeatSummary:
-        name = None if self.identity is None else self.identity.name
-        r = self.stored
-        return SeatSummary(name, self.bot, self.connected, r.standin, r.timeouts, r.invited)
+        i, r = self.identity, self.stored
+        name = None if i is None else i.name
+        program = i is not None and i.program
+        summary = SeatSummary(name, self.bot, self.connected, r.standin, r.timeouts, r.invited)
+        return replace(summary, program=True) if program else summary
 
     @classmethod
     def from_record(cls, r: SeatRecord) -> Seat:
@@ -92,13 +94,15 @@ class Seat:
             return cls(bot=r.bot)
         if r.name is None:
             return cls()
-        return cls(identity=Identity(r.name, r.guest, r.key), left=r.left, stored=r)
+        identity = Identity(r.name, r.guest, r.key, r.program)
+        return cls(identity=identity, left=r.left, stored=r)
 
     def record(self) -> SeatRecord:
         i = self.identity
         if i is None:
             return SeatRecord(bot=self.bot)
-        return replace(self.stored, name=i.name, guest=i.guest, key=i.key, left=self.left)
+        stored = replace(self.stored, name=i.name, guest=i.guest, key=i.key, left=self.left)
+        return replace(stored, program=i.program)
 
 
 @dataclass(eq=False)

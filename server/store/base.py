@@ -321,6 +321,15 @@ class Store(ABC):
         """Keep the language a player chose, and its way of showing, with name and key."""
         await self.club.set_language(name, language, reading)
 
+    async def mark_program(self, name: str, program: bool = True) -> bool:
+        """Mark `name` as a program's (a bot account: shown with the bots' mark), or no
+        longer; False if it already was so."""
+        return await self.club.mark_program(name, program)
+
+    async def is_program(self, name: str) -> bool:
+        """Whether `name` is marked as a program's."""
+        return await self.club.is_program(name)
+
     async def rename(self, old: str, new: str) -> None:
         """Give player `old` the name `new`, with its key, rating, history and seats in
         every game; `StoreError` if `new` is someone's or `old` is no one's."""

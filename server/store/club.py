@@ -59,8 +59,8 @@ class ClubQueries:
     async def leaderboard(self, limit: int, offset: int = 0) -> list[Standing]:
         rows = await self._rows(LEADERBOARD, limit, offset)
         return [
-            Standing(offset + i + 1, p, display(mu, sigma), games, wins, updated)
-            for i, (p, mu, sigma, games, wins, updated) in enumerate(rows)
+            Standing(offset + i + 1, p, display(mu, sigma), games, wins, updated, bool(program))
+            for i, (p, mu, sigma, games, wins, updated, program) in enumerate(rows)
         ]
 
     async def standing(self, player: str) -> Standing | None:
@@ -68,7 +68,8 @@ class ClubQueries:
         if not rows:
             return None
         p, mu, sigma, games, wins, updated, rank = rows[0]
-        return Standing(int(rank), p, display(mu, sigma), games, wins, updated)
+        program = await self.is_program(p)
+        return Standing(int(rank), p, display(mu, sigma), games, wins, updated, program)
 
     async def profile(self, player: str, recent: int = 10) -> Profile:
         standing = await self.standing(player)
@@ -139,6 +140,21 @@ class ClubQueries:
         sql = "UPDATE names SET language = ?, reading = ? WHERE name = ?"
         await self._statements([(sql, (language, reading, name.lower()))])
 
+    async def mark_program(self, name: str, program: bool = True) -> bool:
+        """Mark `name` as a program's (or not); False if it already was (or was not)."""
+        name = name.lower()
+        if not program:
+            [removed] = await self._statements([("DELETE FROM programs WHERE name = ?", (name,))])
+            return removed > 0
+        if await self.is_program(name):
+            return False
+        insert = "INSERT INTO programs (name, at) VALUES (?, ?)"
+        await self._statements([(insert, (name, time.time()))])
+        return True
+
+    async def is_program(self, name: str) -> bool:
+        return bool(await self._rows("SELECT 1 FROM programs WHERE name = ?", name.lower()))
+
     async def rename(self, old: str, new: str) -> None:
         old, new = old.lower(), new.lower()
         if not await self._rows("SELECT 1 FROM names WHERE name = ?", old):
@@ -151,6 +167,7 @@ class ClubQueries:
             ("UPDATE rating_history SET player = ? WHERE player = ?", (new, old)),
             ("UPDATE game_players SET player = ? WHERE player = ?", (new, old)),
             ("UPDATE games SET host = ? WHERE host = ?", (new, old)),
+            ("UPDATE programs SET name = ? WHERE name = ?", (new, old)),
         ]
         theirs = (  # their games and the tables waiting (a seat not yet in game_players)
             "SELECT id, seats FROM games WHERE status = 'waiting'"

@@ -23,6 +23,7 @@ COPIED: dict[str, tuple[str, ...]] = {
     "ratings": ("player", "mu", "sigma", "games", "wins", "updated"),
     "rating_history": ("player", "game", "at", "rank", "mu", "sigma", "shown", "change"),
     "bans": ("name", "at", "reason"),
+    "programs": ("name", "at"),
     "chat": ("id", "game", "seq", "turn", "at", "name", "text", "spectator", "removed"),
 }
 
@@ -93,11 +94,13 @@ class Standing:
     games: int
     wins: int
     last: float  # when it last finished a rated game
+    program: bool = False  # its name is a program's (`splendor-server bot-account`)
 
 
 # Ranked by the shown rating, then by games played; `?`: how many rows, from where.
 LEADERBOARD = (
-    "SELECT player, mu, sigma, games, wins, updated FROM ratings"
+    "SELECT player, mu, sigma, games, wins, updated,"
+    " EXISTS (SELECT 1 FROM programs p WHERE p.name = ratings.player) FROM ratings"
     " ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?"
 )
 STANDING = (  # the rank is the row's place in LEADERBOARD's order

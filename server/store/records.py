@@ -72,6 +72,7 @@ class SeatRecord:
     standin: str | None = None
     why: str = ""
     votes: tuple[str, ...] = ()
+    program: bool = False  # its player is a program (`splendor-server bot-account`)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -101,10 +102,11 @@ class SeatRecord:
             d.get("standin"),
             str(d.get("why", "")),
             tuple(d.get("votes", ())),
+            bool(d.get("program")),
         )
 
 
-_EXTRAS = ("invited", "timeouts", "late", "standin", "why", "votes")
+_EXTRAS = ("invited", "timeouts", "late", "standin", "why", "votes", "program")
 
 
 @dataclass(frozen=True)

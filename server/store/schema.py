@@ -18,14 +18,16 @@ times, so a clock survives a restart), the game a table is a rematch of (one rem
 a game); chat lines, the lobby's and each table's, kept with the game.
 Version 5: a game's settings (issue 32, `shared.settings`): the prestige that ends it
 (`target`, R15); the tables stored before have the rules' 15.
-Version 6: the language a player chose (issue 34, `shared.i18n`), kept with their name
+Version 6: program players (issue 35): the names an admin marked as a program's
+(`splendor-server bot-account`), shown with the bots' mark.
+Version 7: the language a player chose (issue 34, `shared.i18n`), kept with their name
 and key (`names.language`; NULL: none chosen, the SSH client's environment decides), and
 for a right-to-left one how their terminal shows it (`names.reading`: visual or logical).
 """
 
 from __future__ import annotations
 
-LATEST = 6
+LATEST = 7
 
 
 class SchemaTooNew(Exception):
@@ -163,6 +165,12 @@ CREATE INDEX chat_removed ON chat (removed);
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;  -- R15 (shared.settings)
 """,
     6: """
+CREATE TABLE programs (
+    name TEXT PRIMARY KEY COLLATE NOCASE,   -- a player name that a program plays under
+    at   REAL NOT NULL                      -- when an admin marked it
+);
+""",
+    7: """
 ALTER TABLE names ADD COLUMN language TEXT;  -- the player's choice (shared.i18n), or NULL
 ALTER TABLE names ADD COLUMN reading TEXT;   -- visual or logical (client/rtl.py), or NULL
 """,
@@ -288,6 +296,12 @@ CREATE INDEX chat_removed ON chat (removed);
 ALTER TABLE games ADD COLUMN target INTEGER NOT NULL DEFAULT 15;
 """,
     6: """
+CREATE TABLE programs (
+    name TEXT PRIMARY KEY,
+    at   DOUBLE PRECISION NOT NULL
+);
+""",
+    7: """
 ALTER TABLE names ADD COLUMN language TEXT;
 ALTER TABLE names ADD COLUMN reading TEXT;
 """,

@@ -86,3 +86,24 @@ async def test_export_ratings_rename_and_ban(
     back = HostConnection(again, Identity("annie", False, "SHA256:alice-key"))  # her key
     # ...lands at her game in progress, under her new name
     assert (await await_turn(back)).table == playing
+
+
+async def test_bot_account_marks_a_name_as_a_programs(
+    start_host: StartHost, database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    host = await start_host(database=database)
+    assert await host.store.claim_name("robo", "SHA256:robo-key")
+    await host.stop()
+    where = ["--database", database]
+    code, out, _ = await run(capsys, "bot-account", "Robo", *where)
+    assert (code, out) == (0, "robo is a program's name; from its next login\n")
+    code, out, _ = await run(capsys, "bot-account", "robo", *where)
+    assert "was a program's name already" in out
+    code, out, _ = await run(capsys, "rename", "robo", "robot", *where)  # the mark goes along
+    again = await start_host(database=database)
+    assert await again.store.is_program("robot") and not await again.store.is_program("robo")
+    await again.stop()
+    code, out, _ = await run(capsys, "bot-account", "robot", "--remove", *where)
+    assert (code, out) == (0, "robot is a person's name again; from its next login\n")
+    code, _, err = await run(capsys, "bot-account", "9", *where)
+    assert code == 2 and "can't be a player name" in err
