@@ -15,10 +15,11 @@ from .moves import Move
 from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
 from .view import LastTurn, PlayerView
 
-PROTOCOL_VERSION = 4  # 2: typed messages, the version in `welcome`, turns as one list;
-# 3: the host says where a session is (`Where`), and the app follows it;
-# 4: notices and byes carry their message as key and fields (`said`, `shared.said`) for
-# the client to translate; `welcome` carries the player's saved language; `language`
+PROTOCOL_VERSION = 3  # 2: typed messages, the version in `welcome`, turns as one list;
+# 3: the host says where a session is (`Where`), and the app follows it. Added since, with
+# defaults (so version 3 still: a client that does not know them reads the rest as
+# before): a notice's and a bye's `said` (key and fields, `shared.said`, for the client to
+# translate), `welcome`'s saved `language` and `reading`, the `language` message.
 
 BOT_LEVELS = ("easy", "medium", "hard")
 MAX_SEED = 1 << 63  # seeds are 0 .. 2**63-1: a signed 64-bit integer in any database

@@ -1,6 +1,6 @@
 """A `shared.i18n.Text` on the wire: its English key, fields, plural and count, so that a
-client shows a host's message in its own reader's language (protocol 4, issue 34). The
-English text travels beside it for a client that translates nothing."""
+client shows a host's message in its own reader's language (issue 34; added to protocol 3
+with defaults). The English text travels beside it for a client that translates nothing."""
 
 from __future__ import annotations
 

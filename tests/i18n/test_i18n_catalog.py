@@ -178,7 +178,7 @@ async def test_each_session_reads_its_own_language_in_one_process(monkeypatch, t
 
 def test_a_text_crosses_the_wire_as_key_and_fields(monkeypatch, tmp_path) -> None:
     """The host sends a notice as key and fields, with its English beside it; the client
-    reads it in its reader's language (protocol 4)."""
+    reads it in its reader's language (`said`, beside the English `text`)."""
     why = Ln_("return {n} token", "return {n} tokens", 2)
     said = L_("`{move}`: {why} ({where})", move="take W U G", why=why, where=L_("turn 3"))
     msg = protocol.decode_host(protocol.notice(said))
