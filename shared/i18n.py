@@ -147,9 +147,10 @@ def _fill(shown: str, key: str, language: str, fields: Mapping[str, object]) -> 
 
 
 def _(message: str, /, **fields: object) -> str:
-    """`message` in the reader's language, its ``{fields}`` filled in."""
+    """`message` in the reader's language, its ``{fields}`` filled in. An empty message
+    stays empty (gettext's empty key is the catalog's header)."""
     language = current_language()
-    shown = translations(language).gettext(message) if language != ENGLISH else message
+    shown = translations(language).gettext(message) if language != ENGLISH and message else message
     return _fill(shown, message, language, fields)
 
 
@@ -183,7 +184,8 @@ class Text:
             shown = translations(language).ngettext(self.key, self.plural, self.count)
             fields.setdefault("n", self.count)
         else:
-            shown = translations(language).gettext(self.key) if language != ENGLISH else self.key
+            translated = language != ENGLISH and self.key  # "" is the catalog's header
+            shown = translations(language).gettext(self.key) if translated else self.key
         key = self.key if self.count is None or self.count == 1 else self.plural or self.key
         return _fill(shown, key, language, fields)
 

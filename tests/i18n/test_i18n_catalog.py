@@ -142,6 +142,15 @@ def test_czech_counts_in_three_forms_and_persian_in_persian_digits(monkeypatch, 
         assert _("Table {table}", table="t12") == "میز t12"  # ids stay as typed
 
 
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_an_empty_message_stays_empty_in_every_language(language: str) -> None:
+    """gettext's empty key is the catalog's header ("Project-Id-Version: ..."): an empty
+    text (a help row with no key) must not read as it."""
+    use_reader(Reader(language))
+    assert _("") == ""
+    assert str(L_("")) == ""
+
+
 def test_a_broken_translation_reads_as_the_english(monkeypatch, tmp_path) -> None:
     with catalogs_of(monkeypatch, tmp_path, {"hu": {"seat {seat}": "hely {hely}"}}):
         use_reader(Reader("hu"))
