@@ -238,7 +238,7 @@ class ProfileScreen(_ClubScreen):
                 club.history_text(profile.history, width),
                 club.by_players_text(profile.by_players),
             )
-        for name, text in zip(("standing", "history", N_("counts")), lines, strict=True):
+        for name, text in zip(("standing", "history", "counts"), lines, strict=True):
             widget = self.query_one(f"#profile-{name}", Static)
             widget.display = bool(text)
             widget.update(escape(text))

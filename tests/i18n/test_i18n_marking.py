@@ -67,6 +67,12 @@ def key_lines(path: Path) -> list[str]:
     unpacked |= {  # `for part in ("a", "b", "c")` walks names: not a key line
         id(n.iter) for n in ast.walk(tree) if isinstance(n, ast.For | ast.comprehension)
     }
+    unpacked |= {  # `for name, x in zip(("a", "b", "c"), xs)` walks names too
+        id(arg)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.For | ast.comprehension) and isinstance(n.iter, ast.Call)
+        for arg in n.iter.args
+    }
     unpacked |= {  # `A, B, C = "a", "b", "c"` names three things: not a key line
         id(n.value)
         for n in ast.walk(tree)
@@ -99,6 +105,7 @@ def test_the_scan_finds_an_unmarked_message(tmp_path: Path) -> None:
         'Binding("b", "buy", N_("Buy"), tooltip="Buy a card")\n'
         'KEYS = (("q", "q", "Quit"), ("b", "b", N_("Buy")), ("", "↑ ↓", "↑"))\n'
         'yield Static("[b]↑↓[/b]: 2")\n'
+        'for name, t in zip(("top", "side", "counts"), texts): pass\n'
     )
     assert not source.exists()
     found = [line.split(": ", 1)[1] for line in unmarked_at(sample) + key_lines_at(sample)]
