@@ -244,10 +244,8 @@ class SplendorApp(App[None]):
     def _welcome(self, msg: Welcome) -> None:
         if msg.protocol != PROTOCOL_VERSION:  # a host of another version: say so and leave
             self.bye_text = _(
-                (
-                    "This host speaks protocol version {protocol} and this client version "
-                    "{PROTOCOL_VERSION}: update the older one to play."
-                ),
+                "This host speaks protocol version {protocol} and this client version "
+                "{PROTOCOL_VERSION}: update the older one to play.",
                 protocol=msg.protocol,
                 PROTOCOL_VERSION=PROTOCOL_VERSION,
             )

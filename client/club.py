@@ -9,12 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from shared.i18n import _, ngettext
+from shared.i18n import N_, _, ngettext
 from shared.players import bot_level, player_shown
 from shared.protocol import GameLine, PlayerProfile, Ranked
 
 SPARKS = "▁▂▃▄▅▆▇█"
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th")}
 
 
 def is_bot(player: str) -> bool:
@@ -105,9 +105,10 @@ def game_cells(g: GameLine, now: float | None = None) -> tuple[str, ...]:
     """One of a profile's games: id, when, result for the profile's seat, everyone's
     scores, rated or casual."""
     if g.status == "abandoned" or not g.ranks:
-        result = "abandoned"
+        result = _("abandoned")
     else:
-        result = ORDINALS.get(g.ranks[g.seat], str(g.ranks[g.seat]))
+        rank = g.ranks[g.seat]
+        result = _(ORDINALS[rank]) if rank in ORDINALS else str(rank)
         if sum(1 for r in g.ranks if r == g.ranks[g.seat]) > 1:
             result += _(" (shared)")
     if g.scores:

@@ -23,15 +23,15 @@ def action_text(move: Move, took_gold: bool = False) -> str:
         case Take(colours=(first, second)) if first == second:  # R8
             return _("took 2 {gem}", gem=LETTERS[first])
         case Take(colours=colours):
-            return f"took {_letters(colours)}"
+            return _("took {gems}", gems=_letters(colours))
         case Reserve(card=cid):
-            return f"reserved {cid}{gold}"
+            return _("reserved {card}{gold}", card=cid, gold=gold)
         case ReserveDeck(level=level):
             return _("reserved a level {level} card from the deck{gold}", level=level, gold=gold)
         case Buy(card=cid):
-            return f"bought {cid}"
+            return _("bought {card}", card=cid)
         case Pass():
-            return "passed"
+            return _("passed")
     return str(move)
 
 
@@ -58,7 +58,7 @@ def short_turn(turn: LastTurn) -> str:
     gold = " +1*" if turn.took_gold else ""
     match turn.action:
         case Reserve(card=cid):
-            return f"res {cid}{gold}"
+            return _("res {card}{gold}", card=cid, gold=gold)
         case ReserveDeck(level=level):  # as the panels show a blind reserve (R9)
             return _("res L{level}?{gold}", level=level, gold=gold)
     text = action_text(turn.action)

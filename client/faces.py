@@ -133,7 +133,7 @@ def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, .
     faces = []
     for s in order(view):
         p = view.players[s]
-        seat = seats[s] if s < len(seats) else Seat(f"Seat {s + 1}")
+        seat = seats[s] if s < len(seats) else Seat(_("Seat {seat}", seat=s + 1))
         me = s == view.seat
         nobles = sorted(
             ((nid, noble_lacks(NOBLE_BY_ID[nid].requires, p)) for nid in view.nobles),
@@ -233,7 +233,7 @@ def winners_text(view: PlayerView, seats: Sequence[Seat]) -> str:
     if view.seat is not None and view.seat in view.outcome.winners:
         return _("You win!") if len(winners) == 1 else _("You share the win!")
     if len(winners) == 1:
-        return f"{winners[0]} wins"
+        return _("{name} wins", name=winners[0])
     return _("{names} and {last} share the win", names=", ".join(winners[:-1]), last=winners[-1])
 
 

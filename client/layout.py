@@ -91,11 +91,9 @@ def layout(columns: int, lines: int, players: int) -> Layout:
 def too_small(columns: int, lines: int) -> str:
     """What the table says when the terminal is smaller than `MIN_COLUMNS` x `MIN_LINES`."""
     return _(
-        (
-            "The table needs a terminal of at least {MIN_COLUMNS}×{MIN_LINES}; "
-            "this one is {columns}×{lines}. Make it bigger to see the table. q "
-            "quits, ? shows the keys."
-        ),
+        "The table needs a terminal of at least {MIN_COLUMNS}×{MIN_LINES}; "
+        "this one is {columns}×{lines}. Make it bigger to see the table. q "
+        "quits, ? shows the keys.",
         MIN_COLUMNS=MIN_COLUMNS,
         MIN_LINES=MIN_LINES,
         columns=columns,

@@ -30,11 +30,11 @@ class Seat:
 
 def short_name(seat: Seat, index: int) -> str:
     """A seat's name for a narrow panel: "Medium 3" for "Medium bot 3" (the level stays)."""
-    return (
-        f"{seat.bot.capitalize()} {index + 1}"
-        if seat.bot and seat.name.endswith(f"bot {index + 1}")
-        else seat.name
-    )
+    if not seat.bot:
+        return seat.name
+    level = _(seat.bot).capitalize()
+    full = _("{level} bot {seat}", level=level, seat=index + 1)
+    return _("{level} {seat}", level=level, seat=index + 1) if seat.name == full else seat.name
 
 
 def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
@@ -90,7 +90,7 @@ def needs_text(card_id: str, me: PlayerInfo) -> str:
         return _("✓ buy")
     if missing <= me.tokens[5]:
         return _("✓ buy {missing}*", missing=missing)
-    return "need " + letters(short)
+    return _("need {letters}", letters=letters(short))
 
 
 def noble_lacks(requires: Sequence[int], player: PlayerInfo) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shared.cards import COLOUR_NAMES, LETTERS, NOBLE_BY_ID
-from shared.i18n import _
+from shared.i18n import _, ngettext
 from shared.moves import Buy, Move, Reserve, ReserveDeck
 from shared.view import PlayerInfo, PlayerView
 
@@ -29,7 +29,11 @@ def card_text(
         return model.card_summary(card_id, me, brief)
     owner = view.players[seat]
     short = model.shortfall(card_id, owner)
-    lacks = _("can buy it") if sum(short) <= owner.tokens[5] else "needs " + model.letters(short)
+    lacks = (
+        _("can buy it")
+        if sum(short) <= owner.tokens[5]
+        else _("needs {letters}", letters=model.letters(short))
+    )
     text = _(
         "{card_id}, reserved by {names}, who {lacks}",
         card_id=card_id,
@@ -90,10 +94,8 @@ def player_text(
         )
     tokens = model.letters(p.tokens) or _("no tokens")
     return _(
-        (
-            "{name}: {prestige}★, {tokens} ({token_count} tokens), {cards_bought} "
-            "cards, no reserved card"
-        ),
+        "{name}: {prestige}★, {tokens} ({token_count} tokens), {cards_bought} "
+        "cards, no reserved card",
         name=name,
         prestige=p.prestige,
         tokens=tokens,
@@ -109,7 +111,7 @@ def return_text(view: PlayerView, giving: Sequence[int]) -> str:
     left = excess - len(giving)
     chosen = " ".join(LETTERS[c] for c in sorted(giving)) or _("nothing yet")
     keep = model.letters(model.kept(view.me.tokens, giving))
-    more = f"{left} more" if left else _("Enter returns them")
+    more = ngettext("{n} more", "{n} more", left) if left else _("Enter returns them")
     return _(
         "Give back {excess} (R13): {chosen} · {more} · you keep {keep}",
         excess=excess,
@@ -131,7 +133,7 @@ def pending_text(view: PlayerView, move: Move) -> str:
 def pile_text(view: PlayerView, colour: int) -> str:
     """A bank pile: how many are left, how many you hold."""
     held = "" if view.me is None else _("; you hold {tokens}", tokens=view.me.tokens[colour])
-    name = f"{COLOUR_NAMES[colour]} ({LETTERS[colour]})"
+    name = f"{_(COLOUR_NAMES[colour])} ({LETTERS[colour]})"
     return _("{name}: {bank} in the bank{held}", name=name, bank=view.bank[colour], held=held)
 
 

@@ -93,4 +93,4 @@ class Replay:
     @property
     def title(self) -> str:
         """ "game 4fa2c1" (the record of a server's game), else "a record"."""
-        return f"game {self.game}" if self.game else _("a record")
+        return _("game {game}", game=self.game) if self.game else _("a record")

@@ -248,7 +248,7 @@ class LobbyScreen(Screen[None]):
             if playing and t.id in lobby.mine:
                 status = _("your move") if t.id in lobby.to_move else _("your game")
             kind = game_cell(t)
-            clock = str(t.clock) if t.clock.timed else "none"
+            clock = str(t.clock) if t.clock.timed else _("none")
             rows.append((t.id, (t.id, t.host, status, kind, seats, clock, turn)))
         self.tables.show(rows)
         self.online.show(lobby.online)

@@ -31,10 +31,8 @@ def tie_notes(view: PlayerView, names: Sequence[str]) -> list[str]:
         if len(set(cards)) == 1:
             notes.append(
                 _(
-                    (
-                        "{who} tie on {score} prestige and {cards} bought: they share rank "
-                        "{ranks} (R17)."
-                    ),
+                    "{who} tie on {score} prestige and {cards} bought: they share rank "
+                    "{ranks} (R17).",
                     who=who,
                     score=score,
                     cards=ngettext("{n} card", "{n} cards", cards[0]),
@@ -45,10 +43,8 @@ def tie_notes(view: PlayerView, names: Sequence[str]) -> list[str]:
             counts = ", ".join(f"{names[s]} {view.players[s].cards_bought}" for s in tied)
             notes.append(
                 _(
-                    (
-                        "{who} tie on {score} prestige: fewer cards bought ranks higher "
-                        "({counts}) (R17)."
-                    ),
+                    "{who} tie on {score} prestige: fewer cards bought ranks higher "
+                    "({counts}) (R17).",
                     who=who,
                     score=score,
                     counts=counts,
@@ -64,10 +60,8 @@ def end_note(view: PlayerView, names: Sequence[str]) -> str:
     reached = [names[s] for s in range(view.num_players) if view.outcome.scores[s] >= target]
     if reached:
         return _(
-            (
-                "{names} reached {target} prestige; the round was played out so "
-                "everyone had {round} turns (R15)."
-            ),
+            "{names} reached {target} prestige; the round was played out so "
+            "everyone had {round} turns (R15).",
             names=_join(reached),
             target=target,
             round=view.round,
@@ -76,7 +70,9 @@ def end_note(view: PlayerView, names: Sequence[str]) -> str:
 
 
 def _join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def ratings_note(seats: Sequence[Seat], ratings: Sequence[RatingChange | None]) -> str:

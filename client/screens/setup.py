@@ -53,7 +53,11 @@ class GameSetup:
             raise ValueError(_("a seed is an integer from 0 to {most}", most=MAX_SEED - 1))
         if self.target not in TARGETS:
             raise ValueError(
-                _("a game is to {targets} points (R15)", targets=" or ".join(map(str, TARGETS)))
+                _(
+                    "a game is to {targets} or {last} points (R15)",
+                    targets=", ".join(map(str, TARGETS[:-1])),
+                    last=TARGETS[-1],
+                )
             )
 
 

@@ -149,7 +149,7 @@ class MoveLog(LineWidget):
 
     def _title(self, left: int, side: int, base: Style) -> Strip:
         """ "Moves  17 · Tab to look back" (turns only), and over the chat "Chat"."""
-        title = Text(" Moves", style=LABEL)
+        title = Text(" " + _("Moves"), style=LABEL)
         if self.entries:
             turns = sum(1 for e in self.entries if not e.kind)
             if self.selected is not None:
@@ -159,7 +159,7 @@ class MoveLog(LineWidget):
                 title.append(_("  {turns} · Tab to look back", turns=turns), style=DIM)
         if not side:
             return strip(title, left, base)
-        chat = Text.assemble(RULE, (" Chat", LABEL))
+        chat = Text.assemble(RULE, (" " + _("Chat"), LABEL))
         return Strip.join((strip(title, left, base), strip(chat, side, base)))
 
     def _moves(self, width: int, room: int, base: Style) -> list[Strip]:

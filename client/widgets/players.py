@@ -172,8 +172,9 @@ def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = No
     lines = [_name_line(face, width)]
     if face.result:
         lines.append(_result(face, width))
-    lines.append(_counts("gem", p.tokens, cell, p.token_count))
-    lines.append(_counts("crd", p.bonuses, cell, p.cards_bought))
+    # TRANSLATORS: "gem", "crd" (cards) and "res" (reserved) are panel labels: 3 cells
+    lines.append(_counts(_("gem"), p.tokens, cell, p.token_count))
+    lines.append(_counts(_("crd"), p.bonuses, cell, p.cards_bought))
     lines.append(_reserves(face, item))
     if face.nobles:
         lines.append(_nobles(face.nobles, width))
@@ -185,7 +186,9 @@ def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = No
     if 0 < len(details) <= room:
         lines += details
     if p.nobles and height - len(lines) > 0:
-        lines.append(Text("owns " + " ".join(f"♛{n}" for n in p.nobles), style=POINTS))
+        lines.append(
+            Text(_("owns {nobles}", nobles=" ".join(f"♛{n}" for n in p.nobles)), style=POINTS)
+        )
     lines = [fit(line, width) for line in lines[:height]]
     return lines + [Text("")] * (height - len(lines))
 
@@ -211,7 +214,7 @@ def _name_line(face: PlayerFace, width: int, clock: Clock = NO_CLOCK) -> Text:
     points = Text(f" {face.info.prestige}★", style=POINTS)
     shown, style = clock
     time_left = Text(f" {shown}", style=style) if shown else Text("")
-    tag = Text(" 1st", style=LABEL) if face.first and not face.rank else Text("")
+    tag = Text(" " + _("1st"), style=LABEL) if face.first and not face.rank else Text("")
     away = _(" (bot)") if face.standin else "" if face.connected else _(" (away)")
     room = width - marker.cell_len - points.cell_len - time_left.cell_len
     you = _(" (you)") if face.me else ""
@@ -246,7 +249,7 @@ def _counts(label: str, counts: tuple[int, ...], cell: int, total: int) -> Text:
 
 
 def _reserves(face: PlayerFace, item: int | None) -> Text:
-    out = Text("res", style=DIM)
+    out = Text(_("res"), style=DIM)
     reserved = face.info.reserved
     if not reserved:
         out.append("▶—" if item is not None else " —", style="bold" if item is not None else DIM)

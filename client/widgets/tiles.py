@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
 from shared.cards import COLOUR_NAMES, LETTERS, card
-from shared.i18n import _, per_language_cache
+from shared.i18n import _, ngettext, per_language_cache
 
 from .lines import strip
 from .palette import BAD, CHIP, DIM, GOLD_BG, GOOD, GREEN_BG, chip, cost_text, fit
@@ -137,10 +138,11 @@ def _deck(face: CardFace, width: int) -> tuple[Text, ...]:
     roman = "I" * face.level
     pad = " " if width > 4 else ""
     top = Text(f"{pad}{roman}", style="bold")
-    middle = Text(f"{pad}deck" if width < 9 else f" level {face.level}", style=DIM)
+    word = pad + _("deck") if width < 9 else " " + _("level {level}", level=face.level)
+    middle = Text(word, style=DIM)
     n = face.count
-    count = f"{pad}{n}" if width < 9 else f" {n} left"
-    bottom = Text(count if n else f"{pad}none", style="bold" if n else DIM)
+    count = f"{pad}{n}" if width < 9 else " " + ngettext("{n} left", "{n} left", n)
+    bottom = Text(count if n else pad + _("none"), style="bold" if n else DIM)
     return fit(top, width), fit(middle, width), fit(bottom, width)
 
 
@@ -190,8 +192,9 @@ def _cost(card_id: str, width: int) -> Text:
 def _last(card_id: str, pay: str, width: int) -> Text:
     """A tall card's fourth line: what buying it takes, or its bonus."""
     if pay:
-        return fit(Text(f" pays {pay}", style=DIM), width)
-    return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]} bonus", style=DIM), width)
+        return fit(Text(" " + _("pays {pay}", pay=pay), style=DIM), width)
+    colour = _(COLOUR_NAMES[card(card_id).colour])
+    return fit(Text(" " + _("{colour} bonus", colour=colour), style=DIM), width)
 
 
 @per_language_cache(maxsize=8192)
@@ -201,10 +204,12 @@ def need_text(card_id: str, affordable: bool, gold: int, need: tuple[int, ...], 
     if affordable:
         return fit(Text(_(" ✓ buy") + (f" {gold}*" if gold else ""), style=GOOD), width)
     if not any(need):
-        return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]}", style=DIM), width)
-    counts = cost_text(need, width - len(" need "), chips=False)  # spaced if it fits
-    short = counts.cell_len > width - len(" need ")
-    out = Text("need " if short else " need ", style=BAD)
+        return fit(Text(f" {_(COLOUR_NAMES[card(card_id).colour])}", style=DIM), width)
+    word = _("need")
+    room = width - cell_len(word) - 2
+    counts = cost_text(need, room, chips=False)  # spaced if it fits
+    short = counts.cell_len > room
+    out = Text(f"{word} " if short else f" {word} ", style=BAD)
     out.append_text(counts)
     return fit(out, width)
 

@@ -120,10 +120,8 @@ class ClubDesk:
                     if len(text) > MAX_RECORD:  # what a message may carry
                         raise StoreError(
                             L_(
-                                (
-                                    "the record of game {game} is too long to send here ({size:,} "
-                                    "characters); splendor-server export prints it"
-                                ),
+                                "the record of game {game} is too long to send here ({size:,} "
+                                "characters); splendor-server export prints it",
                                 game=game,
                                 size=len(text),
                             )

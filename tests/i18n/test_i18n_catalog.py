@@ -260,3 +260,15 @@ def test_a_reason_kept_in_the_store_is_read_in_each_readers_language(monkeypatch
         assert str(said.from_stored(kept)) == "your time ran out at turn 31"
         use_reader(Reader("cs"))
         assert str(said.from_stored(kept)) == "došel ti čas v tahu 31"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_panels_short_labels_stay_three_cells(language: str) -> None:
+    """A player's panel lines its counts up after three-cell labels (gem, crd, res): a
+    longer translation would push that line's counts out of their columns."""
+    from rich.cells import cell_len
+
+    catalog = po(language)
+    for label in ("gem", "crd", "res"):
+        message = catalog.get(label)
+        assert message is not None and cell_len(str(message.string)) == 3, label
