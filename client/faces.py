@@ -76,7 +76,7 @@ def board_faces(
         row = [CardFace(DECK, level=level, count=view.deck_sizes[level - 1])]
         for cid in view.board[level - 1]:
             if cid is None:
-                row.append(CardFace(EMPTY, label="empty"))
+                row.append(CardFace(EMPTY, label=_("empty")))
             else:
                 fresh = previous is not None and cid not in before
                 row.append(card_face(view, cid, fresh, me))
