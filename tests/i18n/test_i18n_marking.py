@@ -1,8 +1,9 @@
 """No player-visible literal left unmarked where it can be checked (issue 34): an AST scan
 of the client for text given straight to what shows it (notify, Static, Label, the prompt
 line's say and refuse, a Static's update, a Choice's label, placeholders, key bindings'
-descriptions and tooltips, key lines) without `_`, `N_` or `ngettext` around it. Text that
-is not words (markup, symbols, key names) is not a message."""
+descriptions and tooltips, a card slot's label, key lines) without `_`, `N_` or
+`ngettext` around it. Text that is not words (markup, symbols, key names) is not a
+message."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOWN_BY = {"notify", "Static", "Label", "say", "refuse", "update", "Choice", "show_notice"}
-SHOWN_AS = {"placeholder", "tooltip", "empty", "description"}
+SHOWN_AS = {"placeholder", "tooltip", "empty", "description", "label"}
 MARKS = {"_", "N_", "ngettext", "L_", "Ln_"}
 # Text that names keys or is markup only, shown as it is in every language.
 ALLOWED = re.compile(r"^[\s\W\d]*$|^(esc|Tab|Enter|PgUp PgDn|Home End|↑ ↓ PgUp PgDn)$")
