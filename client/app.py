@@ -23,6 +23,7 @@ from textual.screen import Screen
 
 from shared.codec import CodecError
 from shared.gamerecord import RecordError, parse_record
+from shared.i18n import N_, _, current_language, reader, set_language
 from shared.messages import MAX_TEXT
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -35,6 +36,7 @@ from shared.protocol import (
     ClientMessage,
     Create,
     GameRecordText,
+    Language,
     Leaderboard,
     Leave,
     LobbyList,
@@ -58,7 +60,7 @@ from shared.tourney_messages import (
     Tourneys,
 )
 
-from .bidi import Mode
+from .bidi import Mode, mode_of
 from .connection import Connection
 from .replay import Replay
 from .rtl import IMPLICIT, TextLayout, tell_terminal
@@ -95,10 +97,10 @@ class SplendorApp(App[None]):
     TITLE = "Splendor"
     ENABLE_COMMAND_PALETTE = False  # its screenshot command writes files on the server
     BINDINGS = [
-        Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
-        Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True),
-        Binding("q", "request_quit", "Quit"),
-        Binding("question_mark", "help", "Help"),
+        Binding("ctrl+c", "request_quit", N_("Quit"), show=False, priority=True),
+        Binding("ctrl+q", "request_quit", N_("Quit"), show=False, priority=True),
+        Binding("q", "request_quit", N_("Quit")),
+        Binding("question_mark", "help", N_("Help")),
     ]
 
     def __init__(
@@ -122,7 +124,8 @@ class SplendorApp(App[None]):
         self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
         self.talk = Talk()  # chat lines, muted names, the bell
         self.humans_only = False  # the lobby hides tables where a program plays (h)
-        self.layout = TextLayout()  # right to left, and how (client/rtl.py)
+        # Right to left, and how (client/rtl.py): from this session's reader (`shared.i18n`).
+        self.layout = TextLayout.of(current_language(), mode_of(reader().reading))
         self._told = IMPLICIT  # the terminal's bidi mode as last sent (its default at first)
 
     # -- wiring -----------------------------------------------------------------
@@ -178,6 +181,8 @@ class SplendorApp(App[None]):
 
     async def _read(self, mode: Mode | None) -> None:
         self.layout.mode = mode or "visual"
+        reader().reading = self.layout.mode  # kept with the language (the host stores it)
+        self.send(Language(current_language(), self.layout.mode))
         await self._apply_layout()
 
     def send(self, msg: ClientMessage) -> None:
@@ -216,7 +221,8 @@ class SplendorApp(App[None]):
                     main.show(msg)
             case TableUpdate():
                 await self._table(msg)
-            case Notice(text, level):
+            case Notice(text, level, said):
+                text = str(said) if said is not None else text  # in the reader's language
                 main = self.main_screen
                 if level == "call" and self.talk.bell:
                     self.bell()  # news that calls the player (a tournament's table)
@@ -245,26 +251,50 @@ class SplendorApp(App[None]):
                 main = self.main_screen
                 if isinstance(main, LobbyScreen | TableScreen):
                     main.show_chat(msg.where)
-            case Bye(text):
-                self.bye_text = text
+            case Bye(text, said):
+                self.bye_text = str(said) if said is not None else text
                 self.exit()
 
     def _welcome(self, msg: Welcome) -> None:
         if msg.protocol != PROTOCOL_VERSION:  # a host of another version: say so and leave
-            self.bye_text = (
-                f"This host speaks protocol version {msg.protocol} and this client "
-                f"version {PROTOCOL_VERSION}: update the older one to play."
+            self.bye_text = _(
+                "This host speaks protocol version {protocol} and this client version "
+                "{PROTOCOL_VERSION}: update the older one to play.",
+                protocol=msg.protocol,
+                PROTOCOL_VERSION=PROTOCOL_VERSION,
             )
             self.exit()
             return
         self.player_name, self.guest = msg.name, msg.guest
+        if msg.language is not None and msg.language != current_language():
+            set_language(msg.language)  # the player's saved choice beats the environment
+            reader().reading = msg.reading
+            self.call_later(self._language_changed)
+
+    def choose_language(self, language: str) -> None:
+        """The player picked a language (the lobby's key): read it from now on, and have
+        the host keep it with their key (a guest's for this session)."""
+        set_language(language)  # a way of showing stays only with its own language
+        self.send(Language(current_language(), reader().reading))
+        self.call_later(self._language_changed)
+
+    async def _language_changed(self) -> None:
+        """Show the reader's language: right to left or not (asking how, the first time),
+        and the lobby drawn again in it (other screens on their next message)."""
+        if isinstance(self.main_screen, LobbyScreen):
+            await self.show_main(LobbyScreen(self.lobby_data))
+        await self.use_language(current_language(), mode_of(reader().reading))
+        self.refresh(layout=True)
 
     async def _replay(self, game: str, text: str) -> None:
         """A finished game's record came: its replay opens over what is shown."""
         try:
             replay = Replay.of(parse_record(text))
         except RecordError as e:
-            said = safe_text(f"The record of game {game} cannot be replayed: {e}", MAX_TEXT)
+            said = safe_text(
+                _("The record of game {game} cannot be replayed: {error}", game=game, error=e),
+                MAX_TEXT,
+            )
             self.notify(said, severity="error", markup=False)
             return
         main = self.main_screen
@@ -360,14 +390,14 @@ class SplendorApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         main = self.main_screen
-        groups = [("At the table", TableScreen.BINDINGS)]
+        groups = [(_("At the table"), TableScreen.BINDINGS)]
         if not self.local:
-            groups.append(("In the lobby", LobbyScreen.BINDINGS))
-            groups.append(("The leaderboard", LeaderboardScreen.BINDINGS))
-            groups.append(("A profile", ProfileScreen.BINDINGS))
-            groups.append(("A tournament", TourneyScreen.BINDINGS))
-        groups.append(("A replay", ReplayScreen.BINDINGS))
-        groups.append(("Everywhere", self.BINDINGS))
+            groups.append((_("In the lobby"), LobbyScreen.BINDINGS))
+            groups.append((_("The leaderboard"), LeaderboardScreen.BINDINGS))
+            groups.append((_("A profile"), ProfileScreen.BINDINGS))
+            groups.append((_("A tournament"), TourneyScreen.BINDINGS))
+        groups.append((_("A replay"), ReplayScreen.BINDINGS))
+        groups.append((_("Everywhere"), self.BINDINGS))
         now: RenderableType | None = None
         legend = ""
         view = None  # the game shown, whose settings the rules page names (R15)

@@ -27,6 +27,13 @@ from rich.text import Text
 Mode = Literal["visual", "logical"]
 Base = Literal["L", "R"]  # the paragraph's direction: left to right, right to left
 MODES: tuple[Mode, ...] = ("visual", "logical")
+
+
+def mode_of(reading: str | None) -> Mode | None:
+    """A kept way of showing (`shared.i18n.Reader.reading`) as a `Mode`, None if unknown."""
+    return "visual" if reading == "visual" else "logical" if reading == "logical" else None
+
+
 RIGHT_TO_LEFT_LANGUAGES = frozenset({"fa", "ar", "he", "ur", "ps", "ckb", "yi"})
 
 ZWNJ = "\u200c"

@@ -9,12 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from shared.explain import plural
-from shared.players import bot_level, player_label
+from shared.i18n import N_, _, ngettext
+from shared.players import bot_level, player_shown
 from shared.protocol import GameLine, PlayerProfile, Ranked
 
 SPARKS = "▁▂▃▄▅▆▇█"
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th")}
 
 
 def is_bot(player: str) -> bool:
@@ -25,13 +25,13 @@ def when(at: float, now: float | None = None) -> str:
     """A past moment, short: "just now", "5 min ago", "3 h ago", "2 d ago", "2026-11-02"."""
     ago = (time.time() if now is None else now) - at
     if ago < 60:
-        return "just now"
+        return _("just now")
     if ago < 3600:
-        return f"{int(ago // 60)} min ago"
+        return _("{count} min ago", count=int(ago // 60))
     if ago < 86400:
-        return f"{int(ago // 3600)} h ago"
+        return _("{count} h ago", count=int(ago // 3600))
     if ago < 30 * 86400:
-        return f"{int(ago // 86400)} d ago"
+        return _("{count} d ago", count=int(ago // 86400))
     return time.strftime("%Y-%m-%d", time.localtime(at))
 
 
@@ -48,7 +48,7 @@ def sparkline(values: Sequence[int], width: int = 50) -> str:
 def ranked_cells(r: Ranked, me: str, now: float | None = None) -> tuple[str, ...]:
     """One leaderboard row: rank, player (bots marked, "(you)"), rating, games, wins,
     last seen."""
-    name = player_label(r.player) + (" (you)" if r.player == me else "")
+    name = player_shown(r.player) + (_(" (you)") if r.player == me else "")
     if is_bot(r.player) or r.program:  # a bot level, or a program's name
         name = "⚙ " + name
     return (str(r.rank), name, str(r.rating), str(r.games), str(r.wins), when(r.last, now))
@@ -58,11 +58,16 @@ def standing_text(profile: PlayerProfile, now: float | None = None) -> str:
     """ "#3 of the club · rating 1512 · 14 games, 6 wins · last played 2 h ago"."""
     s = profile.standing
     if s is None:
-        return "Not rated yet: rated games count (guests are never rated)."
+        return _("Not rated yet: rated games count (guests are never rated).")
     rate = f"{100 * s.wins // s.games}%" if s.games else "—"
-    return (
-        f"#{s.rank} · rating {s.rating} · {plural(s.games, 'rated game')},"
-        f" {plural(s.wins, 'win')} ({rate}) · last played {when(s.last, now)}"
+    return _(
+        "#{rank} · rating {rating} · {games}, {wins} ({rate}) · last played {when}",
+        rank=s.rank,
+        rating=s.rating,
+        games=ngettext("{n} rated game", "{n} rated games", s.games),
+        wins=ngettext("{n} win", "{n} wins", s.wins),
+        rate=rate,
+        when=when(s.last, now),
     )
 
 
@@ -73,29 +78,43 @@ def history_text(history: Sequence[int], width: int) -> str:
         return ""
     shown = list(history)[-max(4, width - 40) :]
     games = len(shown) - 1
-    over = plural(games, "game") if len(shown) == len(history) else f"the last {games} games"
-    return f"Rating over {over}: {shown[0]} {sparkline(shown, len(shown))} {shown[-1]}"
+    over = (
+        ngettext("{n} game", "{n} games", games)
+        if len(shown) == len(history)
+        else _("the last {games} games", games=games)
+    )
+    return _(
+        "Rating over {over}: {shown} {sparkline} {shown2}",
+        over=over,
+        shown=shown[0],
+        sparkline=sparkline(shown, len(shown)),
+        shown2=shown[-1],
+    )
 
 
 def by_players_text(by_players: Sequence[tuple[int, int, int]]) -> str:
     """ "Rated games by player count: 2p 8 (4 won) · 3p 3 (1 won)" ("" for none)."""
-    parts = [f"{n}p {games} ({wins} won)" for n, games, wins in by_players]
-    return "Rated games by player count: " + " · ".join(parts) if parts else ""
+    parts = [
+        _("{players}p {games} ({wins} won)", players=n, games=games, wins=wins)
+        for n, games, wins in by_players
+    ]
+    return _("Rated games by player count: ") + " · ".join(parts) if parts else ""
 
 
 def game_cells(g: GameLine, now: float | None = None) -> tuple[str, ...]:
     """One of a profile's games: id, when, result for the profile's seat, everyone's
     scores, rated or casual."""
     if g.status == "abandoned" or not g.ranks:
-        result = "abandoned"
+        result = _("abandoned")
     else:
-        result = ORDINALS.get(g.ranks[g.seat], str(g.ranks[g.seat]))
+        rank = g.ranks[g.seat]
+        result = _(ORDINALS[rank]) if rank in ORDINALS else str(rank)
         if sum(1 for r in g.ranks if r == g.ranks[g.seat]) > 1:
-            result += " (shared)"
+            result += _(" (shared)")
     if g.scores:
         scores = " · ".join(
-            f"{player_label(n)} {s}" for n, s in zip(g.names, g.scores, strict=False)
+            f"{player_shown(n)} {s}" for n, s in zip(g.names, g.scores, strict=False)
         )
     else:
-        scores = ", ".join(player_label(n) for n in g.names)
-    return (g.game, when(g.finished, now), result, "rated" if g.rated else "casual", scores)
+        scores = ", ".join(player_shown(n) for n in g.names)
+    return (g.game, when(g.finished, now), result, _("rated") if g.rated else _("casual"), scores)

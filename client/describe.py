@@ -7,6 +7,7 @@ client keeps the log by noticing which turns ended between two views.
 from __future__ import annotations
 
 from shared.cards import LETTERS
+from shared.i18n import _
 from shared.moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take
 from shared.view import LastTurn, PlayerView
 
@@ -17,20 +18,20 @@ def _letters(colours: tuple[int, ...]) -> str:
 
 def action_text(move: Move, took_gold: bool = False) -> str:
     """The action as a past-tense phrase: "took W U G", "reserved 2-14 and took 1 gold"."""
-    gold = " and took 1 gold" if took_gold else ""
+    gold = _(" and took 1 gold") if took_gold else ""
     match move:
         case Take(colours=(first, second)) if first == second:  # R8
-            return f"took 2 {LETTERS[first]}"
+            return _("took 2 {gem}", gem=LETTERS[first])
         case Take(colours=colours):
-            return f"took {_letters(colours)}"
+            return _("took {gems}", gems=_letters(colours))
         case Reserve(card=cid):
-            return f"reserved {cid}{gold}"
+            return _("reserved {card}{gold}", card=cid, gold=gold)
         case ReserveDeck(level=level):
-            return f"reserved a level {level} card from the deck{gold}"
+            return _("reserved a level {level} card from the deck{gold}", level=level, gold=gold)
         case Buy(card=cid):
-            return f"bought {cid}"
+            return _("bought {card}", card=cid)
         case Pass():
-            return "passed"
+            return _("passed")
     return str(move)
 
 
@@ -44,9 +45,9 @@ def whole_turn(turn: LastTurn) -> str:
     visited" (a player's panel says "last: " and this)."""
     text = action_text(turn.action, turn.took_gold)
     if isinstance(turn.returned, Return):  # R13
-        text += f", returned {_letters(turn.returned.tokens)}"
+        text += _(", returned {letters}", letters=_letters(turn.returned.tokens))
     if turn.noble is not None:
-        text += f"; the noble {turn.noble} visited"
+        text += _("; the noble {noble} visited", noble=turn.noble)
     return text
 
 
@@ -57,9 +58,9 @@ def short_turn(turn: LastTurn) -> str:
     gold = " +1*" if turn.took_gold else ""
     match turn.action:
         case Reserve(card=cid):
-            return f"res {cid}{gold}"
+            return _("res {card}{gold}", card=cid, gold=gold)
         case ReserveDeck(level=level):  # as the panels show a blind reserve (R9)
-            return f"res L{level}?{gold}"
+            return _("res L{level}?{gold}", level=level, gold=gold)
     text = action_text(turn.action)
     if isinstance(turn.returned, Return):  # R13
         text += f" -{_letters(turn.returned.tokens)}"

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from shared.cards import NOBLE_BY_ID, card
+from shared.i18n import N_, _, ngettext
 from shared.moves import Move, ReserveDeck
 from shared.settings import target_text
 from shared.view import PlayerInfo, PlayerView
@@ -75,7 +76,7 @@ def board_faces(
         row = [CardFace(DECK, level=level, count=view.deck_sizes[level - 1])]
         for cid in view.board[level - 1]:
             if cid is None:
-                row.append(CardFace(EMPTY, label="empty"))
+                row.append(CardFace(EMPTY, label=_("empty")))
             else:
                 fresh = previous is not None and cid not in before
                 row.append(card_face(view, cid, fresh, me))
@@ -111,7 +112,7 @@ def mine_faces(view: PlayerView, me: PlayerInfo | None = None) -> tuple[CardFace
     faces = []
     for i in range(3):
         if me is None or i >= len(me.reserved) or me.reserved[i].card is None:
-            faces.append(CardFace(EMPTY, label="(empty)" if i == 0 else ""))
+            faces.append(CardFace(EMPTY, label=_("(empty)") if i == 0 else ""))
         else:
             cid = me.reserved[i].card
             assert cid is not None
@@ -132,7 +133,7 @@ def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, .
     faces = []
     for s in order(view):
         p = view.players[s]
-        seat = seats[s] if s < len(seats) else Seat(f"Seat {s + 1}")
+        seat = seats[s] if s < len(seats) else Seat(_("Seat {seat}", seat=s + 1))
         me = s == view.seat
         nobles = sorted(
             ((nid, noble_lacks(NOBLE_BY_ID[nid].requires, p)) for nid in view.nobles),
@@ -151,8 +152,8 @@ def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, .
                 current=s == view.current_player and not view.is_over,
                 last_mover=s == mover,
                 first=s == view.starting_player,
-                last_text="" if last is None else "last: " + whole_turn(last),
-                last_short="" if last is None else "last: " + short_turn(last),
+                last_text="" if last is None else _("last: ") + whole_turn(last),
+                last_short="" if last is None else _("last: ") + short_turn(last),
                 nobles=tuple(nobles),
                 reserve_needs=needs,
                 rank=0 if outcome is None else outcome.ranks[s],
@@ -166,9 +167,14 @@ def player_faces(view: PlayerView, seats: Sequence[Seat]) -> tuple[PlayerFace, .
 def breakdown(p: PlayerInfo) -> str:
     """Where a player's prestige comes from (R16): "15★ = 12 from 18 cards + 3 from N7"."""
     from_cards = p.prestige - 3 * len(p.nobles)
-    text = f"{p.prestige}★ = {from_cards} from {p.cards_bought} cards"
+    text = _(
+        "{prestige}★ = {from_cards} from {cards_bought} cards",
+        prestige=p.prestige,
+        from_cards=from_cards,
+        cards_bought=p.cards_bought,
+    )
     if p.nobles:
-        text += f" + {3 * len(p.nobles)} from {' '.join(p.nobles)}"
+        text += _(" + {points} from {nobles}", points=3 * len(p.nobles), nobles=" ".join(p.nobles))
     return text
 
 
@@ -176,7 +182,7 @@ def status_text(
     view: PlayerView,
     seats: Sequence[Seat],
     width: int = 80,
-    onlooker: str = "watching",
+    onlooker: str = N_("watching"),
     ended: str = "",
 ) -> Text:
     """The top line: a game's target when it is not the rules' 15 (R15), round and turn,
@@ -185,31 +191,38 @@ def status_text(
     the same (abandoned)."""
     name = seats[view.current_player].name if view.current_player < len(seats) else "?"
     out = Text()
-    out.append("◆ Splendor ", style="bold #ffd23f")
+    out.append(_("◆ Splendor "), style="bold #ffd23f")
     if longer := target_text(view.target):
         out.append(longer, style="bold #ffd23f")
         out.append(" · ")
-    out.append(f"round {view.round} · turn {view.turn} · ")
+    out.append(_("round {round} · turn {turn} · ", round=view.round, turn=view.turn))
     if view.is_over:
-        out.append("game over", style="bold")
+        out.append(_("game over"), style="bold")
         out.append(f" · {winners_text(view, seats)}")
     elif ended:
         out.append(ended, style="bold")
     elif view.my_turn and view.seat is not None and seats[view.seat].standin:
-        out.append(f"a {seats[view.seat].standin} bot plays for you", style="bold")
+        out.append(
+            _("a {standin} bot plays for you", standin=seats[view.seat].standin), style="bold"
+        )
     elif view.my_turn and view.phase == "return":
         excess = sum(view.players[view.current_player].tokens) - 10
-        out.append(f"your turn: return {excess} token{'s' * (excess != 1)} (R13)", "bold #5fdc7f")
+        out.append(
+            ngettext(
+                "your turn: return {n} token (R13)", "your turn: return {n} tokens (R13)", excess
+            ),
+            "bold #5fdc7f",
+        )
     elif view.my_turn:
-        out.append("your turn", style="bold #5fdc7f")
+        out.append(_("your turn"), style="bold #5fdc7f")
     elif view.phase == "return":
-        out.append(f"{name} returns tokens (R13)", style="bold")
+        out.append(_("{name} returns tokens (R13)", name=name), style="bold")
     else:
-        out.append(f"{name} to play", style="bold")
+        out.append(_("{name} to play", name=name), style="bold")
     if view.final_round and not view.is_over and not ended:
-        out.append("  FINAL ROUND", style="bold #ffffff on #a02020")
+        out.append(_("  FINAL ROUND"), style="bold #ffffff on #a02020")
     if view.seat is None:
-        out.append(f"  ({onlooker})", style="italic")
+        out.append(f"  ({_(onlooker)})", style="italic")
     return out
 
 
@@ -218,10 +231,10 @@ def winners_text(view: PlayerView, seats: Sequence[Seat]) -> str:
     assert view.outcome is not None
     winners = [seats[s].name for s in view.outcome.winners]
     if view.seat is not None and view.seat in view.outcome.winners:
-        return "You win!" if len(winners) == 1 else "You share the win!"
+        return _("You win!") if len(winners) == 1 else _("You share the win!")
     if len(winners) == 1:
-        return f"{winners[0]} wins"
-    return f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
+        return _("{name} wins", name=winners[0])
+    return _("{names} and {last} share the win", names=", ".join(winners[:-1]), last=winners[-1])
 
 
 def winning_move(view: PlayerView, seats: Sequence[Seat]) -> str:
@@ -231,7 +244,11 @@ def winning_move(view: PlayerView, seats: Sequence[Seat]) -> str:
     last = view.players[s].last_turn
     if last is None:
         return ""
-    return f"Winning move: {seats[s].name} {decorated(whole_turn(last))}"
+    return _(
+        "Winning move: {name} {decorated}",
+        name=seats[s].name,
+        decorated=decorated(whole_turn(last)),
+    )
 
 
 def board_step(view: PlayerView, at: tuple[int, int], dr: int, dc: int) -> tuple[int, int]:

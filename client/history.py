@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from shared.i18n import _
 from shared.protocol import LoggedTurn
 from shared.view import LastTurn, PlayerView
 
@@ -97,7 +98,7 @@ class History:
         self._merge()
 
     def _add(self, s: int, last: LastTurn, seat: int | None, names: Sequence[str]) -> None:
-        name = names[s] if s < len(names) else f"Seat {s + 1}"
+        name = names[s] if s < len(names) else _("Seat {seat}", seat=s + 1)
         self.turns.append(LogEntry(turn_text(name, last), turn_cards(last), s))
         if s == seat:  # what happened since the viewer's own move stands out
             self.fresh_from = len(self.turns)

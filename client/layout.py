@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.i18n import _
+
 MIN_COLUMNS, MIN_LINES = 80, 22  # the smallest terminal that shows the whole table
 CHROME = 3  # the status line, the prompt line and the keys
 
@@ -88,8 +90,12 @@ def layout(columns: int, lines: int, players: int) -> Layout:
 
 def too_small(columns: int, lines: int) -> str:
     """What the table says when the terminal is smaller than `MIN_COLUMNS` x `MIN_LINES`."""
-    return (
-        f"The table needs a terminal of at least {MIN_COLUMNS}×{MIN_LINES}; "
-        f"this one is {columns}×{lines}. Make it bigger to see the table. "
-        "q quits, ? shows the keys."
+    return _(
+        "The table needs a terminal of at least {MIN_COLUMNS}×{MIN_LINES}; "
+        "this one is {columns}×{lines}. Make it bigger to see the table. q "
+        "quits, ? shows the keys.",
+        MIN_COLUMNS=MIN_COLUMNS,
+        MIN_LINES=MIN_LINES,
+        columns=columns,
+        lines=lines,
     )

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shared.cards import COLOUR_NAMES, COLOURS, LETTERS, card
-from shared.explain import plural, why_not_now
+from shared.explain import why_not_now
+from shared.i18n import _, ngettext
 from shared.moves import Move, Reserve, ReserveDeck, Take
 from shared.protocol import SeatSummary
 from shared.view import PlayerInfo, PlayerView
@@ -29,11 +30,11 @@ class Seat:
 
 def short_name(seat: Seat, index: int) -> str:
     """A seat's name for a narrow panel: "Medium 3" for "Medium bot 3" (the level stays)."""
-    return (
-        f"{seat.bot.capitalize()} {index + 1}"
-        if seat.bot and seat.name.endswith(f"bot {index + 1}")
-        else seat.name
-    )
+    if not seat.bot:
+        return seat.name
+    level = _(seat.bot).capitalize()
+    full = _("{level} bot {seat}", level=level, seat=index + 1)
+    return _("{level} {seat}", level=level, seat=index + 1) if seat.name == full else seat.name
 
 
 def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
@@ -42,7 +43,11 @@ def seats_from(summaries: Sequence[SeatSummary]) -> tuple[Seat, ...]:
         Seat(
             ("⚙ " + s.name if s.program else s.name)  # a program: the bots' mark
             if s.name
-            else (f"{s.bot.capitalize()} bot {i + 1}" if s.bot else f"Seat {i + 1}"),
+            else (
+                _("{level} bot {seat}", level=_(s.bot).capitalize(), seat=i + 1)
+                if s.bot
+                else _("Seat {seat}", seat=i + 1)
+            ),
             s.bot,
             s.connected,
             s.standin,
@@ -82,10 +87,10 @@ def needs_text(card_id: str, me: PlayerInfo) -> str:
     short = shortfall(card_id, me)
     missing = sum(short)
     if missing == 0:
-        return "✓ buy"
+        return _("✓ buy")
     if missing <= me.tokens[5]:
-        return f"✓ buy {missing}*"
-    return "need " + letters(short)
+        return _("✓ buy {missing}*", missing=missing)
+    return _("need {letters}", letters=letters(short))
 
 
 def noble_lacks(requires: Sequence[int], player: PlayerInfo) -> tuple[int, ...]:
@@ -95,7 +100,7 @@ def noble_lacks(requires: Sequence[int], player: PlayerInfo) -> tuple[int, ...]:
 
 def lacks_text(lacks: Sequence[int]) -> str:
     """ "2U 1K to go", or "✓ meets it" (the noble visits at the end of a turn, R14)."""
-    return f"{letters(lacks)} to go" if any(lacks) else "✓ meets it"
+    return _("{letters} to go", letters=letters(lacks)) if any(lacks) else _("✓ meets it")
 
 
 def kept(tokens: Sequence[int], given: Sequence[int]) -> tuple[int, ...]:
@@ -125,20 +130,20 @@ def take_of(picked: Sequence[int]) -> Take:
 def why_not_pick(view: PlayerView, picked: Sequence[int], colour: int) -> str:
     """Why `colour` can't be added to the gems picked so far."""
     if colour == 5:
-        return "gold is never taken: it comes with a reserve (R9)"
-    name = COLOUR_NAMES[colour]
+        return _("gold is never taken: it comes with a reserve (R9)")
+    name = _(COLOUR_NAMES[colour])
     bank = view.bank
     if bank[colour] == 0:
-        return f"no {name} left in the bank"
+        return _("no {name} left in the bank", name=name)
     if colour in picked:
         if len(picked) > 1:
-            return "take 3 different colours, or 2 of one colour (R7, R8)"
-        return f"only {bank[colour]} {name} left; taking two needs 4 (R8)"
+            return _("take 3 different colours, or 2 of one colour (R7, R8)")
+        return _("only {bank} {name} left; taking two needs 4 (R8)", bank=bank[colour], name=name)
     if len(picked) >= 3:
-        return "3 gems at most (R7)"
+        return _("3 gems at most (R7)")
     if len(picked) == 2 and picked[0] == picked[1]:
-        return "2 of one colour is a whole move (R8)"
-    return "not a legal take now"
+        return _("2 of one colour is a whole move (R8)")
+    return _("not a legal take now")
 
 
 # -- why a move is refused ------------------------------------------------------
@@ -147,17 +152,17 @@ def why_not_pick(view: PlayerView, picked: Sequence[int], colour: int) -> str:
 def why_not(view: PlayerView, move: Move, names: Sequence[str] = ()) -> str:
     """A reason, in the player's words, that `move` is not among the view's legal moves."""
     if view.is_over:
-        return "the game is over"
+        return _("the game is over")
     if view.seat is None:
-        return "you are watching this game"
+        return _("you are watching this game")
     if not view.my_turn:
         who = (
             names[view.current_player]
             if view.current_player < len(names)
             else f"seat {view.current_player + 1}"
         )
-        return f"it is {who}'s turn"
-    return why_not_now(view, move)
+        return _("it is {who}'s turn", who=who)
+    return str(why_not_now(view, move))
 
 
 def check(view: PlayerView, move: Move, names: Sequence[str] = ()) -> str | None:
@@ -173,15 +178,17 @@ def buy_prompt(view: PlayerView, card_id: str) -> str:
     assert me is not None
     pay = price(card_id, me)
     paid = letters(pay) or "nothing"
-    return f"Buy {card_id} paying {paid}?"
+    return _("Buy {card_id} paying {paid}?", card_id=card_id, paid=paid)
 
 
 def reserve_prompt(view: PlayerView, move: Reserve | ReserveDeck) -> str:
-    gold = " and take 1 gold" if view.bank[5] > 0 else " (no gold left)"
+    gold = _(" and take 1 gold") if view.bank[5] > 0 else _(" (no gold left)")
     what = (
-        move.card if isinstance(move, Reserve) else f"the top card of the level {move.level} deck"
+        move.card
+        if isinstance(move, Reserve)
+        else _("the top card of the level {level} deck", level=move.level)
     )
-    return f"Reserve {what}{gold}?"
+    return _("Reserve {what}{gold}?", what=what, gold=gold)
 
 
 def card_summary(card_id: str, me: PlayerInfo | None, brief: bool = False) -> str:
@@ -189,8 +196,14 @@ def card_summary(card_id: str, me: PlayerInfo | None, brief: bool = False) -> st
     (`brief`: without what the gold covers)."""
     c = card(card_id)
     points = f", {c.prestige}★" if c.prestige else ""
-    colour = f"{COLOUR_NAMES[c.colour]} ({COLOURS[c.colour]})"
-    text = f"{card_id}: {colour} bonus{points}, costs {c.cost_text()}"
+    colour = f"{_(COLOUR_NAMES[c.colour])} ({COLOURS[c.colour]})"
+    text = _(
+        "{card_id}: {colour} bonus{points}, costs {cost_text}",
+        card_id=card_id,
+        colour=colour,
+        points=points,
+        cost_text=c.cost_text(),
+    )
     if me is None:
         return text
     return text + " — " + your_need(card_id, me, brief)
@@ -202,9 +215,9 @@ def your_need(card_id: str, me: PlayerInfo, brief: bool = False) -> str:
     short = shortfall(card_id, me)
     missing = sum(short)
     if missing == 0:
-        return "you can buy it"
+        return _("you can buy it")
     if missing <= me.tokens[5]:
-        return f"you can buy it with {plural(missing, 'gold')}"
+        return ngettext("you can buy it with {n} gold", "you can buy it with {n} gold", missing)
     gold = me.tokens[5]
-    covers = f" (your {gold} gold covers {gold})" if gold and not brief else ""
-    return f"you need {letters(short)} more{covers}"
+    covers = _(" (your {gold} gold covers {gold})", gold=gold) if gold and not brief else ""
+    return _("you need {letters} more{covers}", letters=letters(short), covers=covers)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shared.cards import COLOUR_NAMES, LETTERS, NOBLE_BY_ID
+from shared.i18n import _, ngettext
 from shared.moves import Buy, Move, Reserve, ReserveDeck
 from shared.view import PlayerInfo, PlayerView
 
@@ -28,8 +29,17 @@ def card_text(
         return model.card_summary(card_id, me, brief)
     owner = view.players[seat]
     short = model.shortfall(card_id, owner)
-    lacks = "can buy it" if sum(short) <= owner.tokens[5] else "needs " + model.letters(short)
-    text = f"{card_id}, reserved by {names[seat]}, who {lacks}"
+    lacks = (
+        _("can buy it")
+        if sum(short) <= owner.tokens[5]
+        else _("needs {letters}", letters=model.letters(short))
+    )
+    text = _(
+        "{card_id}, reserved by {names}, who {lacks}",
+        card_id=card_id,
+        names=names[seat],
+        lacks=lacks,
+    )
     return text if me is None else f"{text} · {model.your_need(card_id, me, brief=True)}"
 
 
@@ -38,10 +48,10 @@ def noble_text(view: PlayerView, names: Sequence[str], nid: str) -> str:
     need = NOBLE_BY_ID[nid].requires
     parts = []
     for s in order(view):
-        who = "you" if s == view.seat else names[s]
+        who = _("you") if s == view.seat else names[s]
         lacks = model.noble_lacks(need, view.players[s])
         parts.append(f"{who} {model.letters(lacks) or '✓'}")
-    return f"{_noble_asks(nid)} · to go: " + ", ".join(parts)
+    return _("{noble_asks} · to go: ", noble_asks=_noble_asks(nid)) + ", ".join(parts)
 
 
 def noble_short(view: PlayerView, nid: str) -> str:
@@ -52,11 +62,19 @@ def noble_short(view: PlayerView, nid: str) -> str:
     if view.me is None:
         return head
     lacks = model.letters(model.noble_lacks(need, view.me))
-    return f"{head} · you lack {lacks}" if lacks else f"{head} · you have them"
+    return (
+        _("{head} · you lack {lacks}", head=head, lacks=lacks)
+        if lacks
+        else _("{head} · you have them", head=head)
+    )
 
 
 def _noble_asks(nid: str) -> str:
-    return f"{nid} asks {model.letters(NOBLE_BY_ID[nid].requires)} in bonuses (3★, R14)"
+    return _(
+        "{nid} asks {letters} in bonuses (3★, R14)",
+        nid=nid,
+        letters=model.letters(NOBLE_BY_ID[nid].requires),
+    )
 
 
 def player_text(
@@ -64,16 +82,25 @@ def player_text(
 ) -> str:
     """A player's reserved card `item`, or the player when they hold none."""
     p = view.players[seat]
-    name = "you" if seat == view.seat else names[seat]
+    name = _("you") if seat == view.seat else names[seat]
     if item < len(p.reserved):
         r = p.reserved[item]
         if r.card is not None:
             return card_text(view, names, r.card, me)
-        return f"{name}: a blind level {r.level} reserve (only its owner knows it, R9)"
-    tokens = model.letters(p.tokens) or "no tokens"
-    return (
-        f"{name}: {p.prestige}★, {tokens} ({p.token_count} tokens), "
-        f"{p.cards_bought} cards, no reserved card"
+        return _(
+            "{name}: a blind level {level} reserve (only its owner knows it, R9)",
+            name=name,
+            level=r.level,
+        )
+    tokens = model.letters(p.tokens) or _("no tokens")
+    return _(
+        "{name}: {prestige}★, {tokens} ({token_count} tokens), {cards_bought} "
+        "cards, no reserved card",
+        name=name,
+        prestige=p.prestige,
+        tokens=tokens,
+        token_count=p.token_count,
+        cards_bought=p.cards_bought,
     )
 
 
@@ -82,10 +109,16 @@ def return_text(view: PlayerView, giving: Sequence[int]) -> str:
     assert view.me is not None
     excess = view.me.token_count - 10
     left = excess - len(giving)
-    chosen = " ".join(LETTERS[c] for c in sorted(giving)) or "nothing yet"
+    chosen = " ".join(LETTERS[c] for c in sorted(giving)) or _("nothing yet")
     keep = model.letters(model.kept(view.me.tokens, giving))
-    more = f"{left} more" if left else "Enter returns them"
-    return f"Give back {excess} (R13): {chosen} · {more} · you keep {keep}"
+    more = ngettext("{n} more", "{n} more", left) if left else _("Enter returns them")
+    return _(
+        "Give back {excess} (R13): {chosen} · {more} · you keep {keep}",
+        excess=excess,
+        chosen=chosen,
+        more=more,
+        keep=keep,
+    )
 
 
 def pending_text(view: PlayerView, move: Move) -> str:
@@ -99,13 +132,17 @@ def pending_text(view: PlayerView, move: Move) -> str:
 
 def pile_text(view: PlayerView, colour: int) -> str:
     """A bank pile: how many are left, how many you hold."""
-    held = "" if view.me is None else f"; you hold {view.me.tokens[colour]}"
-    name = f"{COLOUR_NAMES[colour]} ({LETTERS[colour]})"
-    return f"{name}: {view.bank[colour]} in the bank{held}"
+    held = "" if view.me is None else _("; you hold {tokens}", tokens=view.me.tokens[colour])
+    name = f"{_(COLOUR_NAMES[colour])} ({LETTERS[colour]})"
+    return _("{name}: {bank} in the bank{held}", name=name, bank=view.bank[colour], held=held)
 
 
 def slot_text(face: CardFace, mine: bool) -> str:
     """A deck, an empty slot, or an empty place for your reserved cards."""
     if face.kind == DECK:
-        return f"level {face.level} deck: {face.count} cards · r reserves its top card blind"
-    return "your reserved cards show here (3 at most)" if mine else "an empty slot"
+        return _(
+            "level {level} deck: {count} cards · r reserves its top card blind",
+            level=face.level,
+            count=face.count,
+        )
+    return _("your reserved cards show here (3 at most)") if mine else _("an empty slot")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.gamerecord import Record, replay_record, replay_steps
+from shared.i18n import _
 from shared.messages import MAX_ID, MAX_NAME
 from shared.players import bot_level, player_named
 from shared.protocol import LoggedTurn, SeatSummary
@@ -92,4 +93,4 @@ class Replay:
     @property
     def title(self) -> str:
         """ "game 4fa2c1" (the record of a server's game), else "a record"."""
-        return f"game {self.game}" if self.game else "a record"
+        return _("game {game}", game=self.game) if self.game else _("a record")

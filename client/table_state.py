@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shared.i18n import _
 from shared.moves import Move
 from shared.protocol import RatingChange, TableUpdate
 from shared.view import PlayerView
@@ -111,4 +112,4 @@ class TableState:
 
     def name(self, seat: int) -> str:
         """A seat's name, as the table shows it (seats count from 1)."""
-        return self.seats[seat].name if seat < len(self.seats) else f"Seat {seat + 1}"
+        return self.seats[seat].name if seat < len(self.seats) else _("Seat {seat}", seat=seat + 1)

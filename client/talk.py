@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from shared.i18n import N_, _
 from shared.messages import MAX_NAME
 from shared.social import LOBBY, ChatLine, ChatLines
 from shared.text import safe_text
 
 KEPT = 500  # lines kept for a place
-COMMANDS = "/mute NAME, /unmute NAME, /mute (who is muted), /bell (on or off)"
+COMMANDS = N_("/mute NAME, /unmute NAME, /mute (who is muted), /bell (on or off)")
 
 
 class Talk:
@@ -42,24 +43,31 @@ class Talk:
 
     def command(self, text: str) -> str:
         """Run a ``/`` command typed on a chat line; what to tell the player."""
-        word, _, rest = text.strip().partition(" ")
+        word, _sep, rest = text.strip().partition(" ")
         name = safe_text(rest, MAX_NAME)  # as the host's names are: it is echoed, too
         if word == "/mute" and name:
             self.muted.add(name.casefold())
-            return f"{name} is muted for you (this session); /unmute {name} undoes it"
+            return _("{name} is muted for you (this session); /unmute {name} undoes it", name=name)
         if word == "/mute":
-            return "muted: " + (", ".join(sorted(self.muted)) or "nobody")
+            return _("muted: ") + (", ".join(sorted(self.muted)) or _("nobody"))
         if word == "/unmute" and name:
             found = name.casefold() in self.muted
             self.muted.discard(name.casefold())
-            return f"{name} is no longer muted" if found else f"{name} was not muted"
+            return (
+                _("{name} is no longer muted", name=name)
+                if found
+                else _("{name} was not muted", name=name)
+            )
         if word == "/bell":
             self.bell = {"on": True, "off": False}.get(name.lower(), not self.bell)
-            return f"the bell is {'on' if self.bell else 'off'}: it rings when it becomes your turn"
-        return f"commands: {COMMANDS}"
+            return _(
+                "the bell is {value}: it rings when it becomes your turn",
+                value="on" if self.bell else "off",
+            )
+        return _("commands: {commands}", commands=_(COMMANDS))
 
 
 def chat_text(line: ChatLine) -> str:
     """A line as the chat shows it: who, then what (a spectator's marked)."""
-    who = f"{line.name} (watching)" if line.spectator else line.name
+    who = _("{name} (watching)", name=line.name) if line.spectator else line.name
     return f"{who}: {line.text}"

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import N_
+
 COLOURS = "WUGRK"
 LETTERS = "WUGRK*"
 GOLD = 5
 # This edition's card set (docs/rules.md, "Card set"): a game record names it, so that a
 # record is never replayed with other cards. A change to the cards gets a new one.
 CARD_SET = "1"
-COLOUR_NAMES = ("white", "blue", "green", "red", "black", "gold")
+COLOUR_NAMES = (N_("white"), N_("blue"), N_("green"), N_("red"), N_("black"), N_("gold"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from .clock import CASUAL, ClockView, TimeControl
 from .constants import WINNING_PRESTIGE
+from .i18n import Text
 from .moves import Move
 from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
 from .tourney_messages import (
@@ -24,7 +25,10 @@ from .tourney_messages import (
 from .view import LastTurn, PlayerView
 
 PROTOCOL_VERSION = 3  # 2: typed messages, the version in `welcome`, turns as one list;
-# 3: the host says where a session is (`Where`), and the app follows it
+# 3: the host says where a session is (`Where`), and the app follows it. Added since, with
+# defaults (so version 3 still: a client that does not know them reads the rest as
+# before): a notice's and a bye's `said` (key and fields, `shared.said`, for the client to
+# translate), `welcome`'s saved `language` and `reading`, the `language` message.
 
 BOT_LEVELS = ("easy", "medium", "hard")
 MAX_SEED = 1 << 63  # seeds are 0 .. 2**63-1: a signed 64-bit integer in any database
@@ -105,6 +109,8 @@ class Welcome:
     name: str
     guest: bool = False
     protocol: int = PROTOCOL_VERSION
+    language: str | None = None  # the language this player chose before (`Language`)
+    reading: str | None = None  # and how its right-to-left text shows (`shared.i18n`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +188,9 @@ class Notice:
     news with the bell, such as a tournament's table ready)."""
 
     TAG: ClassVar[str] = "notice"
-    text: str
+    text: str  # in English
     level: str = "error"
+    said: Text | None = None  # the same, for the client to translate (`shared.i18n`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +208,8 @@ class Bye:
     """The host is closing this session; `text` says why."""
 
     TAG: ClassVar[str] = "bye"
-    text: str
+    text: str  # in English
+    said: Text | None = None  # the same, for the client to translate
 
 
 # -- client → host ---------------------------------------------------------------
@@ -394,6 +402,16 @@ class Hint:
     TAG: ClassVar[str] = "hint"
 
 
+@dataclass(frozen=True, slots=True)
+class Language:
+    """The player chose the language they read (`shared.i18n.LANGUAGES`): the host keeps
+    it with their name's key (a guest's for the session) and says it in `Welcome`."""
+
+    TAG: ClassVar[str] = "language"
+    language: str
+    reading: str | None = None  # visual or logical: a right-to-left language's way of showing
+
+
 HostMessage = (
     Welcome
     | LobbyList
@@ -428,6 +446,7 @@ ClientMessage = (
     | Vote
     | Rematch
     | NextGame
+    | Language
     | AskTourneys
     | AskTourney
     | EnterTourney

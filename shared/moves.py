@@ -13,6 +13,7 @@ from itertools import combinations, combinations_with_replacement
 
 from .cards import CARDS, LETTERS, card
 from .errors import InvalidMoveError
+from .i18n import L_, N_
 
 
 def _counts(colours: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
@@ -187,19 +188,34 @@ def _letters(text: str, allowed: str, what: str, original: str) -> tuple[int, ..
     letters = "".join(text.split()).upper()
     bad = [ch for ch in letters if ch not in allowed]
     if bad:
-        raise InvalidMoveError(f"`{original}` is not a move: {bad[0]!r} is not a {what} letter")
+        said = (
+            N_("`{original}` is not a move: {bad!r} is not a gem letter")
+            if what == "gem"
+            else N_("`{original}` is not a move: {bad!r} is not a token letter")
+        )
+        raise InvalidMoveError(L_(said, original=original, bad=bad[0]))
     return tuple(sorted(allowed.index(ch) for ch in letters))
 
 
 def _card_id(text: str, original: str) -> str:
     m = _CARD_ID.match(text.strip())
     if not m:
-        raise InvalidMoveError(f"`{original}` is not a move: {text.strip()!r} is not a card id")
+        raise InvalidMoveError(
+            L_(
+                "`{original}` is not a move: {text!r} is not a card id",
+                original=original,
+                text=text.strip(),
+            )
+        )
     try:
         return card(text.strip()).id
     except KeyError:
         raise InvalidMoveError(
-            f"`{original}` is not a move: there is no card {text.strip()}"
+            L_(
+                "`{original}` is not a move: there is no card {text}",
+                original=original,
+                text=text.strip(),
+            )
         ) from None
 
 
@@ -210,7 +226,7 @@ def parse_move(text: str) -> Move:
     card ids without the leading zero.
     """
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a move is text, not {type(text).__name__}")
+        raise InvalidMoveError(L_("a move is text, not {name}", name=type(text).__name__))
     canonical = _BY_NOTATION.get(text)
     if canonical is not None:
         return canonical
@@ -222,17 +238,24 @@ def parse_move(text: str) -> Move:
         colours = _letters(rest, "WUGRK", "gem", original)
         distinct = len(set(colours))
         if not colours:
-            raise InvalidMoveError(f"`{original}` is not a move: take which gems?")
+            raise InvalidMoveError(
+                L_("`{original}` is not a move: take which gems?", original=original)
+            )
         if not (distinct == len(colours) <= 3 or (len(colours) == 2 and distinct == 1)):
             raise InvalidMoveError(
-                f"`{original}` is not a move: take up to 3 different gems, or 2 of one colour"
+                L_(
+                    "`{original}` is not a move: take up to 3 different gems, or 2 of one colour",
+                    original=original,
+                )
             )
         move = Take(colours)
     elif verb == "reserve":
         words = rest.split()
         if words and words[0].lower() == "deck":
             if len(words) != 2 or words[1] not in ("1", "2", "3"):
-                raise InvalidMoveError(f"`{original}` is not a move: decks are 1, 2 and 3")
+                raise InvalidMoveError(
+                    L_("`{original}` is not a move: decks are 1, 2 and 3", original=original)
+                )
             move = ReserveDeck(int(words[1]))
         else:
             move = Reserve(_card_id(rest, original))
@@ -241,14 +264,25 @@ def parse_move(text: str) -> Move:
     elif verb == "return":
         tokens = _letters(rest, LETTERS, "token", original)
         if not 1 <= len(tokens) <= MAX_RETURN:
-            raise InvalidMoveError(f"`{original}` is not a move: return 1 to {MAX_RETURN} tokens")
+            raise InvalidMoveError(
+                L_(
+                    "`{original}` is not a move: return 1 to {MAX_RETURN} tokens",
+                    original=original,
+                    MAX_RETURN=MAX_RETURN,
+                )
+            )
         move = Return(tokens)
     elif verb == "pass":
         if rest:
-            raise InvalidMoveError(f"`{original}` is not a move: pass takes nothing")
+            raise InvalidMoveError(
+                L_("`{original}` is not a move: pass takes nothing", original=original)
+            )
         move = PASS_MOVE
     else:
         raise InvalidMoveError(
-            f"`{original}` is not a move: start with take, reserve, buy, return or pass"
+            L_(
+                "`{original}` is not a move: start with take, reserve, buy, return or pass",
+                original=original,
+            )
         )
     return _INTERNED.get(move, move)

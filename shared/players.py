@@ -4,9 +4,11 @@ them through here."""
 
 from __future__ import annotations
 
+from .i18n import N_, _
 from .messages import BOT_LEVELS
 
 BOT_PREFIX = "bot:"
+LEVEL_WORDS = (N_("easy"), N_("medium"), N_("hard"))  # the levels, as a screen says them
 
 
 def bot_player(level: str) -> str:
@@ -29,6 +31,18 @@ def player_label(player: str) -> str:
     """A player as people read it: "hard bot" for ``bot:hard``, a name as it is."""
     level = bot_level(player)
     return player if level is None else bot_label(level)
+
+
+def bot_shown(level: str) -> str:
+    """A bot level in the reader's language, for a screen ("hard bot"); records and
+    logs keep `bot_label`'s English."""
+    return _("{level} bot", level=_(level))
+
+
+def player_shown(player: str) -> str:
+    """`player_label` in the reader's language: a bot level translated, a name as it is."""
+    level = bot_level(player)
+    return player if level is None else bot_shown(level)
 
 
 def player_named(text: str) -> str:

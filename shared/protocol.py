@@ -32,6 +32,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
+from . import said as said_wire
 from . import social_protocol as social
 from . import tourney_protocol as tourney
 from .clock import ClockView, TimeControl
@@ -39,6 +40,7 @@ from .codec import CodecError, dumps, loads, turn_payload
 from .constants import WINNING_PRESTIGE
 from .decode import turn_from
 from .errors import SplendorError
+from .i18n import LANGUAGES, READINGS, Text
 from .messages import (
     BOT_LEVELS,
     LEADERBOARD_PAGE,
@@ -66,6 +68,7 @@ from .messages import (
     Hint,
     HostMessage,
     Join,
+    Language,
     Leaderboard,
     Leave,
     LobbyList,
@@ -112,7 +115,7 @@ from .view import PlayerView
 _QUIET = frozenset(
     (
         "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
-        "to_move", "target", "program",
+        "to_move", "target", "program", "said", "language", "reading",
     )
 )  # fmt: skip
 _PARTS = (
@@ -144,6 +147,8 @@ def _wire(x: Any) -> Any:
         return _fields(x)
     if isinstance(x, tuple):
         return tuple(_wire(v) for v in x)
+    if isinstance(x, Text):
+        return said_wire.wire(x)
     return x  # str, int, float, bool, None, and a PlayerView (the codec's own)
 
 
@@ -152,10 +157,26 @@ def encode(msg: Message) -> bytes:
     return dumps({"t": msg.TAG, **_fields(msg)})
 
 
-def notice(text: str, level: str = "error") -> bytes:
+def notice(text: str | Text, level: str = "error") -> bytes:
     """A `Notice` as bytes, made safe to show (it may echo what a player typed) and cut
-    to what a client accepts (`shared.text.safe_text`)."""
-    return encode(Notice(shown(text, MAX_TEXT), level))
+    to what a client accepts (`shared.text.safe_text`); a `Text` goes as key and fields
+    too, for the client to translate, with its English beside it."""
+    said = text if isinstance(text, Text) else None
+    english = text.english() if isinstance(text, Text) else text
+    return encode(Notice(shown(english, MAX_TEXT), level, said))
+
+
+def bye(text: str | Text) -> bytes:
+    """A `Bye` as bytes: a `Text` goes as key and fields too, with its English beside it."""
+    if isinstance(text, Text):
+        return encode(Bye(shown(text.english(), MAX_TEXT), text))
+    return encode(Bye(shown(text, MAX_TEXT)))
+
+
+def notice_of(error: Exception, level: str = "error") -> bytes:
+    """A `Notice` of an error whose message is a `Text` (or a plain str)."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return notice(first if isinstance(first, Text) else str(error), level)
 
 
 # -- decoding --------------------------------------------------------------------
@@ -221,8 +242,13 @@ def _bot_or_open(x: object, what: str) -> str | None:
 
 def _welcome(r: Reader) -> Welcome:
     # A host from before versions were sent speaks version 1.
+    language, reading = r.get("language", None), r.get("reading", None)
     return Welcome(
-        r.line("name", MAX_NAME), r.flag("guest", False), r.integer("protocol", 0, 1 << 16, 1)
+        r.line("name", MAX_NAME),
+        r.flag("guest", False),
+        r.integer("protocol", 0, 1 << 16, 1),
+        language if language in LANGUAGES else None,
+        reading if reading in READINGS else None,
     )
 
 
@@ -293,7 +319,16 @@ def _notice(r: Reader) -> Notice:
     level = r.get("level", "error")
     if level not in ("error", "info", "call"):  # call: news that rings the bell
         raise r.bad("level", "error, info or call")
-    return Notice(r.line("text", MAX_TEXT), level)
+    return Notice(r.line("text", MAX_TEXT), level, said_wire.opt_read(r, "said"))
+
+
+def _language(r: Reader) -> Language:
+    language, reading = r.get("language", None), r.get("reading", None)
+    if language not in LANGUAGES:
+        raise r.bad("language", f"one of {', '.join(LANGUAGES)}")
+    if reading is not None and reading not in READINGS:
+        raise r.bad("reading", f"one of {', '.join(READINGS)}, or none")
+    return Language(language, reading)
 
 
 def _create(r: Reader) -> Create:
@@ -409,7 +444,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
     Where.TAG: _where,
     Notice.TAG: _notice,
     Advice.TAG: _advice,
-    Bye.TAG: lambda r: Bye(r.line("text", MAX_TEXT)),
+    Bye.TAG: lambda r: Bye(r.line("text", MAX_TEXT), said_wire.opt_read(r, "said")),
     Leaderboard.TAG: lambda r: Leaderboard(
         r.seq("rows", _ranked, most=LEADERBOARD_PAGE),
         r.integer("offset", 0, 1 << 31, 0),
@@ -441,6 +476,7 @@ _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Vote.TAG: social.vote,
     Rematch.TAG: lambda r: Rematch(),
     NextGame.TAG: lambda r: NextGame(),
+    Language.TAG: _language,
     **tourney.CLIENT_READERS,
 }
 
@@ -500,6 +536,7 @@ __all__ = [
     "Hint",
     "HostMessage",
     "Join",
+    "Language",
     "Leave",
     "LobbyList",
     "NextGame",
@@ -529,5 +566,7 @@ __all__ = [
     "decode_client",
     "decode_host",
     "encode",
+    "bye",
     "notice",
+    "notice_of",
 ]

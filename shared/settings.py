@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .cards import CARD_SET
 from .constants import GEMS_BY_PLAYERS, WINNING_PRESTIGE
+from .i18n import _
 
 TARGETS = (WINNING_PRESTIGE, 21)  # what a table may be created with: the rules', a long game
 MIN_TARGET, MAX_TARGET = 1, 99  # what the engine accepts (tests, later variants)
@@ -44,7 +45,7 @@ class GameSettings:
 
 def target_text(target: int) -> str:
     """A non-standard target as the lobby and the table name it ("to 21"); "" for 15."""
-    return "" if target == WINNING_PRESTIGE else f"to {target}"
+    return "" if target == WINNING_PRESTIGE else _("to {target}", target=target)
 
 
 __all__ = ["MAX_TARGET", "MIN_TARGET", "TARGETS", "GameSettings", "target_text"]

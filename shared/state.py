@@ -29,6 +29,7 @@ from .constants import (
 )
 from .errors import IllegalMoveError
 from .explain import why_not_now
+from .i18n import L_
 from .moves import (
     ALL_MOVES,
     BUYS,
@@ -267,8 +268,9 @@ class GameState(_OnTheTable):
                 return self.apply_unchecked(move)
         if move not in legal:
             why = why_not_now(self.view(self.current_player), move)
-            where = f"turn {self.turn}, seat {self.current_player + 1}"  # seats count from 1
-            raise IllegalMoveError(f"`{move}`: {why} ({where})")
+            # Seats count from 1. The message is a `Text`: each player reads it in theirs.
+            where = L_("turn {turn}, seat {seat}", turn=self.turn, seat=self.current_player + 1)
+            raise IllegalMoveError(L_("`{move}`: {why} ({where})", move=move, why=why, where=where))
         return self.apply_unchecked(move)
 
     def apply_unchecked(self, move: Move) -> GameState:

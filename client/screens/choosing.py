@@ -13,7 +13,7 @@ from typing import Protocol
 
 from shared.cards import COLOUR_NAMES
 from shared.errors import SplendorError
-from shared.explain import plural
+from shared.i18n import _, ngettext
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, parse_move
 from shared.protocol import ClientMessage, PlayMove
 from shared.view import PlayerInfo, PlayerView
@@ -74,7 +74,7 @@ class Choosing:
     def buy(self) -> None:
         kind, target = self.look.target()
         if kind not in ("card", "look"):
-            self.screen.refuse("put the cursor on a card to buy it")
+            self.screen.refuse(_("put the cursor on a card to buy it"))
         else:
             self._offer(Buy(target))
 
@@ -85,7 +85,7 @@ class Choosing:
         elif kind == "card" and not self.look.on_my_hand:
             self._offer(Reserve(target))
         else:
-            self.screen.refuse("put the cursor on a face-up card or a deck to reserve it")
+            self.screen.refuse(_("put the cursor on a face-up card or a deck to reserve it"))
 
     def take(self) -> None:
         if self.taking and self.picked:
@@ -123,9 +123,17 @@ class Choosing:
         self.screen.say(None)
         excess = view.me.token_count - 10
         if len(self.giving) >= excess:
-            self.screen.say(f"That is {excess} already: Enter returns them.", "error")
+            self.screen.say(
+                _("That is {excess} already: Enter returns them.", excess=excess), "error"
+            )
         elif self.giving.count(colour) >= view.me.tokens[colour]:
-            self.screen.say(f"You hold no more {COLOUR_NAMES[colour]} to give back.", "error")
+            self.screen.say(
+                _(
+                    "You hold no more {colour} to give back.",
+                    colour=_(COLOUR_NAMES[colour]),
+                ),
+                "error",
+            )
         else:
             self.giving.append(colour)
         self.screen.draw_cards()
@@ -161,7 +169,7 @@ class Choosing:
                 legal = view.legal_moves
                 if Buy(target) not in legal and on_board and Reserve(target) in legal:
                     why = model.why_not(view, Buy(target), self.state.names)
-                    self.screen.refuse(why + " · r reserves it")
+                    self.screen.refuse(why + _(" · r reserves it"))
                 else:
                     self._offer(Buy(target))
 
@@ -175,7 +183,14 @@ class Choosing:
             return
         excess = view.me.token_count - 10
         left = excess - len(self.giving)
-        self.screen.refuse(f"Choose {left} more: exactly {plural(excess, 'token')} go back (R13).")
+        self.screen.refuse(
+            ngettext(
+                "Choose {left} more: exactly {n} token goes back (R13).",
+                "Choose {left} more: exactly {n} tokens go back (R13).",
+                excess,
+                left=left,
+            )
+        )
 
     def cancel(self) -> bool:
         """Esc: drop the choice under way; False if there was none."""
@@ -222,10 +237,10 @@ class Choosing:
         if view is None:
             return None
         if state.seat is not None and state.playing_seat is None:
-            self.screen.refuse("a bot plays your seat for the rest of this game")
+            self.screen.refuse(_("a bot plays your seat for the rest of this game"))
             return None
         if self.waiting:
-            self.screen.refuse("waiting for the host to answer your move…")
+            self.screen.refuse(_("waiting for the host to answer your move…"))
             return None
         if not view.my_turn:
             self.screen.refuse(model.why_not(view, Buy("1-01"), state.names))
@@ -263,5 +278,5 @@ class Choosing:
         self.screen.send(PlayMove(move))
         self.waiting = True
         self.reset()
-        self.screen.say(f"sent: {move}")
+        self.screen.say(_("sent: {move}", move=str(move)))
         self.screen.draw_board()  # the host's answer redraws the rest

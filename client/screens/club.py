@@ -17,7 +17,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
-from shared.players import bot_player, player_label, player_named
+from shared.i18n import N_, _
+from shared.players import bot_player, player_named, player_shown
 from shared.protocol import (
     BOT_LEVELS,
     LEADERBOARD_PAGE,
@@ -37,14 +38,20 @@ if TYPE_CHECKING:
 
 BOARD_COLUMNS = (
     ("#", 5),
-    ("Player", 0),
-    ("Rating", 6),
-    ("Games", 5),
-    ("Wins", 5),
-    ("Last game", 11),
+    (N_("Player"), 0),
+    (N_("Rating"), 6),
+    (N_("Games"), 5),
+    (N_("Wins"), 5),
+    (N_("Last game"), 11),
 )
-GAME_COLUMNS = (("Game", 8), ("When", 11), ("Result", 12), ("", 6), ("Players and scores", 0))
-BACK = ("escape", "esc", "Back")
+GAME_COLUMNS = (
+    (N_("Game"), 8),
+    (N_("When"), 11),
+    (N_("Result"), 12),
+    ("", 6),
+    (N_("Players and scores"), 0),
+)
+BACK = ("escape", "esc", N_("Back"))
 
 
 class _ClubScreen(Screen[None]):
@@ -55,7 +62,7 @@ class _ClubScreen(Screen[None]):
         Binding("down,j", "select(1)", show=False),
         Binding("home", "select(-1000000)", show=False),
         Binding("end", "select(1000000)", show=False),
-        Binding("escape", "close", "Back", tooltip="Back to where you were"),
+        Binding("escape", "close", N_("Back"), tooltip=N_("Back to where you were")),
     ]
 
     @property
@@ -81,16 +88,16 @@ class LeaderboardScreen(_ClubScreen):
 
     BINDINGS = [
         *_ClubScreen.BINDINGS,
-        Binding("enter", "profile", "Profile", tooltip="The selected player's profile"),
-        Binding("pagedown", "page(1)", show=False, tooltip="The next rows"),
-        Binding("pageup", "page(-1)", show=False, tooltip="The rows before"),
-        Binding("m", "mine", "Me", tooltip="The page with your own row"),
+        Binding("enter", "profile", N_("Profile"), tooltip=N_("The selected player's profile")),
+        Binding("pagedown", "page(1)", show=False, tooltip=N_("The next rows")),
+        Binding("pageup", "page(-1)", show=False, tooltip=N_("The rows before")),
+        Binding("m", "mine", N_("Me"), tooltip=N_("The page with your own row")),
     ]
     KEYS: Keys = (
-        ("", "↑ ↓", "Select"),
-        ("enter", "⏎", "Profile"),
-        ("pagedown", "PgUp PgDn", "Page"),
-        ("m", "m", "My row"),
+        ("", "↑ ↓", N_("Select")),
+        ("enter", "⏎", N_("Profile")),
+        ("pagedown", "PgUp PgDn", N_("Page")),
+        ("m", "m", N_("My row")),
         BACK,
     )
 
@@ -101,7 +108,7 @@ class LeaderboardScreen(_ClubScreen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="club-title")
-        yield TableList(BOARD_COLUMNS, empty=" Nobody is rated yet: play a rated game.")
+        yield TableList(BOARD_COLUMNS, empty=_(" Nobody is rated yet: play a rated game."))
         yield Static(id="club-me")
         yield KeyBar()
 
@@ -111,13 +118,21 @@ class LeaderboardScreen(_ClubScreen):
 
     def show(self, board: Leaderboard) -> None:
         if not board.rows and board.offset > 0:  # past the last page: stay on this one
-            self.notify("That is the end of the leaderboard.")
+            self.notify(_("That is the end of the leaderboard."))
             board = Leaderboard(self.board.rows, self.board.offset, board.me)
         turned = board.offset - self.board.offset  # a page on (> 0) or back (< 0)
         self.board = board
-        span = f" · rows {board.offset + 1}–{board.offset + len(board.rows)}" if board.rows else ""
+        span = (
+            _(
+                " · rows {first}–{last}",
+                first=board.offset + 1,
+                last=board.offset + len(board.rows),
+            )
+            if board.rows
+            else ""
+        )
         self.query_one("#club-title", Static).update(
-            f"[b #ffd23f]◆ Leaderboard[/] — rated games; ⚙ marks a bot level{span}"
+            _("[b #ffd23f]◆ Leaderboard[/] — rated games; ⚙ marks a bot level{span}", span=span)
         )
         me = self.me
         rows = [(r.player, club.ranked_cells(r, me)) for r in board.rows]
@@ -132,11 +147,15 @@ class LeaderboardScreen(_ClubScreen):
         mine = board.me
         note = self.query_one("#club-me", Static)
         if self.splendor.guest:
-            note.update("[#8a8f98]Guests are not rated: connect with a key to be.[/]")
+            note.update(_("[#8a8f98]Guests are not rated: connect with a key to be.[/]"))
         elif mine is None:
-            note.update("[#8a8f98]You are not rated yet: your first rated game puts you here.[/]")
+            note.update(
+                _("[#8a8f98]You are not rated yet: your first rated game puts you here.[/]")
+            )
         elif any(r.player == mine.player for r in board.rows):
-            note.update(f"[#8a8f98]You are #{mine.rank} with {mine.rating}.[/]")
+            note.update(
+                _("[#8a8f98]You are #{rank} with {rating}.[/]", rank=mine.rank, rating=mine.rating)
+            )
         else:
             width = max(40, self.size.width or self.app.size.width)
             cells = club.ranked_cells(mine, me)
@@ -157,7 +176,7 @@ class LeaderboardScreen(_ClubScreen):
     def action_mine(self) -> None:
         mine = self.board.me
         if mine is None:
-            self.notify("You are not on the leaderboard yet.")
+            self.notify(_("You are not on the leaderboard yet."))
             return
         self._to_me = True
         offset = (mine.rank - 1) // LEADERBOARD_PAGE * LEADERBOARD_PAGE
@@ -175,9 +194,9 @@ class ProfileScreen(_ClubScreen):
 
     BINDINGS = [
         *_ClubScreen.BINDINGS,
-        Binding("enter,v", "replay", "Replay", tooltip="Replay the selected game"),
+        Binding("enter,v", "replay", N_("Replay"), tooltip=N_("Replay the selected game")),
     ]
-    KEYS: Keys = (("", "↑ ↓", "Select a game"), ("enter", "⏎", "Replay"), BACK)
+    KEYS: Keys = (("", "↑ ↓", N_("Select a game")), ("enter", "⏎", N_("Replay")), BACK)
 
     def __init__(self, profile: PlayerProfile) -> None:
         super().__init__()
@@ -190,8 +209,8 @@ class ProfileScreen(_ClubScreen):
             yield Static(id="profile-history")
             yield Static(id="profile-counts")
             yield Static(id="profile-tourneys")
-            yield Static("Recent games", classes="section-title")
-        yield TableList(GAME_COLUMNS, empty=" No finished games yet.")
+            yield Static(_("Recent games"), classes="section-title")
+        yield TableList(GAME_COLUMNS, empty=_(" No finished games yet."))
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -203,15 +222,17 @@ class ProfileScreen(_ClubScreen):
 
     def show(self, profile: PlayerProfile) -> None:
         self.profile = profile
-        label = escape(player_label(profile.player))
+        label = escape(player_shown(profile.player))
         program = profile.standing is not None and profile.standing.program
         mark = "⚙ " if club.is_bot(profile.player) or program else ""
-        you = " (you)" if profile.player == self.me else ""
-        self.query_one("#club-title", Static).update(f"[b #ffd23f]◆ {mark}{label}[/]{you}")
+        you = _(" (you)") if profile.player == self.me else ""
+        self.query_one("#club-title", Static).update(
+            _("[b #ffd23f]◆ {mark}{label}[/]{you}", mark=mark, label=label, you=you)
+        )
         guest = self.splendor.guest and profile.player == self.splendor.player_name
         width = self.size.width or self.app.size.width
         if guest:  # a guest's own page: this session's games, nothing rated
-            lines = ("You play as a guest: not rated. Your games this session:", "", "")
+            lines = (_("You play as a guest: not rated. Your games this session:"), "", "")
         else:
             lines = (
                 club.standing_text(profile),
@@ -237,7 +258,7 @@ class ProfileScreen(_ClubScreen):
 class _AskDialog(ModalScreen[str | None]):
     """One line to type (and, in `PlayerPicker`, a list to pick from); Enter answers."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -255,11 +276,13 @@ class GameIdDialog(_AskDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Replay a game", classes="dialog-title")
-            yield Input(placeholder="a game id, like t42", max_length=16, compact=True)
+            yield Static(_("Replay a game"), classes="dialog-title")
+            yield Input(placeholder=_("a game id, like t42"), max_length=16, compact=True)
             yield Static(
-                "A finished game's id: profiles list them.  [b]Enter[/b]: replay  "
-                "[b]Esc[/b]: cancel",
+                _(
+                    "A finished game's id: profiles list them.  [b]Enter[/b]: replay  "
+                    "[b]Esc[/b]: cancel"
+                ),
                 classes="dialog-keys",
             )
 
@@ -280,16 +303,16 @@ class PlayerPicker(_AskDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="picker"):
-            yield Static("A player's profile", classes="dialog-title")
-            yield Input(placeholder="a name (or pick one below)", max_length=32, compact=True)
-            yield TableList((("Player", 0), ("", 12)), empty=" nobody to pick")
+            yield Static(_("A player's profile"), classes="dialog-title")
+            yield Input(placeholder=_("a name (or pick one below)"), max_length=32, compact=True)
+            yield TableList(((N_("Player"), 0), ("", 12)), empty=_(" nobody to pick"))
             yield Static(
-                "[b]↑↓[/b]: pick   [b]Enter[/b]: open   [b]Esc[/b]: cancel",
+                _("[b]↑↓[/b]: pick   [b]Enter[/b]: open   [b]Esc[/b]: cancel"),
                 classes="dialog-keys",
             )
 
     def on_mount(self) -> None:
-        rows = [(p, (player_label(p), where)) for p, where in self.candidates]
+        rows = [(p, (player_shown(p), where)) for p, where in self.candidates]
         self.query_one(TableList).show(rows)
 
     def action_select(self, delta: int) -> None:
@@ -302,11 +325,14 @@ class PlayerPicker(_AskDialog):
 def candidates(me: str, seats: list[str], online: tuple[str, ...]) -> list[tuple[str, str]]:
     """Whom the player picker offers, each once: you, the selected table's players, who
     is online, then the bot levels."""
-    out: list[tuple[str, str]] = [(me, "you")]
+    out: list[tuple[str, str]] = [(me, _("you"))]
     seen = {me.lower()}
-    for name, where in [*((s, "at the table") for s in seats), *((o, "online") for o in online)]:
+    for name, where in [
+        *((s, _("at the table")) for s in seats),
+        *((o, _("online")) for o in online),
+    ]:
         if name.lower() not in seen:
             seen.add(name.lower())
             out.append((name, where))
     bots = [bot_player(level) for level in BOT_LEVELS]
-    return out + [(bot, "bot level") for bot in bots if bot not in seen]
+    return out + [(bot, _("bot level")) for bot in bots if bot not in seen]

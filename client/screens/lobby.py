@@ -20,7 +20,8 @@ from textual.widgets import Static
 
 from shared.chat import MAX_CHAT
 from shared.constants import WINNING_PRESTIGE
-from shared.players import bot_label, bot_player
+from shared.i18n import N_, _, ngettext
+from shared.players import bot_player, bot_shown
 from shared.protocol import (
     AskLeaderboard,
     AskProfile,
@@ -48,70 +49,83 @@ from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import NameList, Row, TableList
 from .club import GameIdDialog, PlayerPicker, candidates
 from .help import key_page
+from .language import LanguageDialog
 from .lobby_dialogs import CreateTableDialog, QuickGameDialog
 
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
 COLUMNS = (  # 0: the rest
-    ("Table", 7),
-    ("Host", 7),
-    ("Status", 9),
-    ("Game", 9),  # rated or casual, and a target other than the rules' 15 (R15)
-    ("Seats", 0),
-    ("Clock", 5),
-    ("Turn", 5),
+    (N_("Table"), 7),
+    (N_("Host"), 7),
+    (N_("Status"), 9),
+    (N_("Game"), 9),  # rated or casual, and a target other than the rules' 15 (R15)
+    (N_("Seats"), 0),
+    (N_("Clock"), 5),
+    (N_("Turn"), 5),
 )
-CLUB: Keys = (("r", "r", "Ranks"), ("p", "p", "Profile"), ("v", "v", "Replay"))
-END: Keys = (("question_mark", "?", "Help"), ("q", "q", "Quit"))
-OPEN, TALK = ("enter", "⏎", "Open"), ("t", "t", "Chat")
-JOINS: Keys = (("j", "j", "Join"), ("w", "w", "Watch"), ("g", "g", "Quick"), ("c", "c", "Create"))
+CLUB: Keys = (("r", "r", N_("Ranks")), ("p", "p", N_("Profile")), ("v", "v", N_("Replay")))
+LANGUAGE_KEY = ("L", "L", N_("Language"))
+END: Keys = (LANGUAGE_KEY, ("question_mark", "?", N_("Help")), ("q", "q", N_("Quit")))
+OPEN, TALK = ("enter", "⏎", N_("Open")), ("t", "t", N_("Chat"))
+JOINS: Keys = (
+    ("j", "j", N_("Join")),
+    ("w", "w", N_("Watch")),
+    ("g", "g", N_("Quick")),
+    ("c", "c", N_("Create")),
+)
 KEYS: Keys = (OPEN, *JOINS, TALK, *CLUB, *END)  # not at a table
-KEYS_AT_TABLE: Keys = (OPEN, ("l", "l", "Leave"), TALK, *CLUB, *END)  # waiting to start
-KEYS_HOSTING: Keys = (OPEN, ("s", "s", "Start"), *KEYS_AT_TABLE[1:])  # at one's own table
-KEYS_INVITED: Keys = (OPEN, ("j", "j", "Accept"), *KEYS_AT_TABLE[1:])  # offered a rematch
-SPARE = ("v", "p")  # the keys that give way on a narrow key line (in the help)
-TYPING: Keys = (("enter", "⏎", "Say"), ("escape", "esc", "Close"))
+KEYS_AT_TABLE: Keys = (OPEN, ("l", "l", N_("Leave")), TALK, *CLUB, *END)  # waiting to start
+KEYS_HOSTING: Keys = (OPEN, ("s", "s", N_("Start")), *KEYS_AT_TABLE[1:])  # at one's own table
+KEYS_INVITED: Keys = (OPEN, ("j", "j", N_("Accept")), *KEYS_AT_TABLE[1:])  # offered a rematch
+SPARE = ("L", "v", "p")  # the keys that give way on a narrow key line (in the help)
+STATUS_WORDS = (N_("waiting"), N_("playing"), N_("finished"))  # a table's, as the list says
+TYPING: Keys = (("enter", "⏎", N_("Say")), ("escape", "esc", N_("Close")))
 LOBBY_KEYS = [
-    ("↑ ↓ PgUp PgDn", "select a table"),
+    (N_("↑ ↓ PgUp PgDn"), N_("select a table")),
     (
         "Enter",
-        "join the selected table (waiting) or watch it (playing); your own game in "
-        "progress: back to your seat",
+        N_(
+            "join the selected table (waiting) or watch it (playing); your own game in "
+            "progress: back to your seat"
+        ),
     ),
-    ("g", "a quick game against bots, at once"),
-    ("c", "create a table: 2 to 4 seats, each open or a bot"),
-    ("j / w", "join / watch the selected table"),
-    ("s", "start the table you host, once every seat is filled"),
-    ("l", "leave the table you wait at"),
-    ("m", "your next game where it is your move"),
+    ("g", N_("a quick game against bots, at once")),
+    ("c", N_("create a table: 2 to 4 seats, each open or a bot")),
+    (N_("j / w"), N_("join / watch the selected table")),
+    ("s", N_("start the table you host, once every seat is filled")),
+    ("l", N_("leave the table you wait at")),
+    ("m", N_("your next game where it is your move")),
     (
         "t",
-        "chat to the lobby: Enter says it, Esc closes; /mute NAME hides a name's lines "
-        "(this session), /unmute NAME, /bell turns the bell off or on",
+        N_(
+            "chat to the lobby: Enter says it, Esc closes; /mute NAME hides a name's lines "
+            "(this session), /unmute NAME, /bell turns the bell off or on"
+        ),
     ),
-    ("r", "the leaderboard (Enter on a row: that player's profile)"),
-    ("p", "a player's profile: yours, the selected table's players, anyone's"),
-    ("v", "replay a finished game: type its id (profiles list them)"),
-    ("h", "humans only: hide the tables where a program plays (⚙), or show them again"),
-    ("q", "quit (a seat in a game is kept: connect again to play on)"),
+    ("r", N_("the leaderboard (Enter on a row: that player's profile)")),
+    ("p", N_("a player's profile: yours, the selected table's players, anyone's")),
+    ("v", N_("replay a finished game: type its id (profiles list them)")),
+    ("h", N_("humans only: hide the tables where a program plays (⚙), or show them again")),
+    ("L", N_("the language the game speaks to you in (kept with your key)")),
+    ("q", N_("quit (a seat in a game is kept: connect again to play on)")),
 ]
-LOBBY_ABOUT = """\
+LOBBY_ABOUT = N_("""\
 The lobby lists every table waiting for players or playing, with its seats, rated or \
 casual ("casual 21": a longer game, to 21 prestige instead of 15, R15), its clock \
 (5+10: minutes each and seconds a move; 3d: days a move) and the game's turn; "your \
 game" marks a game you hold a seat in, "your move" one that waits for your move. A \
-rated game changes the ratings of its players with a key, and of its bots."""
+rated game changes the ratings of its players with a key, and of its bots.""")
 
 
 def lobby_help() -> Group:
     """The help screen's first page in the lobby: its keys, then how to read it."""
-    return Group(key_page("In the lobby", LOBBY_KEYS), Text(""), Text(LOBBY_ABOUT))
+    return Group(key_page(N_("In the lobby"), LOBBY_KEYS), Text(""), Text(_(LOBBY_ABOUT)))
 
 
 def game_cell(table: TableSummary) -> str:
     """Rated or casual, and the target when it is not the rules' 15: "casual 21" (R15)."""
-    kind = "rated" if table.rated else "casual"
+    kind = _("rated") if table.rated else _("casual")
     return kind if table.target == WINNING_PRESTIGE else f"{kind} {table.target}"
 
 
@@ -123,7 +137,7 @@ def seats_cell(seats: tuple[SeatSummary, ...]) -> tuple[str, ...]:
     seats = tuple(sorted(seats, key=lambda s: 0 if s.name else 1 if s.bot else 2))
     short = [seat_label(s) if s.name else (s.bot or "") for s in seats if s.name or s.bot]
     free = len(seats) - len(short)
-    opens = [f"{free} open"] if free else []
+    opens = [_("{free} open", free=free)] if free else []
     least = [f"{short[0]} +{len(short) - 1}" if len(short) > 1 else short[0]] if short else []
     full = ", ".join(seat_label(s) for s in seats)
     return (full, ", ".join(short + opens), ", ".join(least + opens))
@@ -133,36 +147,37 @@ def seat_label(seat: SeatSummary) -> str:
     """A seat in a table summary: the player's name, "easy bot", or "open"."""
     if seat.name:
         mark = "⚙ " if seat.program else ""  # a program plays it: the bots' mark
-        return mark + seat.name + ("" if seat.connected else " (away)")
+        return mark + seat.name + ("" if seat.connected else _(" (away)"))
     if seat.bot:
-        return bot_label(seat.bot)
-    return "open"
+        return bot_shown(seat.bot)
+    return _("open")
 
 
 class LobbyScreen(Screen[None]):
     """Lists the tables; Enter joins a waiting table or watches a game in progress."""
 
     BINDINGS = [
-        Binding("enter", "open", "Join/watch", show=False),
+        Binding("enter", "open", N_("Join/watch"), show=False),
         Binding("up", "select(-1)", show=False),
         Binding("down", "select(1)", show=False),
         Binding("pageup", "page(-1)", show=False),
         Binding("pagedown", "page(1)", show=False),
         Binding("home", "select(-1000000)", show=False),
         Binding("end", "select(1000000)", show=False),
-        Binding("c", "create", "Create table"),
-        Binding("j", "join", "Join"),
-        Binding("w", "watch", "Watch"),
-        Binding("g", "quick", "Quick game"),
-        Binding("s", "start", "Start"),
-        Binding("l", "leave", "Leave table"),
-        Binding("r", "leaderboard", "Leaderboard"),
-        Binding("p", "profile", "Profile"),
-        Binding("v", "replay", "Replay a game"),
-        Binding("t", "talk", "Chat"),
-        Binding("m", "next_game", "Your move"),
+        Binding("c", "create", N_("Create table")),
+        Binding("j", "join", N_("Join")),
+        Binding("w", "watch", N_("Watch")),
+        Binding("g", "quick", N_("Quick game")),
+        Binding("s", "start", N_("Start")),
+        Binding("l", "leave", N_("Leave table")),
+        Binding("r", "leaderboard", N_("Leaderboard")),
+        Binding("p", "profile", N_("Profile")),
+        Binding("v", "replay", N_("Replay a game")),
+        Binding("t", "talk", N_("Chat")),
+        Binding("m", "next_game", N_("Your move")),
         Binding("h", "humans", show=False),
-        Binding("o", "tournaments", "Tournaments"),
+        Binding("L", "language", N_("Language")),
+        Binding("o", "tournaments", N_("Tournaments")),
     ]
 
     def __init__(self, lobby: LobbyList) -> None:
@@ -180,12 +195,12 @@ class LobbyScreen(Screen[None]):
         yield Static(id="lobby-title")
         with Horizontal(id="lobby-main"):
             with Vertical(id="lobby-tables"):
-                yield Static("Tables", classes="section-title")
+                yield Static(_("Tables"), classes="section-title")
                 yield TableList(COLUMNS, id="tables")
-                yield Static("Chat", classes="section-title", id="lobby-chat-title")
+                yield Static(_("Chat"), classes="section-title", id="lobby-chat-title")
                 yield ChatBox(id="lobby-chat")
             with Vertical(id="lobby-online"):
-                yield Static("Online", classes="section-title")
+                yield Static(_("Online"), classes="section-title")
                 yield NameList(id="online")
         yield Static(id="my-table")
         yield KeyBar(id="lobby-keys")
@@ -212,28 +227,30 @@ class LobbyScreen(Screen[None]):
         """Render a "lobby" message; only what changed is redrawn (a turn: one line)."""
         self.lobby = lobby
         me = self.splendor.player_name
-        guest = " (guest)" if self.splendor.guest else ""
+        guest = _(" (guest)") if self.splendor.guest else ""
         key = (me, guest + str(self.splendor.humans_only), lobby)
         if key == self._shown:
             return  # the same lobby again: nothing to redraw
         self._shown = key
         humans = self.splendor.humans_only
-        only = " · humans only ([b]h[/b]: all)" if humans else ""
+        only = _(" · humans only ([b]h[/b]: all)") if humans else ""
         self._update_static(
-            "#lobby-title", f"[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}{only}"
+            "#lobby-title",
+            _("[b #ffd23f]◆ Splendor[/] lobby — you are [b]{me}[/]{guest}", me=me, guest=guest)
+            + only,
         )
         rows: list[Row] = []
         for t in lobby.tables:
             if humans and any(s.program for s in t.seats) and t.id not in lobby.mine:
                 continue  # a program plays there (a table of one's own always shows)
-            status = t.status.value
+            status = _(t.status.value)  # waiting, playing (marked in `STATUS_WORDS`)
             seats = seats_cell(t.seats)
             playing = t.status is TableStatus.PLAYING
             turn = str(t.turn or "") if playing else ""
             if playing and t.id in lobby.mine:
-                status = "your move" if t.id in lobby.to_move else "your game"
+                status = _("your move") if t.id in lobby.to_move else _("your game")
             kind = game_cell(t)
-            clock = str(t.clock) if t.clock.timed else "none"
+            clock = str(t.clock) if t.clock.timed else _("none")
             rows.append((t.id, (t.id, t.host, status, kind, seats, clock, turn)))
         self.tables.show(rows)
         self.online.show(lobby.online)
@@ -265,35 +282,52 @@ class LobbyScreen(Screen[None]):
     def _show_mine(self, table: TableSummary | None, to_move: tuple[str, ...] = ()) -> None:
         moves = ""
         if to_move:
-            s = "" if len(to_move) == 1 else "s"
-            moves = (
-                f"\n[b #5fdc7f]Your move at {len(to_move)} table{s}[/]: {', '.join(to_move)}"
-                " · [b]m[/b] goes to each"
+            moves = "\n" + (
+                ngettext(
+                    "[b #5fdc7f]Your move at {n} table[/]: {tables} · [b]m[/b] goes to each",
+                    "[b #5fdc7f]Your move at {n} tables[/]: {tables} · [b]m[/b] goes to each",
+                    len(to_move),
+                    tables=", ".join(to_move),
+                )
             )
         if table is None:
             self._update_static(
                 "#my-table",
-                "[#8a8f98]You are not at a table. [b]c[/b] creates one, [b]j[/b] joins the "
-                "selected one, [b]g[/b] plays at once against bots.[/]" + moves,
+                _(
+                    "[#8a8f98]You are not at a table. [b]c[/b] creates one, [b]j[/b] joins the "
+                    "selected one, [b]g[/b] plays at once against bots.[/]"
+                )
+                + moves,
             )
             return
         me = self.splendor.player_name
         seats = "   ".join(
-            f"{i + 1}. {seat_label(s)}{' (you)' if s.name == me else ''}"
+            f"{i + 1}. {seat_label(s)}{_(' (you)') if s.name == me else ''}"
             for i, s in enumerate(table.seats)
         )
         host = table.host
-        action = "[b]s[/b] starts the game" if host == me else f"waiting for {host} to start"
+        action = (
+            _("[b]s[/b] starts the game")
+            if host == me
+            else _("waiting for {host} to start", host=host)
+        )
         longer = target_text(table.target)  # a game to 21, say (R15)
-        waiting = f"waiting, {longer}" if longer else "waiting"
+        waiting = _("waiting, {longer}", longer=longer) if longer else _("waiting")
         invited = [s.name for s in table.seats if s.invited and s.name]
         if me in invited:
-            action = "a rematch: [b]j[/b] accepts"
+            action = _("a rematch: [b]j[/b] accepts")
         elif invited:
-            action = f"a rematch: waiting for {', '.join(invited)} to accept"
+            action = _("a rematch: waiting for {names} to accept", names=", ".join(invited))
         self._update_static(
             "#my-table",
-            f"[b]Your table {table.id}[/b] ({waiting})  {seats}\n{action} · [b]l[/b] leaves{moves}",
+            _(
+                "[b]Your table {id}[/b] ({waiting})  {seats}\n{action} · [b]l[/b] leaves{moves}",
+                id=table.id,
+                waiting=waiting,
+                seats=seats,
+                action=action,
+                moves=moves,
+            ),
         )
 
     def selected_id(self) -> str | None:
@@ -318,7 +352,7 @@ class LobbyScreen(Screen[None]):
     def action_open(self) -> None:
         table = self._selected()
         if table is None:
-            self.notify("No table selected: c creates one.")
+            self.notify(_("No table selected: c creates one."))
         elif table.status is TableStatus.WAITING or self._rejoin(table):
             self.action_join()
         else:
@@ -335,24 +369,24 @@ class LobbyScreen(Screen[None]):
             return
         table = self._selected()
         if table is None:
-            self.notify("No table selected.")
+            self.notify(_("No table selected."))
         elif self._rejoin(table):
             self.splendor.send(Join(table.id))  # back to your seat
         elif table.status is not TableStatus.WAITING:
-            self.notify(f"Table {table.id} is not waiting for players: w watches it.")
+            self.notify(_("Table {id} is not waiting for players: w watches it.", id=table.id))
         elif table.id in self.lobby.mine:
             self.splendor.send(Join(table.id))  # your own seat there
         elif not any(s.open for s in table.seats):
-            self.notify(f"Table {table.id} has no open seat.")
+            self.notify(_("Table {id} has no open seat.", id=table.id))
         else:
             self.splendor.send(Join(table.id))
 
     def action_watch(self) -> None:
         table = self._selected()
         if table is None:
-            self.notify("No table selected.")
+            self.notify(_("No table selected."))
         elif table.status is not TableStatus.PLAYING:
-            self.notify(f"Table {table.id} has no game in progress to watch.")
+            self.notify(_("Table {id} has no game in progress to watch.", id=table.id))
         else:
             self.splendor.send(Watch(table.id))
 
@@ -376,6 +410,13 @@ class LobbyScreen(Screen[None]):
         if player:
             self.splendor.send(AskProfile(player))
 
+    def action_language(self) -> None:
+        self.app.push_screen(LanguageDialog(), self._language_of)
+
+    def _language_of(self, language: str | None) -> None:
+        if language is not None:
+            self.splendor.choose_language(language)
+
     def action_tournaments(self) -> None:
         self.splendor.send(AskTourneys())
 
@@ -393,9 +434,9 @@ class LobbyScreen(Screen[None]):
     def action_start(self) -> None:
         mine = self.lobby.waiting_at()
         if mine is None:
-            self.notify("You are not at a waiting table.")
+            self.notify(_("You are not at a waiting table."))
         elif mine.host != self.splendor.player_name:
-            self.notify(f"Only {mine.host}, who made the table, can start it.")
+            self.notify(_("Only {host}, who made the table, can start it.", host=mine.host))
         else:
             self.splendor.send(Start())
 
@@ -411,7 +452,7 @@ class LobbyScreen(Screen[None]):
 
     def action_next_game(self) -> None:
         if not self.lobby.to_move:
-            self.notify("No game waits for your move.")
+            self.notify(_("No game waits for your move."))
         else:
             self.splendor.send(NextGame())
 
@@ -451,6 +492,6 @@ class LobbyScreen(Screen[None]):
 
     def action_leave(self) -> None:
         if self.lobby.waiting_at() is None:
-            self.notify("You are not at a table.")
+            self.notify(_("You are not at a table."))
         else:
             self.splendor.send(Leave())

@@ -10,21 +10,29 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from shared.clock import PRESETS, parse_time_control
+from shared.i18n import N_, _
 from shared.protocol import BOT_LEVELS, Create, Quick
 from shared.settings import TARGETS
 
 from ..widgets.choice import Choice, show_seats
 
-OPEN = "open"
-PATIENCE = ("2 min", "5 min", "10 min", "30 min", "60 min")  # before absent players' vote
+OPEN = N_("open")
+PATIENCE = (
+    N_("2 min"),
+    N_("5 min"),
+    N_("10 min"),
+    N_("30 min"),
+    N_("60 min"),
+)  # before absent players' vote
 
 
-RATED, CASUAL = "rated", "casual"
+RATED, CASUAL = N_("rated"), N_("casual")
+NO_CLOCK = N_("none")  # the first clock a dialog offers (`shared.clock.PRESETS`)
 
 
 def target_choice() -> Choice:
     """The points that start the final round (R15): the rules' 15 first, then longer games."""
-    return Choice("Play to", tuple(map(str, TARGETS)), id="target")
+    return Choice(_("Play to"), tuple(map(str, TARGETS)), id="target")
 
 
 class _Dialog(ModalScreen[Create | Quick | None]):
@@ -32,10 +40,10 @@ class _Dialog(ModalScreen[Create | Quick | None]):
     since guests are never rated)."""
 
     BINDINGS = [
-        Binding("enter", "submit", "OK"),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down,j", "app.focus_next", "Next field", show=False),
-        Binding("up,k", "app.focus_previous", "Previous field", show=False),
+        Binding("enter", "submit", N_("OK")),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("down,j", "app.focus_next", N_("Next field"), show=False),
+        Binding("up,k", "app.focus_previous", N_("Previous field"), show=False),
     ]
 
     def action_cancel(self) -> None:
@@ -43,7 +51,7 @@ class _Dialog(ModalScreen[Create | Quick | None]):
 
     def rated_choice(self) -> Choice:
         guest = getattr(self.app, "guest", False)
-        return Choice("Game", (RATED, CASUAL), CASUAL if guest else RATED, id="rated")
+        return Choice(_("Game"), (RATED, CASUAL), CASUAL if guest else RATED, id="rated")
 
     @property
     def rated(self) -> bool:
@@ -60,24 +68,31 @@ class CreateTableDialog(_Dialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Create a table", classes="dialog-title")
-            yield Choice("Seats", ("2", "3", "4"), "2", id="seats")
-            yield Choice("Seat 1", ("you",), id="seat1")
+            yield Static(_("Create a table"), classes="dialog-title")
+            yield Choice(_("Seats"), ("2", "3", "4"), "2", id="seats")
+            yield Choice(_("Seat 1"), (N_("you"),), id="seat1")
             for seat in range(2, 5):
-                yield Choice(f"Seat {seat}", (OPEN, *BOT_LEVELS), OPEN, id=f"seat{seat}")
-            yield Choice("Clock", PRESETS, "none", id="clock")
-            yield Choice("Patience", PATIENCE, "10 min", id="patience")
+                yield Choice(
+                    _("Seat {seat}", seat=seat), (OPEN, *BOT_LEVELS), OPEN, id=f"seat{seat}"
+                )
+            yield Choice(_("Clock"), PRESETS, NO_CLOCK, id="clock")
+            yield Choice(_("Patience"), PATIENCE, "10 min", id="patience")
             yield self.rated_choice()
             yield target_choice()
             yield Static(
-                "Clock: 5+10 is 5 minutes each and 10 s more a move; 3d is 3 days a move. "
-                "Patience: how long a player may be away before the others may vote a bot "
-                "into their seat (no clock). Play to: the prestige that starts the final "
-                "round (R15); 21 is a longer game.",
+                _(
+                    "Clock: 5+10 is 5 minutes each and 10 s more a move; 3d is 3 days a move. "
+                    "Patience: how long a player may be away before the others may vote a bot "
+                    "into their seat (no clock). Play to: the prestige that starts the final "
+                    "round (R15); 21 is a longer game."
+                ),
                 classes="dialog-text",
             )
             yield Static(
-                "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: create   [b]Esc[/b]: cancel",
+                _(
+                    "[b]↑↓[/b]: field   [b]←→[/b]: change   "
+                    "[b]Enter[/b]: create   [b]Esc[/b]: cancel"
+                ),
                 classes="dialog-keys",
             )
 
@@ -113,14 +128,14 @@ class QuickGameDialog(_Dialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Quick game against bots", classes="dialog-title")
-            yield Choice("Players", ("2", "3", "4"), "2", id="players")
-            yield Choice("Bots", BOT_LEVELS, "medium", id="level")
-            yield Choice("Clock", PRESETS, "none", id="clock")
+            yield Static(_("Quick game against bots"), classes="dialog-title")
+            yield Choice(_("Players"), ("2", "3", "4"), "2", id="players")
+            yield Choice(_("Bots"), BOT_LEVELS, "medium", id="level")
+            yield Choice(_("Clock"), PRESETS, NO_CLOCK, id="clock")
             yield self.rated_choice()
             yield target_choice()
             yield Static(
-                "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: play   [b]Esc[/b]: cancel",
+                _("[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: play   [b]Esc[/b]: cancel"),
                 classes="dialog-keys",
             )
 

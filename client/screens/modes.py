@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rich.console import Group
 
+from shared.i18n import N_, _
 from shared.view import PlayerView
 
 from ..widgets.keybar import Keys
@@ -24,18 +25,18 @@ REPLAY = "replay"
 CHAT = "chat"
 
 TITLES = {
-    CHOOSE: "Your turn: choose a move",
-    WAIT: "Another player's turn",
-    PICK: "Picking gems to take (R7, R8)",
-    CONFIRM: "Confirming a move",
-    RETURN: "Giving tokens back to 10 (R13)",
-    TYPE: "Typing on the move line",
-    CHAT: "Typing a line of chat",
-    WATCH: "Watching a game",
-    OVER: "The game is over",
-    QUIT: "Leaving the game",
-    SMALL: "The terminal is too small",
-    REPLAY: "Replaying a game",
+    CHOOSE: N_("Your turn: choose a move"),
+    WAIT: N_("Another player's turn"),
+    PICK: N_("Picking gems to take (R7, R8)"),
+    CONFIRM: N_("Confirming a move"),
+    RETURN: N_("Giving tokens back to 10 (R13)"),
+    TYPE: N_("Typing on the move line"),
+    CHAT: N_("Typing a line of chat"),
+    WATCH: N_("Watching a game"),
+    OVER: N_("The game is over"),
+    QUIT: N_("Leaving the game"),
+    SMALL: N_("The terminal is too small"),
+    REPLAY: N_("Replaying a game"),
 }
 
 
@@ -69,13 +70,13 @@ def mode_of(
     return CHOOSE if view.my_turn else WAIT
 
 
-HELP = ("question_mark", "?", "Help")
-QUIT_KEY = ("q", "q", "Quit")
-LOOK = ("tab", "Tab", "Look")
-PRACTICE: Keys = (("u", "u", "Undo"), ("i", "i", "Hint"))
-CHAT_KEY = ("c", "c", "Chat")
-NEXT_KEY = ("m", "m", "Next game")
-LOBBY_KEY = ("escape", "esc", "Lobby")
+HELP = ("question_mark", "?", N_("Help"))
+QUIT_KEY = ("q", "q", N_("Quit"))
+LOOK = ("tab", "Tab", N_("Look"))
+PRACTICE: Keys = (("u", "u", N_("Undo")), ("i", "i", N_("Hint")))
+CHAT_KEY = ("c", "c", N_("Chat"))
+NEXT_KEY = ("m", "m", N_("Next game"))
+LOBBY_KEY = ("escape", "esc", N_("Lobby"))
 SPARE = ("tab", "colon")  # the keys that give way first on a narrow key line (in the help)
 LOOKING_MODES = (CHOOSE, WAIT, WATCH, OVER)  # where looking around has its own key line
 
@@ -87,13 +88,13 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
     practice = PRACTICE if local else ()
     chat = () if local else (CHAT_KEY,)
     away: Keys = () if local else (NEXT_KEY, LOBBY_KEY)  # online: the seat kept
-    rematch = (("r", "r", "Rematch"),) if player else ()
+    rematch = (("r", "r", N_("Rematch")),) if player else ()
     table: dict[str, Keys] = {
         CHOOSE: (
-            ("b", "b", "Buy"),
-            ("r", "r", "Reserve"),
-            ("t", "t", "Take"),
-            ("colon", ":", "Move"),
+            ("b", "b", N_("Buy")),
+            ("r", "r", N_("Reserve")),
+            ("t", "t", N_("Take")),
+            ("colon", ":", N_("Move")),
             LOOK,
             *practice,
             *chat,
@@ -103,7 +104,7 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
         ),
         WAIT: (
             LOOK,
-            ("colon", ":", "Look up a card"),
+            ("colon", ":", N_("Look up a card")),
             *practice[:1],
             *chat,
             *away,
@@ -111,28 +112,28 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
             QUIT_KEY,
         ),
         PICK: (
-            ("", "w u g r k", "Pick"),
-            ("backspace", "⌫", "Put back"),
-            ("enter", "⏎", "Take"),
-            ("escape", "esc", "Cancel"),
+            ("", "w u g r k", N_("Pick")),
+            ("backspace", "⌫", N_("Put back")),
+            ("enter", "⏎", N_("Take")),
+            ("escape", "esc", N_("Cancel")),
             HELP,
         ),
-        CONFIRM: (("enter", "⏎", "Yes"), ("escape", "esc", "No"), HELP),
+        CONFIRM: (("enter", "⏎", N_("Yes")), ("escape", "esc", N_("No")), HELP),
         RETURN: (
-            ("", "w u g r k *", "Give back"),
-            ("backspace", "⌫", "Put back"),
-            ("enter", "⏎", "Return"),
-            ("escape", "esc", "Clear"),
+            ("", "w u g r k *", N_("Give back")),
+            ("backspace", "⌫", N_("Put back")),
+            ("enter", "⏎", N_("Return")),
+            ("escape", "esc", N_("Clear")),
             HELP,
             LOOK,
             *practice[:1],
         ),
-        TYPE: (("enter", "⏎", "Play / look up"), ("escape", "esc", "Close")),
-        CHAT: (("enter", "⏎", "Say"), ("escape", "esc", "Close")),
+        TYPE: (("enter", "⏎", N_("Play / look up")), ("escape", "esc", N_("Close"))),
+        CHAT: (("enter", "⏎", N_("Say")), ("escape", "esc", N_("Close"))),
         WATCH: (LOOK, LOBBY_KEY, *chat, *away[:1], HELP, QUIT_KEY),
         OVER: (
             ("enter", "⏎", again),
-            ("v", "v", "Replay"),
+            ("v", "v", N_("Replay")),
             *rematch,
             LOOK,
             *chat,
@@ -140,13 +141,13 @@ def keys(mode: str, local: bool, again: str = "New game", player: bool = True) -
             HELP,
             QUIT_KEY,
         ),
-        QUIT: (("y", "y", "Yes, leave"), ("n", "n", "No, stay")),
+        QUIT: (("y", "y", N_("Yes, leave")), ("n", "n", N_("No, stay"))),
         SMALL: (HELP, QUIT_KEY),
         REPLAY: (
-            ("right", "← →", "Turn"),
-            ("", "↑ ↓", "Move list"),
-            ("end", "Home End", "Deal / end"),
-            ("escape", "esc", "Close"),
+            ("right", "← →", N_("Turn")),
+            ("", "↑ ↓", N_("Move list")),
+            ("end", "Home End", N_("Deal / end")),
+            ("escape", "esc", N_("Close")),
             HELP,
         ),
     }
@@ -157,83 +158,86 @@ def look_keys(moves: bool) -> Keys:
     """The key line while the cursor is among the players or along the moves (`moves`):
     the keys that move it, and the way back to the board."""
     if moves:
-        walk: Keys = (("", "↑ ↓ PgUp PgDn", "Look back"), ("end", "Home End", "First / last"))
+        walk: Keys = (
+            ("", "↑ ↓ PgUp PgDn", N_("Look back")),
+            ("end", "Home End", N_("First / last")),
+        )
     else:
-        walk = (("", "↑ ↓ ← →", "Players, reserves"), ("tab", "Tab", "Moves"))
-    return (*walk, ("escape", "esc", "Board"), HELP, QUIT_KEY)
+        walk = (("", "↑ ↓ ← →", N_("Players, reserves")), ("tab", "Tab", N_("Moves")))
+    return (*walk, ("escape", "esc", N_("Board")), HELP, QUIT_KEY)
 
 
 LOOKING = [
-    ("Tab", "cursor to the players, the moves, back to the board"),
-    ("arrows h j k l", "move the cursor; what is under it shows below"),
+    ("Tab", N_("cursor to the players, the moves, back to the board")),
+    (N_("arrows h j k l"), N_("move the cursor; what is under it shows below")),
 ]
 PAGES: dict[str, list[tuple[str, str]]] = {
     CHOOSE: [
-        ("b", "buy the card under the cursor (b again or Enter: yes)"),
-        ("r", "reserve the card or deck under the cursor, take a gold (R9)"),
-        ("t w u g r k", "pick gems to take, Enter takes them (R7, R8)"),
-        ("Enter", "act on the cursor: buy, reserve a deck, pick a gem"),
-        (":", "type a move (take W U G, buy 1-07) or a card id"),
-        ("p", "pass, only when nothing else is possible (R12)"),
+        ("b", N_("buy the card under the cursor (b again or Enter: yes)")),
+        ("r", N_("reserve the card or deck under the cursor, take a gold (R9)")),
+        (N_("t w u g r k"), N_("pick gems to take, Enter takes them (R7, R8)")),
+        ("Enter", N_("act on the cursor: buy, reserve a deck, pick a gem")),
+        (":", N_("type a move (take W U G, buy 1-07) or a card id")),
+        ("p", N_("pass, only when nothing else is possible (R12)")),
         *LOOKING,
     ],
-    WAIT: [*LOOKING, (": 2-14", "a card id: its face, and what you need for it")],
+    WAIT: [*LOOKING, (N_(": 2-14"), N_("a card id: its face, and what you need for it"))],
     CHAT: [
-        ("Enter", "say the line to the table (spectators: to spectators till the end)"),
-        ("Esc", "close the line"),
-        ("/mute NAME", "hide NAME's lines (this session); /unmute NAME; /mute lists"),
-        ("/bell", "the bell when it becomes your turn: on or off"),
+        ("Enter", N_("say the line to the table (spectators: to spectators till the end)")),
+        ("Esc", N_("close the line")),
+        (N_("/mute NAME"), N_("hide NAME's lines (this session); /unmute NAME; /mute lists")),
+        ("/bell", N_("the bell when it becomes your turn: on or off")),
     ],
     PICK: [
-        ("w u g r k", "pick a white, blue, green, red, black gem"),
-        ("Backspace", "put back the last gem picked"),
-        ("Enter or t", "take the gems picked"),
-        ("Esc", "stop picking"),
+        (N_("w u g r k"), N_("pick a white, blue, green, red, black gem")),
+        ("Backspace", N_("put back the last gem picked")),
+        (N_("Enter or t"), N_("take the gems picked")),
+        ("Esc", N_("stop picking")),
     ],
-    CONFIRM: [("Enter", "play the move (or the same key again)"), ("Esc", "do not")],
+    CONFIRM: [("Enter", N_("play the move (or the same key again)")), ("Esc", N_("do not"))],
     RETURN: [
-        ("w u g r k *", "give back a white, blue, green, red, black, gold (o)"),
-        ("Backspace", "take back the last one chosen"),
-        ("Enter", "return them: exactly down to 10 tokens"),
-        ("Esc", "clear the choice"),
-        ("", "the cards show what you need with the tokens you keep"),
+        (N_("w u g r k *"), N_("give back a white, blue, green, red, black, gold (o)")),
+        ("Backspace", N_("take back the last one chosen")),
+        ("Enter", N_("return them: exactly down to 10 tokens")),
+        ("Esc", N_("clear the choice")),
+        ("", N_("the cards show what you need with the tokens you keep")),
         *LOOKING,
     ],
     TYPE: [
-        ("Enter", "play the move typed, or show the card of that id"),
-        ("Esc", "close the line"),
-        ("← → Home End", "move in the line; Backspace Ctrl+U Ctrl+K edit"),
+        ("Enter", N_("play the move typed, or show the card of that id")),
+        ("Esc", N_("close the line")),
+        (N_("← → Home End"), N_("move in the line; Backspace Ctrl+U Ctrl+K edit")),
     ],
-    WATCH: [*LOOKING, ("Esc", "back to the lobby")],
+    WATCH: [*LOOKING, ("Esc", N_("back to the lobby"))],
     OVER: [
-        ("Enter", "a new game (offline) or the lobby"),
-        ("v", "replay the game, every card shown"),
-        ("r", "a rematch: the same players, seats turned; again to accept one"),
+        ("Enter", N_("a new game (offline) or the lobby")),
+        ("v", N_("replay the game, every card shown")),
+        ("r", N_("a rematch: the same players, seats turned; again to accept one")),
         ("Esc", "leave"),
         *LOOKING,
     ],
-    QUIT: [("y or Enter", "leave and quit"), ("n or Esc", "stay")],
-    SMALL: [("", "make the terminal at least 80×22 to see the table")],
+    QUIT: [(N_("y or Enter"), N_("leave and quit")), (N_("n or Esc"), "stay")],
+    SMALL: [("", N_("make the terminal at least 80×22 to see the table"))],
     REPLAY: [
-        ("← → h l", "a turn back, a turn on"),
-        ("↑ ↓ PgUp PgDn", "along the move list: the table follows"),
-        ("Home End", "the deal, the last turn"),
-        ("Esc", "close the replay"),
-        ("", "the move log marks the turn shown; its card shows beside the hand"),
+        (N_("← → h l"), N_("a turn back, a turn on")),
+        (N_("↑ ↓ PgUp PgDn"), N_("along the move list: the table follows")),
+        (N_("Home End"), N_("the deal, the last turn")),
+        ("Esc", N_("close the replay")),
+        ("", N_("the move log marks the turn shown; its card shows beside the hand")),
     ],
 }
 PRACTICE_HELP = [
-    ("u", "take back your last move and the bots' since (offline)"),
-    ("i", "hint: the medium bot's move now, and why (offline)"),
+    ("u", N_("take back your last move and the bots' since (offline)")),
+    ("i", N_("hint: the medium bot's move now, and why (offline)")),
 ]
 ONLINE_HELP = [
-    ("c", "chat with the table (/mute NAME, /bell)"),
-    ("m", "your next game where it is your move, or the lobby (this seat stays yours)"),
-    ("Esc", "back to the lobby; the seat stays yours (j or Enter on the table: back)"),
-    ("v", "vote to hand an absent player's seat to a bot (past the patience)"),
+    ("c", N_("chat with the table (/mute NAME, /bell)")),
+    ("m", N_("your next game where it is your move, or the lobby (this seat stays yours)")),
+    ("Esc", N_("back to the lobby; the seat stays yours (j or Enter on the table: back)")),
+    ("v", N_("vote to hand an absent player's seat to a bot (past the patience)")),
 ]
 
-LEGEND = """\
+LEGEND = N_("""\
 [b]Reading the table[/b]
  [b] K 1-25   2★[/b]   a card: its bonus colour (K black), its id, its prestige
  [b] 3W 5K[/b]         its cost: W U G R K are white blue green red black
@@ -250,12 +254,12 @@ LEGEND = """\
  [b]res[/b]  reserved cards ([b]L2?[/b] another's blind level 2 card)
  [b]♛[/b]    the nobles, closest first, and what this player lacks for each
  [b]last[/b] their last turn; in short, [b]res[/b] reserved, [b]+1*[/b] a gold, \
-[b]-W[/b] W given back"""
+[b]-W[/b] W given back""")
 
 
 def page(mode: str, local: bool) -> Group:
     """The first help page for `mode`: the keys of the moment."""
     entries = PAGES[mode] + (PRACTICE_HELP if local and mode in (CHOOSE, WAIT, RETURN) else [])
     entries += ONLINE_HELP if not local and mode in (CHOOSE, WAIT) else []
-    entries += [("? q", "help (Tab: the table, rules, every key) · quit")]
-    return key_page(TITLES[mode], entries)
+    entries += [("? q", _("help (Tab: the table, rules, every key) · quit"))]
+    return key_page(TITLES[mode], entries)  # key_page translates both

@@ -16,6 +16,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from shared.gamerecord import LIMITS, RecordError, parse_record
+from shared.i18n import N_, _
 
 from ..replay import Replay
 from ..table_state import TableState
@@ -32,15 +33,17 @@ class ReplayScreen(TableView):
     """One game's replay; Esc closes it."""
 
     BINDINGS = [
-        Binding("left,h", "step(-1)", "Back", tooltip="A turn back"),
-        Binding("right,l,space", "step(1)", "On", tooltip="A turn on"),
-        Binding("up,k", "step(-1)", show=False, tooltip="The move list: up (the table follows)"),
-        Binding("down,j", "step(1)", show=False, tooltip="The move list: down"),
-        Binding("pageup", "page(-1)", show=False, tooltip="The move list: a page up"),
-        Binding("pagedown", "page(1)", show=False, tooltip="The move list: a page down"),
-        Binding("home", "go(0)", "Deal", tooltip="The deal, before the first turn"),
-        Binding("end", "go(-1)", "End", tooltip="After the last turn"),
-        Binding("escape,q", "close", "Close", tooltip="Close the replay"),
+        Binding("left,h", "step(-1)", N_("Back"), tooltip=N_("A turn back")),
+        Binding("right,l,space", "step(1)", N_("On"), tooltip=N_("A turn on")),
+        Binding(
+            "up,k", "step(-1)", show=False, tooltip=N_("The move list: up (the table follows)")
+        ),
+        Binding("down,j", "step(1)", show=False, tooltip=N_("The move list: down")),
+        Binding("pageup", "page(-1)", show=False, tooltip=N_("The move list: a page up")),
+        Binding("pagedown", "page(1)", show=False, tooltip=N_("The move list: a page down")),
+        Binding("home", "go(0)", N_("Deal"), tooltip=N_("The deal, before the first turn")),
+        Binding("end", "go(-1)", N_("End"), tooltip=N_("After the last turn")),
+        Binding("escape,q", "close", N_("Close"), tooltip=N_("Close the replay")),
     ]
 
     onlooker = "replay"
@@ -52,7 +55,7 @@ class ReplayScreen(TableView):
         state.history.replace(replay.log, None, state.names, replay.record.players)
         super().__init__(state)
         self.replay = replay
-        self.onlooker = f"replay of {replay.title}"
+        self.onlooker = _("replay of {title}", title=replay.title)
         self.at = 0  # the turns shown played: the move list's selection is the last of them
         self.go_to(replay.turns if at is None else at)
 
@@ -121,21 +124,25 @@ class ReplayScreen(TableView):
             return
         k, total = self.at, self.replay.turns
         if k == 0:
-            self.prompt_line.say(f"The deal (0 of {total} turns): → plays the first turn")
+            self.prompt_line.say(
+                _("The deal (0 of {total} turns): → plays the first turn", total=total)
+            )
         else:
             text = self.state.entries[k - 1].text
-            self.prompt_line.say(f"After turn {k} of {total}: {text}")
+            self.prompt_line.say(
+                _("After turn {k} of {total}: {text}", k=k, total=total, text=text)
+            )
 
 
 class ReplayApp(App[None]):
     """`splendor replay FILE`: one record's replay, with no host."""
 
     CSS_PATH = "../splendor.tcss"
-    TITLE = "Splendor replay"
+    TITLE = N_("Splendor replay")
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
-        Binding("ctrl+c,ctrl+q", "quit", "Quit", show=False, priority=True),
-        Binding("question_mark", "help", "Help"),
+        Binding("ctrl+c,ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        Binding("question_mark", "help", N_("Help")),
     ]
 
     def __init__(self, replay: Replay, at: int | None = None) -> None:

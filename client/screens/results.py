@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shared.explain import plural
+from shared.i18n import _, ngettext
 from shared.protocol import RatingChange
 from shared.view import PlayerView
 
@@ -30,13 +30,25 @@ def tie_notes(view: PlayerView, names: Sequence[str]) -> list[str]:
         cards = [view.players[s].cards_bought for s in tied]
         if len(set(cards)) == 1:
             notes.append(
-                f"{who} tie on {score} prestige and {plural(cards[0], 'card')} bought: "
-                f"they share rank {view.outcome.ranks[tied[0]]} (R17)."
+                _(
+                    "{who} tie on {score} prestige and {cards} bought: they share rank "
+                    "{ranks} (R17).",
+                    who=who,
+                    score=score,
+                    cards=ngettext("{n} card", "{n} cards", cards[0]),
+                    ranks=view.outcome.ranks[tied[0]],
+                )
             )
         else:
             counts = ", ".join(f"{names[s]} {view.players[s].cards_bought}" for s in tied)
             notes.append(
-                f"{who} tie on {score} prestige: fewer cards bought ranks higher ({counts}) (R17)."
+                _(
+                    "{who} tie on {score} prestige: fewer cards bought ranks higher "
+                    "({counts}) (R17).",
+                    who=who,
+                    score=score,
+                    counts=counts,
+                )
             )
     return notes
 
@@ -47,15 +59,20 @@ def end_note(view: PlayerView, names: Sequence[str]) -> str:
     target = view.target  # the game's (`shared.settings`)
     reached = [names[s] for s in range(view.num_players) if view.outcome.scores[s] >= target]
     if reached:
-        return (
-            f"{_join(reached)} reached {target} prestige; the round was played "
-            f"out so everyone had {view.round} turns (R15)."
+        return _(
+            "{names} reached {target} prestige; the round was played out so "
+            "everyone had {round} turns (R15).",
+            names=_join(reached),
+            target=target,
+            round=view.round,
         )
-    return "Nobody could act for a whole round, so the game ended as it stood (R18)."
+    return _("Nobody could act for a whole round, so the game ended as it stood (R18).")
 
 
 def _join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def ratings_note(seats: Sequence[Seat], ratings: Sequence[RatingChange | None]) -> str:
@@ -65,7 +82,7 @@ def ratings_note(seats: Sequence[Seat], ratings: Sequence[RatingChange | None]) 
         for seat, r in zip(seats, ratings, strict=False)
         if r is not None
     ]
-    return "Ratings: " + " · ".join(parts) if parts else ""
+    return _("Ratings: ") + " · ".join(parts) if parts else ""
 
 
 def results_notes(
@@ -78,8 +95,10 @@ def results_notes(
     seed and moves), the ratings after a rated game, how it ended (R15, R18), how ties
     were broken (R17)."""
     names = [s.name for s in seats]
-    shown = f" · seed {seed}" if seed is not None else ""
-    title = f"Game over — {winners_text(view, seats)}{shown}"
+    shown = _(" · seed {seed}", seed=seed) if seed is not None else ""
+    title = _(
+        "Game over — {winners_text}{shown}", winners_text=winners_text(view, seats), shown=shown
+    )
     rated = ratings_note(seats, ratings)
     notes = [*([rated] if rated else []), end_note(view, names), *tie_notes(view, names)]
     return ((title, "bold #ffd23f"), *((n, "") for n in notes))

@@ -9,12 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
+from shared.i18n import N_, _
 from shared.protocol import BOT_LEVELS, MAX_SEED
 from shared.settings import TARGETS
 
 from ..widgets.choice import Choice, show_seats
+from ..widgets.footer import ReadersFooter
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,31 +31,49 @@ class GameSetup:
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
-            raise ValueError("Splendor is for 2 to 4 players")
+            raise ValueError(_("Splendor is for 2 to 4 players"))
         if len(self.bots) != self.players - 1:
-            raise ValueError(f"{self.players} players need {self.players - 1} bots")
+            raise ValueError(
+                _(
+                    "{players} players need {bots} bots",
+                    players=self.players,
+                    bots=self.players - 1,
+                )
+            )
         for level in self.bots:
             if level not in BOT_LEVELS:
-                raise ValueError(f"unknown bot level {level!r}: {', '.join(BOT_LEVELS)}")
+                raise ValueError(
+                    _(
+                        "unknown bot level {level!r}: {levels}",
+                        level=level,
+                        levels=", ".join(BOT_LEVELS),
+                    )
+                )
         if self.seed is not None and not 0 <= self.seed < MAX_SEED:
-            raise ValueError(f"a seed is an integer from 0 to {MAX_SEED - 1}")
+            raise ValueError(_("a seed is an integer from 0 to {most}", most=MAX_SEED - 1))
         if self.target not in TARGETS:
-            raise ValueError(f"a game is to {' or '.join(map(str, TARGETS))} points (R15)")
+            raise ValueError(
+                _(
+                    "a game is to {targets} or {last} points (R15)",
+                    targets=", ".join(map(str, TARGETS[:-1])),
+                    last=TARGETS[-1],
+                )
+            )
 
 
-BANNER = """\
+BANNER = N_("""\
 [b #ffd23f]◆ S P L E N D O R ◆[/]
-[#8a8f98]a game of gem merchants — you against the bots[/]"""
+[#8a8f98]a game of gem merchants — you against the bots[/]""")
 
 
 class SetupScreen(Screen[GameSetup | None]):
     """Returns the `GameSetup` chosen (None: the player left)."""
 
     BINDINGS = [
-        Binding("enter", "start", "Start"),
-        Binding("escape", "leave", "Quit"),
-        Binding("down,j", "app.focus_next", "Next field", show=False),
-        Binding("up,k", "app.focus_previous", "Previous field", show=False),
+        Binding("enter", "start", N_("Start")),
+        Binding("escape", "leave", N_("Quit")),
+        Binding("down,j", "app.focus_next", N_("Next field"), show=False),
+        Binding("up,k", "app.focus_previous", N_("Previous field"), show=False),
     ]
 
     def __init__(self, initial: GameSetup | None = None) -> None:
@@ -63,28 +83,28 @@ class SetupScreen(Screen[GameSetup | None]):
     def compose(self) -> ComposeResult:
         init = self.initial
         with Vertical(classes="dialog", id="setup"):
-            yield Static(BANNER, classes="banner")
-            yield Static("New local game", classes="dialog-title")
-            yield Choice("Players", ("2", "3", "4"), str(init.players), id="players")
+            yield Static(_(BANNER), classes="banner")
+            yield Static(_("New local game"), classes="dialog-title")
+            yield Choice(_("Players"), ("2", "3", "4"), str(init.players), id="players")
             for seat in range(2, 5):
                 level = init.bots[seat - 2] if seat - 2 < len(init.bots) else "medium"
-                yield Choice(f"Seat {seat} bot", BOT_LEVELS, level, id=f"bot{seat}")
-            yield Static("Seed (blank: random)", classes="field-label")
+                yield Choice(_("Seat {seat} bot", seat=seat), BOT_LEVELS, level, id=f"bot{seat}")
+            yield Static(_("Seed (blank: random)"), classes="field-label")
             yield Input(
                 "" if init.seed is None else str(init.seed),
-                placeholder="random",
+                placeholder=_("random"),
                 restrict=r"\d*",
                 max_length=20,
                 compact=True,
                 id="seed",
             )
-            yield Choice("Play to", tuple(map(str, TARGETS)), str(init.target), id="target")
+            yield Choice(_("Play to"), tuple(map(str, TARGETS)), str(init.target), id="target")
             yield Static(id="setup-error", classes="dialog-text")
             yield Static(
-                "[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: start   [b]Esc[/b]: quit",
+                _("[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: start   [b]Esc[/b]: quit"),
                 classes="dialog-keys",
             )
-        yield Footer()
+        yield ReadersFooter()
 
     def on_mount(self) -> None:
         self._show_seats()
@@ -113,7 +133,7 @@ class SetupScreen(Screen[GameSetup | None]):
         try:
             setup = self.setup()
         except ValueError as e:
-            self.query_one("#setup-error", Static).update(f"[b red]{e}[/]")
+            self.query_one("#setup-error", Static).update(_("[b red]{e}[/]", e=e))
             return
         self.dismiss(setup)
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual import events
 
+from shared.i18n import _
 from shared.moves import Move
 from shared.protocol import AskRecord, ClientMessage, Hint, TableUpdate, Undo
 
@@ -103,7 +104,7 @@ class TableScreen(TableView):
         change = self.state.take(msg)
         if change.new_moment:
             self.choice.reset()
-            self.message = ("your move was taken back", "") if change.taken_back else None
+            self.message = (_("your move was taken back"), "") if change.taken_back else None
         if change.first or change.taken_back:
             self.look.start()
         self.choice.waiting = False
@@ -124,7 +125,7 @@ class TableScreen(TableView):
     def show_advice(self, move: Move, reason: str) -> None:
         """A hint arrived: the cursor goes to the card or deck it names (`Advice`)."""
         self.state.advice = (move, reason)
-        self.message = (f"Hint: {move} — see it under Moves", "")
+        self.message = (_("Hint: {move} — see it under Moves", move=move), "")
         square = None if self.view is None else faces.square_of(self.view, move)
         if square is not None:
             self.look.go(square)
@@ -213,7 +214,12 @@ class TableScreen(TableView):
             notes = notes[: 1 if self.look.area == MOVES else 9]
         elif state.advice is not None:
             move, reason = state.advice
-            notes = ((f"Hint (medium bot): {move} — {reason}", "bold #8fd3ff"),)
+            notes = (
+                (
+                    _("Hint (medium bot): {move} — {reason}", move=move, reason=reason),
+                    "bold #8fd3ff",
+                ),
+            )
         notes += self.company.notes()
         chat = None if self.splendor.local else self.company.chat()
         self.paint_moves(self.look.moves_selected(), notes, chat)
@@ -223,7 +229,7 @@ class TableScreen(TableView):
         if not self.is_mounted or self.view is None:
             return
         mode, local = self.mode, self.splendor.local
-        again = "New game" if local else "Lobby"
+        again = _("New game") if local else _("Lobby")
         if self.look.elsewhere and mode in modes.LOOKING_MODES:
             keys = modes.look_keys(self.look.area == MOVES)
         else:
@@ -370,25 +376,25 @@ class TableScreen(TableView):
             self.company.vote()
         else:
             self.send(AskRecord(self.table_id))
-            self.message = ("fetching the game's record…", "")
+            self.message = (_("fetching the game's record…"), "")
             self.draw_prompt()
 
     def action_undo(self) -> None:
         if not self.splendor.local:
-            self.refuse("moves are taken back only in offline games against bots")
+            self.refuse(_("moves are taken back only in offline games against bots"))
         elif self.view is None or not self.in_game:
-            self.refuse("there is no game in progress to take a move back in")
+            self.refuse(_("there is no game in progress to take a move back in"))
         else:
             self.send(Undo())
-            self.message = ("taking back your last move…", "")
+            self.message = (_("taking back your last move…"), "")
             self.draw_prompt()
 
     def action_hint(self) -> None:
         if not self.splendor.local:
-            self.refuse("hints are only for offline games against bots")
+            self.refuse(_("hints are only for offline games against bots"))
         elif self.choice.ready() is not None:
             self.send(Hint())
-            self.message = ("asking the medium bot…", "")
+            self.message = (_("asking the medium bot…"), "")
             self.draw_prompt()
 
     def action_answer(self, yes: bool) -> None:

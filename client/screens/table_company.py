@@ -21,6 +21,7 @@ from typing import Protocol
 from textual.timer import Timer
 
 from shared.clock import ClockView, format_left, next_change
+from shared.i18n import _
 from shared.protocol import (
     Absent,
     ClientMessage,
@@ -181,7 +182,7 @@ class TableCompany:
 
     def offer_rematch(self) -> None:
         self.club.send(Rematch())
-        self.table.say("a rematch: the same players, seats turned…")
+        self.table.say(_("a rematch: the same players, seats turned…"))
         self.table.draw_prompt()
 
     def next_game(self) -> None:
@@ -192,10 +193,14 @@ class TableCompany:
         me = self.club.player_name
         votes = [a for a in self.votable() if me not in a.votes]
         if not votes:
-            self.table.refuse("no vote now: nobody has been away longer than the table's patience")
+            self.table.refuse(
+                _("no vote now: nobody has been away longer than the table's patience")
+            )
             return
         self.club.send(Vote(votes[0].seat))
-        self.table.say(f"you voted to hand {self.state.name(votes[0].seat)}'s seat to a bot")
+        self.table.say(
+            _("you voted to hand {name}'s seat to a bot", name=self.state.name(votes[0].seat))
+        )
         self.table.draw_prompt()
 
     def votable(self) -> list[Absent]:
@@ -211,9 +216,15 @@ class TableCompany:
         me = self.club.player_name
         for a in self.votable():
             minutes = max(1, round((a.away + time.monotonic() - self.absent_at) / 60))
-            votes = f" (voted: {', '.join(a.votes)})" if a.votes else ""
-            what = "you voted" if me in a.votes else "v votes to hand the seat to a bot"
-            text = f"{self.state.name(a.seat)} away {minutes} min: {what}{votes}"
+            votes = _(" (voted: {names})", names=", ".join(a.votes)) if a.votes else ""
+            what = _("you voted") if me in a.votes else _("v votes to hand the seat to a bot")
+            text = _(
+                "{name} away {minutes} min: {what}{votes}",
+                name=self.state.name(a.seat),
+                minutes=minutes,
+                what=what,
+                votes=votes,
+            )
             out.append((text, "bold #d8b4fe"))
         return tuple(out)
 
@@ -226,7 +237,13 @@ class TableCompany:
         mine = next((s for s in offer.seats if s.name == me), None)
         waiting = [s.name for s in offer.seats if s.invited and s.name]
         if mine is not None and mine.invited:
-            return f"A rematch is offered at table {offer.table} (seats turned): r accepts"
+            return _(
+                "A rematch is offered at table {table} (seats turned): r accepts", table=offer.table
+            )
         if waiting:
-            return f"Rematch at table {offer.table}: waiting for {', '.join(waiting)}"
-        return f"Rematch at table {offer.table}: starting"
+            return _(
+                "Rematch at table {table}: waiting for {names}",
+                table=offer.table,
+                names=", ".join(waiting),
+            )
+        return _("Rematch at table {table}: starting", table=offer.table)

@@ -8,6 +8,7 @@ Pure functions of the table's parts (no widgets): `TableScreen.draw_prompt` show
 
 from __future__ import annotations
 
+from shared.i18n import _
 from shared.view import PlayerInfo
 
 from .. import faces, model, prompts
@@ -44,31 +45,41 @@ def said(
     if mode == modes.CONFIRM:
         assert choice.pending is not None
         text = prompts.pending_text(view, choice.pending)  # the key line says Enter, Esc
-        return text + "  Enter: yes · Esc: no", "ask", text
+        return text + _("  Enter: yes · Esc: no"), "ask", text
     if mode == modes.PICK:
         return pick_text(choice.picked), "ask", None
     if mode == modes.RETURN:
         return prompts.return_text(view, choice.giving), "ask", None
     if mode == modes.OVER and not look.elsewhere:
         over = over or faces.winning_move(view, state.seats)
-        return over or "The game is over.", "", None
+        return over or _("The game is over."), "", None
     text, short = cursor_text(state, look, board, choice.me_now())
     return text, "", short
 
 
 def quit_question(local: bool) -> Said:
     """q in a game: leave and quit? Offline the game ends; online the seat is kept."""
-    ask, answers = "Leave this game and quit?", "y: yes · n: no"
+    ask, answers = _("Leave this game and quit?"), _("y: yes · n: no")
     if local:
-        return f"{ask} A local game ends when you quit.  {answers}", "ask", None
-    detail = "Your seat is kept: connect again to play on."
-    return f"{ask} {detail}  {answers}", "ask", f"{ask} Your seat is kept.  {answers}"
+        return (
+            _("{ask} A local game ends when you quit.  {answers}", ask=ask, answers=answers),
+            "ask",
+            None,
+        )
+    detail = _("Your seat is kept: connect again to play on.")
+    return (
+        f"{ask} {detail}  {answers}",
+        "ask",
+        _("{ask} Your seat is kept.  {answers}", ask=ask, answers=answers),
+    )
 
 
 def pick_text(picked: list[int]) -> str:
     """While taking gems (R7, R8): those picked so far, and the keys."""
     shown = " ".join(GEMS[c] for c in sorted(picked)) or "—"
-    return f"Take {shown}   w u g r k: pick · Backspace: undo · Enter: take · Esc: cancel"
+    return _(
+        "Take {shown}   w u g r k: pick · Backspace: undo · Enter: take · Esc: cancel", shown=shown
+    )
 
 
 def cursor_text(
@@ -84,7 +95,7 @@ def cursor_text(
     if look.area == MOVES:
         entries = state.entries
         if not entries:
-            return "no moves yet", None
+            return _("no moves yet"), None
         turn = entries[look.log_at].text
         looked = look.looked_card()
         if looked is None:

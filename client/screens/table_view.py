@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
+from shared.i18n import N_
 from shared.social import ChatLine
 from shared.view import PlayerInfo, PlayerView
 
@@ -39,7 +40,7 @@ class TableView(Screen[None]):
     """One table, seen from one seat (or by a spectator, or replayed): its widgets."""
 
     AUTO_FOCUS = ""  # every key goes to the screen (the move line is drawn, not focused)
-    onlooker = "watching"  # the status line's word for a view of no seat
+    onlooker = N_("watching")  # the status line's word for a view of no seat
 
     def __init__(self, state: TableState) -> None:
         super().__init__()

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
+
+from shared.i18n import _, per_language_cache
 
 from ..layout import Geometry, geometry
 from .lines import LineWidget, blank, strip
@@ -46,13 +47,13 @@ class BoardFace:
     look: CardFace | None = None
 
 
-@lru_cache(maxsize=1024)
+@per_language_cache(maxsize=1024)
 def noble_strips(
     nobles: tuple[NobleFace, ...], cursor: int | None, width: int, base: Style
 ) -> tuple[Strip, Strip]:
     """The nobles in table order (R14), each above what the viewer still lacks for it."""
     if not nobles:
-        line = strip(Text(" no nobles left (R14)", style=DIM), width, base)
+        line = strip(Text(_(" no nobles left (R14)"), style=DIM), width, base)
         return line, blank(width, base)
     slot = width // len(nobles)
     tops, bottoms = [], []
@@ -67,11 +68,11 @@ def noble_strips(
         bottom = Text(" ")
         if noble.lacks is not None:
             if any(noble.lacks):
-                bottom.append("you ", style=DIM)
+                bottom.append(_("you "), style=DIM)
                 spaced = len(bottom) + 3 * sum(1 for n in noble.lacks if n) <= slot - 1
                 bottom.append_text(pieces(noble.lacks, spaced))
             else:
-                bottom.append("you ✓", style=GOOD)
+                bottom.append(_("you ✓"), style=GOOD)
         tops.append(strip(fit(top, slot - 1), slot - 1, style))
         bottoms.append(strip(fit(bottom, slot - 1), slot - 1, style))
         tops.append(blank(1, base))
@@ -131,7 +132,7 @@ class Board(LineWidget):
 
 # A row's lines are cached by value, as its tiles are: a key moves the cursor in one row
 # (or none), a move changes a card or two, and the other rows are lines drawn before.
-@lru_cache(maxsize=2048)
+@per_language_cache(maxsize=2048)
 def row_strips(
     row: tuple[CardFace, ...], cursor: int | None, g: Geometry, width: int, base: Style
 ) -> tuple[Strip, ...]:
@@ -141,7 +142,7 @@ def row_strips(
     return tuple(Strip.join(parts).adjust_cell_length(width, base) for parts in lines)
 
 
-@lru_cache(maxsize=1024)
+@per_language_cache(maxsize=1024)
 def hand_strips(
     mine: tuple[CardFace, ...] | None,
     look: CardFace | None,
@@ -154,7 +155,7 @@ def hand_strips(
     looked up (if any) in the fourth column, set apart by a bar."""
     tiles = _tiles(mine or (), cursor, g, base, 0)
     shown = card_strips(look, g.card, g.height, False, g.boxed, base) if look is not None else None
-    label = "Hand" if mine is not None else ""
+    label = _("Hand") if mine is not None else ""
     out = []
     for y in range(g.height):
         name = Text(label if y == 0 else "", style=LABEL)
@@ -168,12 +169,12 @@ def hand_strips(
     return tuple(out)
 
 
-@lru_cache(maxsize=1024)
+@per_language_cache(maxsize=1024)
 def bank_strip(
     piles: tuple[PileFace, ...], cursor: int | None, g: Geometry, width: int, base: Style
 ) -> Strip:
     """The bank's line: its label in the deck column, then a pile per colour, gold last."""
-    parts = [strip(Text("Bank", style=LABEL), g.deck, base)]
+    parts = [strip(Text(_("Bank"), style=LABEL), g.deck, base)]
     each = max(7, (g.width - g.deck) // 6)
     for c, pile in enumerate(piles):
         parts.append(pile_strip(pile, each, cursor == c, base))

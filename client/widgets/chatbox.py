@@ -16,13 +16,14 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from shared.i18n import N_, _
 from shared.social import ChatLine
 
 from .lines import LineWidget, strip
 from .palette import DIM, fit
 from .panels import EDIT, SAY_HINT, edit_line
 
-PLACEHOLDER = "say something to the lobby (/mute NAME, /bell)"
+PLACEHOLDER = N_("say something to the lobby (/mute NAME, /bell)")
 
 
 class ChatBox(LineWidget):
@@ -36,7 +37,7 @@ class ChatBox(LineWidget):
         super().__init__(id=id)
         self.lines: tuple[ChatLine, ...] = ()
         self.editing: tuple[str, int] | None = None
-        self.hint = "t: chat"
+        self.hint = _("t: chat")
 
     def show(self, lines: Sequence[ChatLine]) -> None:
         lines = tuple(lines)
@@ -55,7 +56,7 @@ class ChatBox(LineWidget):
         room = height - (1 if self.editing is not None else 0)
         out = [_line(x, width, base) for x in self.lines[-room:]] if room > 0 else []
         if not self.lines and room > 0:
-            out = [strip(Text(f" No chat yet. {self.hint}", style=DIM), width, base)]
+            out = [strip(Text(_(" No chat yet. {hint}", hint=self.hint), style=DIM), width, base)]
         out += [strip(Text(""), width, base)] * max(0, room - len(out))
         if self.editing is not None:
             style = base + Style(bgcolor=EDIT)
@@ -78,7 +79,7 @@ def _line(line: ChatLine, width: int, base: Style) -> Strip:
 def chat_rows(line: ChatLine, width: int) -> tuple[Text, ...]:
     """A line of a table's chat wrapped to `width` cells (later rows indented): who said
     it (a spectator marked), then what."""
-    who = f"{line.name} (watching)" if line.spectator else line.name
+    who = _("{name} (watching)", name=line.name) if line.spectator else line.name
     parts = textwrap.wrap(f"{who}: {line.text}", max(4, width - 1), subsequent_indent="  ")
     out = []
     for i, part in enumerate(parts or [f"{who}:"]):

@@ -10,6 +10,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from shared.i18n import N_, _
+
 from .palette import DIM
 
 
@@ -23,8 +25,8 @@ class Choice(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("left,h", "step(-1)", "Previous", show=False),
-        Binding("right,l,space", "step(1)", "Next", show=False),
+        Binding("left,h", "step(-1)", N_("Previous"), show=False),
+        Binding("right,l,space", "step(1)", N_("Next"), show=False),
     ]
 
     index: reactive[int] = reactive(0)
@@ -63,7 +65,7 @@ class Choice(Widget, can_focus=True):
     def render(self) -> Text:
         out = Text(f"{self.label:<14}", style="bold")
         out.append("◀ ", style=DIM)
-        out.append(f"{self.value:^8}", style="bold")
+        out.append(f"{_(self.value):^8}", style="bold")  # the value's words, translated
         out.append(" ▶", style=DIM)
         return out
 

@@ -1,4 +1,5 @@
-"""A footer that rebuilds its keys only when the keys it shows change.
+"""Footers: one that rebuilds its keys only when the keys it shows change, one that shows
+them in the reader's language.
 
 Textual's `Footer` removes and re-mounts every key whenever the screen's bindings may
 have changed (any focus change, e.g. opening the move line), which costs a layout of
@@ -11,6 +12,9 @@ from typing import Any
 
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from shared.i18n import _
 
 
 class QuietFooter(Footer):
@@ -57,3 +61,14 @@ class QuietFooter(Footer):
         ):
             return  # the same keys: nothing to rebuild
         super().bindings_changed(screen)
+
+
+class ReadersFooter(Footer):
+    """`Footer` with each key's description in the reader's language (bindings hold the
+    English, marked with `N_`)."""
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                widget.description = _(widget.description)
+            yield widget

@@ -9,13 +9,13 @@ way first, so that the last ones (help, quit) stay.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.strip import Strip
+
+from shared.i18n import _, per_language_cache
 
 from ..rtl import RIGHT_TO_LEFT
 from .lines import LineWidget, strip
@@ -31,6 +31,11 @@ def _cells(keys: Keys) -> int:
     return 1 + sum(cell_len(f"{shown} {what}") + 2 for _, shown, what in keys) - 2 * bool(keys)
 
 
+def translated(keys: Keys) -> Keys:
+    """`keys` with what each does in the reader's language (`shared.i18n`)."""
+    return tuple((key, shown, _(what)) for key, shown, what in keys)
+
+
 def fitted(keys: Keys, width: int, spare: tuple[str, ...] = ()) -> Keys:
     """`keys` less the `spare` ones (by key, the first named giving way first) that a
     line of `width` cells has no room for."""
@@ -41,13 +46,13 @@ def fitted(keys: Keys, width: int, spare: tuple[str, ...] = ()) -> Keys:
     return keys
 
 
-@lru_cache(maxsize=512)
+@per_language_cache(maxsize=512)
 def keys_line(
     keys: Keys, width: int, base: Style, spare: tuple[str, ...] = ()
 ) -> tuple[Strip, Spans]:
     """The keys as one line (those that fit, the `spare` ones giving way first), and
     where each one is (start, end, key)."""
-    keys = fitted(keys, width, spare)
+    keys = fitted(translated(keys), width, spare)
     out = Text(" ")
     spans = []
     for key, shown, what in keys:
@@ -87,7 +92,7 @@ class KeyBar(LineWidget):
     @property
     def plain(self) -> str:
         """The keys shown, as plain text."""
-        keys = fitted(self.keys, self.content_size.width, self.spare)
+        keys = fitted(translated(self.keys), self.content_size.width, self.spare)
         return "  ".join(f"{shown} {what}" for _, shown, what in keys)
 
     def on_click(self, event: events.Click) -> None:

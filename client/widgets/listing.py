@@ -8,7 +8,6 @@ repaint only the lines that changed (`LineWidget`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -16,6 +15,8 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.strip import Strip
+
+from shared.i18n import N_, _, per_language_cache
 
 from .lines import LineWidget, blank, strip
 from .palette import DIM, LABEL, fit
@@ -41,7 +42,7 @@ class TableList(LineWidget):
         self,
         columns: Sequence[tuple[str, int]],
         *,
-        empty: str = " No tables yet: c creates one, g plays at once against bots.",
+        empty: str = N_(" No tables yet: c creates one, g plays at once against bots."),
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -93,7 +94,14 @@ class TableList(LineWidget):
 
     def draw(self, width: int, height: int) -> list[Strip]:
         base = self.rich_style
-        lines = [self._line(tuple(label for label, _ in self.columns), width, base, header=True)]
+        lines = [
+            self._line(
+                tuple(_(label) if label else "" for label, _size in self.columns),
+                width,
+                base,
+                header=True,
+            )
+        ]
         room = max(1, height - 1)
         if self.cursor < self.top:
             self.top = self.cursor
@@ -101,7 +109,7 @@ class TableList(LineWidget):
             self.top = self.cursor - room + 1
         self.top = max(0, min(self.top, max(0, len(self.rows) - room)))
         if not self.rows:
-            none = Text(self.empty, DIM)
+            none = Text(_(self.empty), DIM)
             return [*lines, strip(none, width, base)]
         for i in range(self.top, min(len(self.rows), self.top + room)):
             if i == self.cursor:
@@ -125,7 +133,7 @@ def sized(columns: tuple[tuple[str, int], ...], width: int) -> tuple[tuple[str, 
     return tuple((name, size or max(8, width - fixed)) for name, size in columns)
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def row_strip(
     columns: tuple[tuple[str, int], ...],
     cells: tuple[Cell, ...],
@@ -135,7 +143,7 @@ def row_strip(
 ) -> Strip:
     """One line of the tables list (cached: every session in the lobby shows the same rows)."""
     out = Text(" ")
-    for (_, size), cell in zip(columns, cells, strict=False):
+    for (_label, size), cell in zip(columns, cells, strict=False):
         out.append_text(fit(Text(fitting(cell, size), style=LABEL if header else ""), size))
         out.append(" ")
     return strip(out, width, style + Style(bgcolor=HEADER_BG) if header else style)
@@ -172,5 +180,5 @@ class NameList(LineWidget):
         names = list(self.names)
         if len(names) > height:
             more = len(names) - (height - 1)
-            names = [*names[: height - 1], f"… and {more} more"]
+            names = [*names[: height - 1], _("… and {more} more", more=more)]
         return [strip(Text(name), width, base) for name in names] or [blank(width, base)]

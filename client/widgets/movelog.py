@@ -20,6 +20,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from shared.cards import COLOURS, LETTERS, card
+from shared.i18n import _
 from shared.social import ChatLine
 
 from .chatbox import chat_rows
@@ -148,24 +149,24 @@ class MoveLog(LineWidget):
 
     def _title(self, left: int, side: int, base: Style) -> Strip:
         """ "Moves  17 · Tab to look back" (turns only), and over the chat "Chat"."""
-        title = Text(" Moves", style=LABEL)
+        title = Text(" " + _("Moves"), style=LABEL)
         if self.entries:
             turns = sum(1 for e in self.entries if not e.kind)
             if self.selected is not None:
                 at = sum(1 for e in self.entries[: self.selected + 1] if not e.kind)
-                title.append(f"  {at} of {turns} · ↑↓ PgUp PgDn", style=DIM)
+                title.append(_("  {at} of {turns} · ↑↓ PgUp PgDn", at=at, turns=turns), style=DIM)
             else:
-                title.append(f"  {turns} · Tab to look back", style=DIM)
+                title.append(_("  {turns} · Tab to look back", turns=turns), style=DIM)
         if not side:
             return strip(title, left, base)
-        chat = Text.assemble(RULE, (" Chat", LABEL))
+        chat = Text.assemble(RULE, (" " + _("Chat"), LABEL))
         return Strip.join((strip(title, left, base), strip(chat, side, base)))
 
     def _moves(self, width: int, room: int, base: Style) -> list[Strip]:
         """`room` lines of moves, `width` cells wide (beside the chat, wrapped a cell
         short of its rule)."""
         if not self.entries:
-            return [strip(Text(" No moves yet.", style=DIM), width, base)]
+            return [strip(Text(_(" No moves yet."), style=DIM), width, base)]
         sel = self.selected
         out = []
         wrap = width - 1 if self.chat is not None else width
@@ -187,7 +188,7 @@ class MoveLog(LineWidget):
                 break
             rows[:0] = more
         if not chat:
-            rows = [Text(" No chat yet. c: chat", style=DIM)]
+            rows = [Text(_(" No chat yet. c: chat"), style=DIM)]
         rows = rows[-room:] + [Text("")] * max(0, room - len(rows))
         return [strip(Text.assemble(RULE, row), width, base) for row in rows]
 

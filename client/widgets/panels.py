@@ -9,14 +9,16 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from shared.i18n import N_, _
+
 from .lines import LineWidget, blank, over, strip, theme_colour
 from .palette import DIM, GOLD_BG, GREEN_BG, RED_BG, fit
 
-PLACEHOLDER = "a move: take W U G, buy 1-07, reserve deck 2 … or a card id to look at"
-CHAT_PLACEHOLDER = "say something to the table (/mute NAME, /bell)"
+PLACEHOLDER = N_("a move: take W U G, buy 1-07, reserve deck 2 … or a card id to look at")
+CHAT_PLACEHOLDER = N_("say something to the table (/mute NAME, /bell)")
 EDIT = "#24304a"  # the move line's background
-HINT = "Enter plays · Esc closes"
-SAY_HINT = "Enter says · Esc closes"
+HINT = N_("Enter plays · Esc closes")
+SAY_HINT = N_("Enter says · Esc closes")
 
 
 class StatusLine(LineWidget):
@@ -115,6 +117,7 @@ def edit_line(
     empty; at the right, when there is room, the keys that end it. A line longer than
     the width shows the part around the caret."""
     out = Text(" ")
+    placeholder, hint = _(placeholder), _(hint)
     if not text:
         out.append(placeholder[0], style="reverse")
         out.append(placeholder[1:], style=DIM)

@@ -11,7 +11,6 @@ game the rank and the points' breakdown come second.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
@@ -19,6 +18,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 
 from shared.cards import LETTERS, card
+from shared.i18n import _, per_language_cache
 from shared.view import PlayerInfo
 
 from .lines import LineWidget, blank, strip
@@ -122,7 +122,7 @@ def cell_width(width: int) -> int:
     return 3 if width >= 26 else 2
 
 
-@lru_cache(maxsize=64)
+@per_language_cache(maxsize=64)
 def header_strip(width: int, base: Style) -> Strip:
     """The gem letters over every panel's counts, and Σ over their totals."""
     cell = cell_width(width - 1)
@@ -134,7 +134,7 @@ def header_strip(width: int, base: Style) -> Strip:
     return strip(out, width, base)
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def panel_strips(
     face: PlayerFace, width: int, height: int, item: int | None, base: Style
 ) -> tuple[Strip, ...]:
@@ -148,7 +148,7 @@ def panel_strips(
     )
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def top_strip(face: PlayerFace, width: int, base: Style, clock: Clock = NO_CLOCK) -> Strip:
     """A panel's name line, with the player's clock: the one line a clock's tick repaints."""
     top = base
@@ -172,8 +172,9 @@ def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = No
     lines = [_name_line(face, width)]
     if face.result:
         lines.append(_result(face, width))
-    lines.append(_counts("gem", p.tokens, cell, p.token_count))
-    lines.append(_counts("crd", p.bonuses, cell, p.cards_bought))
+    # TRANSLATORS: "gem", "crd" (cards) and "res" (reserved) are panel labels: 3 cells
+    lines.append(_counts(_("gem"), p.tokens, cell, p.token_count))
+    lines.append(_counts(_("crd"), p.bonuses, cell, p.cards_bought))
     lines.append(_reserves(face, item))
     if face.nobles:
         lines.append(_nobles(face.nobles, width))
@@ -185,7 +186,9 @@ def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = No
     if 0 < len(details) <= room:
         lines += details
     if p.nobles and height - len(lines) > 0:
-        lines.append(Text("owns " + " ".join(f"♛{n}" for n in p.nobles), style=POINTS))
+        lines.append(
+            Text(_("owns {nobles}", nobles=" ".join(f"♛{n}" for n in p.nobles)), style=POINTS)
+        )
     lines = [fit(line, width) for line in lines[:height]]
     return lines + [Text("")] * (height - len(lines))
 
@@ -197,9 +200,9 @@ def _result(face: PlayerFace, width: int) -> Text:
         return Text(face.result, style=style)
     p = face.info
     nobles = 3 * len(p.nobles)
-    short = f"cards {p.prestige - nobles}★ nobles {nobles}★"
+    short = _("cards {cards}★ nobles {nobles}★", cards=p.prestige - nobles, nobles=nobles)
     if len(short) > width:
-        short = f"cards {p.prestige - nobles}★ ♛ {nobles}★"
+        short = _("cards {cards}★ ♛ {nobles}★", cards=p.prestige - nobles, nobles=nobles)
     return Text(short, style=style)
 
 
@@ -211,10 +214,10 @@ def _name_line(face: PlayerFace, width: int, clock: Clock = NO_CLOCK) -> Text:
     points = Text(f" {face.info.prestige}★", style=POINTS)
     shown, style = clock
     time_left = Text(f" {shown}", style=style) if shown else Text("")
-    tag = Text(" 1st", style=LABEL) if face.first and not face.rank else Text("")
-    away = " (bot)" if face.standin else "" if face.connected else " (away)"
+    tag = Text(" " + _("1st"), style=LABEL) if face.first and not face.rank else Text("")
+    away = _(" (bot)") if face.standin else "" if face.connected else _(" (away)")
     room = width - marker.cell_len - points.cell_len - time_left.cell_len
-    you = " (you)" if face.me else ""
+    you = _(" (you)") if face.me else ""
     # The longest that fits: the name, a bot's short name ("Medium 3"), without "(you)";
     # with a clock, the "1st" tag goes before the name is cut.
     names = (face.name + you, face.short + you, face.name, face.short)
@@ -232,7 +235,7 @@ def _name_line(face: PlayerFace, width: int, clock: Clock = NO_CLOCK) -> Text:
 # changed in place): a move changes one player's tokens, and the other lines stay.
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _counts(label: str, counts: tuple[int, ...], cell: int, total: int) -> Text:
     out = Text(label, style=DIM)
     for c in range(6):
@@ -246,7 +249,7 @@ def _counts(label: str, counts: tuple[int, ...], cell: int, total: int) -> Text:
 
 
 def _reserves(face: PlayerFace, item: int | None) -> Text:
-    out = Text("res", style=DIM)
+    out = Text(_("res"), style=DIM)
     reserved = face.info.reserved
     if not reserved:
         out.append("▶—" if item is not None else " —", style="bold" if item is not None else DIM)
@@ -261,7 +264,7 @@ def _reserves(face: PlayerFace, item: int | None) -> Text:
     return out
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _nobles(nobles: tuple[tuple[str, tuple[int, ...]], ...], width: int) -> Text:
     """The nobles on the table, closest first: "♛N7 2U1K  N6 ✓"."""
     out = Text("♛", style=POINTS)
@@ -279,7 +282,7 @@ def _detail(face: PlayerFace, i: int, width: int) -> list[Text]:
     one line, or two when the panel is narrow."""
     r = face.info.reserved[i]
     if r.card is None:
-        return [Text(f" L{r.level}? a blind level {r.level} card", style=DIM)]
+        return [Text(_(" L{level}? a blind level {level} card", level=r.level), style=DIM)]
     c = card(r.card)
     out = Text(" ")
     out.append(r.card, style="bold")
@@ -292,9 +295,11 @@ def _detail(face: PlayerFace, i: int, width: int) -> list[Text]:
     rest = Text()
     gold = face.info.tokens[5]
     if sum(need) <= gold:
-        rest.append("can buy" + (f" with {sum(need)}*" if any(need) else ""), style=GOOD)
+        rest.append(
+            _("can buy") + (_(" with {sum}*", sum=sum(need)) if any(need) else ""), style=GOOD
+        )
     else:
-        rest.append("you need " if face.me else "needs ", style=DIM)
+        rest.append(_("you need ") if face.me else "needs ", style=DIM)
         rest.append_text(pieces(need, True))
     if out.cell_len + 3 + rest.cell_len <= width:
         return [out + Text(" · ", style=DIM) + rest]

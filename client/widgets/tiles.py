@@ -17,13 +17,14 @@ three cells apart, and a cost never runs into its neighbour's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
 from shared.cards import COLOUR_NAMES, LETTERS, card
+from shared.i18n import _, ngettext, per_language_cache
 
 from .lines import strip
 from .palette import BAD, CHIP, DIM, GOLD_BG, GOOD, GREEN_BG, chip, cost_text, fit
@@ -67,7 +68,7 @@ ROUND, HEAVY = "╭─╮│╰╯", "┏━┓┃┗┛"
 CURSOR_GLYPH = Style.parse("bold #ffffff")
 
 
-@lru_cache(maxsize=8192)
+@per_language_cache(maxsize=8192)
 def card_strips(
     face: CardFace, width: int, height: int, cursor: bool, boxed: bool, base: Style
 ) -> tuple[Strip, ...]:
@@ -137,10 +138,11 @@ def _deck(face: CardFace, width: int) -> tuple[Text, ...]:
     roman = "I" * face.level
     pad = " " if width > 4 else ""
     top = Text(f"{pad}{roman}", style="bold")
-    middle = Text(f"{pad}deck" if width < 9 else f" level {face.level}", style=DIM)
+    word = pad + _("deck") if width < 9 else " " + _("level {level}", level=face.level)
+    middle = Text(word, style=DIM)
     n = face.count
-    count = f"{pad}{n}" if width < 9 else f" {n} left"
-    bottom = Text(count if n else f"{pad}none", style="bold" if n else DIM)
+    count = f"{pad}{n}" if width < 9 else " " + ngettext("{n} left", "{n} left", n)
+    bottom = Text(count if n else pad + _("none"), style="bold" if n else DIM)
     return fit(top, width), fit(middle, width), fit(bottom, width)
 
 
@@ -165,7 +167,7 @@ def _card(face: CardFace, width: int, lines: int) -> tuple[Text, ...]:
 # changed in place).
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _top(card_id: str, fresh: bool, width: int) -> Text:
     c = card(card_id)
     top = Text(" ")
@@ -181,30 +183,33 @@ def _top(card_id: str, fresh: bool, width: int) -> Text:
     return fit(top, width)
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _cost(card_id: str, width: int) -> Text:
     return fit(Text(" ") + cost_text(card(card_id).cost, width - 1), width)
 
 
-@lru_cache(maxsize=4096)
+@per_language_cache(maxsize=4096)
 def _last(card_id: str, pay: str, width: int) -> Text:
     """A tall card's fourth line: what buying it takes, or its bonus."""
     if pay:
-        return fit(Text(f" pays {pay}", style=DIM), width)
-    return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]} bonus", style=DIM), width)
+        return fit(Text(" " + _("pays {pay}", pay=pay), style=DIM), width)
+    colour = _(COLOUR_NAMES[card(card_id).colour])
+    return fit(Text(" " + _("{colour} bonus", colour=colour), style=DIM), width)
 
 
-@lru_cache(maxsize=8192)
+@per_language_cache(maxsize=8192)
 def need_text(card_id: str, affordable: bool, gold: int, need: tuple[int, ...], width: int) -> Text:
     """The card's third line: "✓ buy", "✓ buy 2*", or "need 1W 3K" (its one form, the
     pieces run together only when the card is too narrow for spaces)."""
     if affordable:
-        return fit(Text(" ✓ buy" + (f" {gold}*" if gold else ""), style=GOOD), width)
+        return fit(Text(_(" ✓ buy") + (f" {gold}*" if gold else ""), style=GOOD), width)
     if not any(need):
-        return fit(Text(f" {COLOUR_NAMES[card(card_id).colour]}", style=DIM), width)
-    counts = cost_text(need, width - len(" need "), chips=False)  # spaced if it fits
-    short = counts.cell_len > width - len(" need ")
-    out = Text("need " if short else " need ", style=BAD)
+        return fit(Text(f" {_(COLOUR_NAMES[card(card_id).colour])}", style=DIM), width)
+    word = _("need")
+    room = width - cell_len(word) - 2
+    counts = cost_text(need, room, chips=False)  # spaced if it fits
+    short = counts.cell_len > room
+    out = Text(f"{word} " if short else f" {word} ", style=BAD)
     out.append_text(counts)
     return fit(out, width)
 
@@ -222,7 +227,7 @@ class PileFace:
 PICKED = GOLD_BG
 
 
-@lru_cache(maxsize=1024)
+@per_language_cache(maxsize=1024)
 def pile_strip(face: PileFace, width: int, cursor: bool, base: Style) -> Strip:
     """One bank pile, `width` cells: cursor glyph, the gem chip, how many, the change."""
     out = Text("▶" if cursor else " ", style=CURSOR_GLYPH)

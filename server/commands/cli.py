@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from client.connection import Connection
+from shared.i18n import L_
 from shared.text import safe_text
 
 from ..front.config import MAX_WORKERS, Config, ConfigError, load_config, workers_setting
@@ -57,7 +58,7 @@ def safe_log(level: int, fmt: str, handler: logging.Handler) -> None:
     logging.basicConfig(level=level, handlers=[handler])
 
 
-SHUTDOWN_MESSAGE = "The server is restarting; your game is saved. Reconnect in a minute."
+SHUTDOWN_MESSAGE = L_("The server is restarting; your game is saved. Reconnect in a minute.")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

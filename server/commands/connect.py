@@ -96,7 +96,8 @@ async def play_remote(options: dict[str, Any]) -> int:
             print(safe_text(f"splendor: {host}: {e}", MAX_TEXT), file=sys.stderr)
             return 1
         except (ConnectionError, CodecError) as e:
-            print(safe_text(f"splendor: cannot reach {host}: {e}", MAX_TEXT), file=sys.stderr)
+            said = _("splendor: cannot reach {host}: {error}", host=host, error=e)
+            print(safe_text(said, MAX_TEXT), file=sys.stderr)
             return 1
     else:
         return 1

@@ -20,14 +20,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import getpass
 import logging
+import os
 import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from shared.i18n import LANGUAGES, Reader, _, language_from_env, use_reader
 
 from ..host.hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
 from ..host.identity import Identity
@@ -72,15 +76,29 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--bot-delay", type=float, default=0.6, help="seconds between bot moves (default 0.6)"
     )
     play.add_argument("--log", metavar="FILE", help="write the game host's log to FILE")
-    replay = sub.add_parser(
-        "replay", help="replay a game record (docs/records.md; splendor-server export writes one)"
-    )
+    for command in (
+        play,
+        replay := sub.add_parser(
+            "replay",
+            help="replay a game record (docs/records.md; splendor-server export writes one)",
+        ),
+    ):
+        command.add_argument(
+            "--lang",
+            choices=tuple(LANGUAGES),
+            help="the language to play in (default: from LC_ALL, LC_MESSAGES or LANG, else en)",
+        )
     replay.add_argument("file", help="the record, a text file")
     replay.add_argument(
         "--turn", type=int, help="open at this turn (0: the deal; default: the last)"
     )
     remote = sub.add_parser(
         "connect", help="play on a server with the app run here (docs/protocol.md)"
+    )
+    remote.add_argument(
+        "--lang",
+        choices=tuple(LANGUAGES),
+        help="the language to play in (default: from LC_ALL, LC_MESSAGES or LANG, else en)",
     )
     remote.add_argument("target", metavar="[USER@]HOST", help="the server, and your name on it")
     remote.add_argument("-p", "--port", type=int, default=2222, help="its port (default 2222)")
@@ -100,7 +118,14 @@ def setup_from(args: argparse.Namespace) -> GameSetup | None:
     if not bots:
         bots = ["medium"]
     if len(bots) > players - 1:
-        raise ValueError(f"{players} players leave {players - 1} seats for bots, not {len(bots)}")
+        raise ValueError(
+            _(
+                "{players} players leave {seats} seats for bots, not {bots}",
+                players=players,
+                seats=players - 1,
+                bots=len(bots),
+            )
+        )
     bots += [bots[-1]] * (players - 1 - len(bots))
     setup = GameSetup(players=players, bots=tuple(bots), seed=args.seed)
     return setup if args.target is None else replace(setup, target=args.target)
@@ -111,7 +136,9 @@ def player_name(asked: str | None) -> str:
     cannot be shown."""
     name = " ".join((asked if asked is not None else _name()).split())
     if not name or len(name) > NAME_LIMIT or not name.isprintable():
-        raise ValueError(f"a name is 1 to {NAME_LIMIT} printable characters")
+        raise ValueError(
+            _("a name is 1 to {NAME_LIMIT} printable characters", NAME_LIMIT=NAME_LIMIT)
+        )
     return name
 
 
@@ -146,7 +173,7 @@ async def play(setup: GameSetup | None, name: str, bot_delay: float) -> None:
         host = offline_host(data_dir, HostSettings(bot_pause=bot_delay))
         # The bot workers start in the background (a bot's first move waits for them,
         # the first screen does not); their helper processes start before the app does.
-        await host.start()
+        await asyncio.create_task(host.start(), context=contextvars.Context())
         try:
             app, _, _ = connect_app(
                 host, offline_identity(name), lambda c: SplendorApp(c, local=True, setup=setup)
@@ -174,6 +201,8 @@ def replay_file(path: str, turn: int | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    # The player's language, for this process: the host runs outside it (`front.bridge`).
+    use_reader(Reader(args.lang or language_from_env(os.environ) or "en"))
     if args.command == "replay":
         return replay_file(args.file, args.turn)
     if args.command == "connect":

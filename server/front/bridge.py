@@ -8,6 +8,7 @@ only a `deliver` callable and gives back a link (`server.host.link.HostLink`).
 
 from __future__ import annotations
 
+import contextvars
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
@@ -38,6 +39,16 @@ AppFactory = Callable[[Connection, Identity], App[Any]]
 A = TypeVar("A", bound=App[Any])
 
 
+R = TypeVar("R")
+
+
+def outside(call: Callable[..., R], *args: Any) -> R:
+    """`call(*args)` in a fresh context: the host, and the tasks it starts, never run in
+    a session's context, so they read no session's language (`shared.i18n`) and the
+    log stays English; what they send a player is translated by that player's app."""
+    return contextvars.Context().run(call, *args)
+
+
 class HostBridge(Connection):
     """The app's `Connection` in the server: app → host through the host link;
     host → app always through `app.call_later`, so the app's receiver runs in
@@ -62,7 +73,7 @@ class HostBridge(Connection):
     def send(self, data: bytes) -> None:
         """One client message from the app to the host."""
         if self._link is not None and not self.closed:
-            self._link.send(data)
+            outside(self._link.send, data)
 
     def deliver(self, data: bytes) -> None:
         """Called by the host (in the host's task) with one host message."""
@@ -83,7 +94,7 @@ class HostBridge(Connection):
         link, self._link, self._app = self._link, None, None
         if link is not None:
             try:
-                link.close()
+                outside(link.close)
             except Exception:
                 log.exception("closing a host link failed")
 
@@ -96,6 +107,6 @@ def connect_app(
     bridge = HostBridge()
     app = make_app(bridge)
     bridge.attach_app(app)
-    link = host.connect(identity, bridge.deliver)
+    link = outside(host.connect, identity, bridge.deliver)
     bridge.attach_link(link)
     return app, bridge, link

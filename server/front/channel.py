@@ -20,10 +20,8 @@ import asyncssh
 
 from shared import protocol
 from shared.codec import CodecError, ObjectStream
-from shared.i18n import _
-from shared.messages import MAX_TEXT
-from shared.protocol import PROTOCOL_VERSION, Bye, Hello
-from shared.reading import shown
+from shared.i18n import L_, Text
+from shared.protocol import PROTOCOL_VERSION, Hello
 
 from ..host.identity import Identity
 from .bridge import Host, Link
@@ -63,7 +61,7 @@ class ProtocolChannel:
         self._tokens, self._refilled = float(self._burst), time.monotonic()
         loop = asyncio.get_running_loop()
         self._hello_timer: asyncio.TimerHandle | None = loop.call_later(
-            config.login_timeout, self.end, _("no hello came; goodbye"), 1
+            config.login_timeout, self.end, L_("no hello came; goodbye"), 1
         )
 
     def feed(self, data: bytes) -> None:
@@ -80,7 +78,7 @@ class ProtocolChannel:
                 return
             if not self._spend():
                 self._refuse(
-                    _("more than {n} messages a second", n=self._rate), _("too many messages")
+                    L_("more than {n} messages a second", n=self._rate), L_("too many messages")
                 )
                 return
             self._one(raw)
@@ -102,12 +100,12 @@ class ProtocolChannel:
             return
         if self._link is not None:
             if isinstance(msg, Hello):
-                self._refuse(_("a second hello"))
+                self._refuse(L_("a second hello"))
             else:
                 self._link.send(raw)
             return
         if not isinstance(msg, Hello):
-            self._refuse(_("the first message must be a hello with your protocol versions"))
+            self._refuse(L_("the first message must be a hello with your protocol versions"))
             return
         self._greet(msg)
 
@@ -116,17 +114,17 @@ class ProtocolChannel:
             self._hello_timer.cancel()
             self._hello_timer = None
         if choose_version(hello.versions) is None:
-            offered = ", ".join(map(str, hello.versions)) or _("none")
+            offered = ", ".join(map(str, hello.versions)) or L_("none")
             log.info("%s: protocol versions %s refused", self.identity.name, offered)
             self.end(
-                _(
+                L_(
                     "this server speaks protocol version {ours}, your client {theirs}: "
                     "update {older} to play",
                     ours=PROTOCOL_VERSION,
                     theirs=offered,
-                    older=_("the client")
+                    older=L_("the client")
                     if all(v < PROTOCOL_VERSION for v in hello.versions)
-                    else _("the server"),
+                    else L_("the server"),
                 ),
                 1,
             )
@@ -150,12 +148,13 @@ class ProtocolChannel:
             self.chan.abort()
             self._done(1)
 
-    def _refuse(self, why: str, short: str = "") -> None:
+    def _refuse(self, why: str | Text, short: str | Text = "") -> None:
         log.warning("%s: protocol channel refused: %s", self.identity.name, short or why)
-        self.end(_("refused: {why}", why=why), 1)
+        self.end(L_("refused: {why}", why=why), 1)
 
-    def end(self, message: str = "", status: int = 0) -> None:
-        """Close the channel, saying `message` in a `Bye` first if there is one."""
+    def end(self, message: str | Text = "", status: int = 0) -> None:
+        """Close the channel, saying `message` in a `Bye` first if there is one (a `Text`
+        also as key and fields, for the client to translate)."""
         if self.ended:
             return
         if self._hello_timer is not None:
@@ -163,7 +162,7 @@ class ProtocolChannel:
             self._hello_timer = None
         if message:
             try:
-                self.chan.write(protocol.encode(Bye(shown(message, MAX_TEXT))))
+                self.chan.write(protocol.bye(message))
             except OSError:
                 pass
         self.ended = True

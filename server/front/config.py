@@ -15,6 +15,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from shared.i18n import LANGUAGES
+
 from ..store import StoreError, check_url
 
 DEFAULT_PORT = 2222
@@ -41,6 +43,9 @@ class Config:
     allow_guests: bool = True
     # What players are told to type ("ssh -t -p PORT NAME"); empty: the address they used.
     public_host: str = ""
+    # The language of a player whose SSH client sends none of ours in LC_ALL, LC_MESSAGES
+    # or LANG, until they choose one (`shared.i18n.LANGUAGES`: en, fa, cs, hu).
+    default_language: str = "en"
     # Logins: seconds to finish authentication (and to open a session once logged in);
     # public-key attempts per connection.
     login_timeout: float = 30.0
@@ -116,6 +121,8 @@ class Config:
         for name in ("login_timeout", "slow_reader_timeout", "shutdown_grace"):
             if getattr(self, name) <= 0:
                 problems.append(f"{name} must be positive")
+        if self.default_language not in LANGUAGES:
+            problems.append(f"default_language must be one of {', '.join(LANGUAGES)}")
         if self.workers < 1:
             problems.append('workers must be at least 1 (or "auto": one per core)')
         elif self.workers > MAX_WORKERS:

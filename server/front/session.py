@@ -24,10 +24,12 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from shared.i18n import L_, Reader, Text, use_reader
 from shared.messages import MAX_TEXT, SUBSYSTEM
 from shared.text import safe_text
 
 from ..host.identity import Identity
+from . import language
 from .bridge import AppFactory, Host, HostBridge, connect_app
 from .channel import ProtocolChannel
 from .config import Config
@@ -59,6 +61,7 @@ class Sessions:
         self._per_address: Counter[str] = Counter()
         self.last_input = time.monotonic()
         self.gc_debt = 0  # sessions ended since the last full collection
+        self.saved_language: language.SavedLanguage | None = None  # a choice, from the store
 
     def open(
         self,
@@ -94,7 +97,7 @@ class Sessions:
         release(self._per_address, session.address)
         self.gc_debt += 1
 
-    async def shutdown(self, message: str) -> None:
+    async def shutdown(self, message: str | Text) -> None:
         """Tell every session `message`, exit every app and wait for them (SIGTERM)."""
         self.closing = True
         sessions = list(self.live)
@@ -142,7 +145,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._gone = False  # the channel is closed: nothing more can be written
         self._ending = False  # end() was called: no app may start any more
         self._refused = False  # refused (logged then): no app, no "session ended" line
-        self._end_message = ""
+        self._end_message: str | Text = ""
         self._closed = asyncio.Event()
         self._slow_timer: asyncio.TimerHandle | None = None
         self._rate = config.input_bytes_per_second
@@ -238,7 +241,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._dropped += len(data)
         if self._dropped > self._burst:
             log.warning("%s: input flood from %s, session ended", self.identity.name, self.address)
-            self.end("too much input; this session was closed", status=1)
+            self.end(L_("too much input; this session was closed"), status=1)
 
     def eof_received(self) -> bool:
         """Called when the client closes its input: end the app. True keeps the
@@ -284,9 +287,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         error: BaseException | None = None
         try:
             async with sessions.startup:
+                identity, factory = self.identity, sessions.app_factory
+                chosen = await language.saved(sessions.saved_language, identity)
                 if self._gone or self._ending:
                     return
-                identity, factory = self.identity, sessions.app_factory
+                # This session's reader (`shared.i18n`): the app's tasks all inherit it.
+                use_reader(Reader(*chosen) if chosen else Reader(self.language()))
                 app, self._bridge, _ = connect_app(
                     sessions.host, identity, lambda bridge: factory(bridge, identity)
                 )
@@ -315,10 +321,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             trace = "".join(traceback.format_exception(error)).rstrip()
             log.error("%s: session crashed (ref %s)\n%s", self.identity.name, ref, trace)
             error = None
-            self._end_message = (
-                f"Sorry: something went wrong on the server and this session had "
-                f"to close (ref {ref}). Your game is kept; come back with: "
-                f"{self.hint}"
+            self._end_message = L_(
+                "Sorry: something went wrong on the server and this session had to close "
+                "(ref {ref}). Your game is kept; come back with: {hint}",
+                ref=ref,
+                hint=self.hint,
             )
             status = 1
         # An app may leave a parting line in `bye_text` (the client does on "bye").
@@ -326,7 +333,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if not self._end_message and isinstance(bye, str) and bye:
             self._end_message = bye
         if self._end_message:
-            said = safe_text(self._end_message, MAX_TEXT)  # the app's parting line, made safe
+            # The app's parting line, made safe, in the player's language (this task's).
+            said = safe_text(str(self._end_message), MAX_TEXT)
             self._write(f"\r\n{said}\r\n".encode())
         self.status = status
         self._app = None
@@ -351,7 +359,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if self._on_end is not None:
                 self._on_end()
 
-    def end(self, message: str = "", status: int | None = None) -> None:
+    def end(self, message: str | Text = "", status: int | None = None) -> None:
         """Ask the app to exit; `message` is shown once the terminal is restored."""
         self._ending = True
         if message and not self._end_message:
@@ -388,13 +396,19 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         else:
             log.info("%s: command refused: %r", name, self._command[:80])
         if self._pty and self._command is not None:  # ssh -t host cmd
-            line = f"commands are not run here; to play: {play}"
+            text = L_("commands are not run here; to play: {play}", play=play)
         else:
-            line = f"this server needs an interactive terminal: {play}"
+            text = L_("this server needs an interactive terminal: {play}", play=play)
+        line = text.render(self.language())
         newline = "\r\n" if self._pty else "\n"
         self._chan.write_stderr((line + newline).encode())
         self.status = 1
         self._chan.exit(1)
+
+    def language(self) -> str:
+        """The language the SSH client's environment asks for, else the server's."""
+        env = self._chan.get_environment() if self._chan is not None else {}
+        return language.from_env(env, self.sessions.config.default_language)
 
     def _write(self, data: bytes) -> None:
         chan = self._chan

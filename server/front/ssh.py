@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import asyncssh
 
+from shared.i18n import Text
 from shared.text import safe_text
 
 from ..host.identity import Identity, check_name, guest_key, guest_secret
@@ -73,6 +74,7 @@ class Names(Protocol):
     async def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
     async def banned(self, name: str, key: str | None = None) -> str | None: ...
     async def is_program(self, name: str) -> bool: ...
+    async def language(self, name: str) -> tuple[str, str | None] | None: ...
 
 
 class PlayerAuth(asyncssh.SSHServer):
@@ -165,7 +167,7 @@ class PlayerAuth(asyncssh.SSHServer):
             ban = await self.names.banned(self._name, fingerprint)
         except StoreUnavailable:
             log.warning("login %s from %s: the database is unreachable", self._name, self.address)
-            raise asyncssh.PermissionDenied(BUSY) from None
+            raise asyncssh.PermissionDenied(BUSY.english()) from None  # before any session
         if ban is not None:
             log.info("login %s from %s refused: banned", self._name, self.address)
             raise asyncssh.PermissionDenied(self._banned(ban))
@@ -232,7 +234,7 @@ class PlayerAuth(asyncssh.SSHServer):
             try:
                 claimed = await self.names.claim_name(self._name, key)
             except StoreUnavailable:
-                conn.disconnect(asyncssh.DISC_BY_APPLICATION, BUSY)
+                conn.disconnect(asyncssh.DISC_BY_APPLICATION, BUSY.english())
                 return
             if not claimed:  # another key claimed the name a moment ago
                 conn.disconnect(
@@ -372,10 +374,14 @@ class SSHService:
         self.reuse_port = reuse_port  # other processes listen on the same port (workers)
         self.gate = Gate(config, guest_secret(host_key.export_private_key("pkcs8-der")))
         self.sessions = Sessions(config, host, app_factory)
+        self.sessions.saved_language = self._saved_language  # a choice beats the env
         self.names = names
         self.host_key = host_key
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._port: int | None = None
+
+    async def _saved_language(self, name: str) -> tuple[str, str | None] | None:
+        return await self.names.language(name)
 
     def _make_auth(self) -> PlayerAuth:
         return PlayerAuth(self.gate, self.names, self.sessions)
@@ -428,7 +434,7 @@ class SSHService:
             self._acceptor.close()
         self.sessions.closing = True
 
-    async def stop(self, message: str) -> None:
+    async def stop(self, message: str | Text) -> None:
         """Stop listening, tell every session `message` and end it (each app exited and
         awaited, its terminal restored), then close every connection."""
         self.stop_listening()

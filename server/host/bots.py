@@ -33,6 +33,7 @@ from typing import Any
 
 from shared.cards import card
 from shared.codec import loads
+from shared.i18n import L_
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.view import PlayerView
 
@@ -298,13 +299,13 @@ class BotPool:
             raise
         except BrokenProcessPool:
             self._drop_pool()
-            raise HintError("no hint this time: a bot worker stopped; try again") from None
+            raise HintError(L_("no hint this time: a bot worker stopped; try again")) from None
         except Exception:
             log.exception("a hint (%s) failed", level)
-            raise HintError("no hint this time; try again") from None
+            raise HintError(L_("no hint this time; try again")) from None
         if move not in view.legal_moves:
             log.error("a hint (%s) gave %r, not a legal move", level, text)
-            raise HintError("no hint this time; try again")
+            raise HintError(L_("no hint this time; try again"))
         return move, why
 
     def _drop_pool(self) -> None:

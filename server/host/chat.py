@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 from shared import protocol
 from shared.chat import MAX_CHAT, clean
+from shared.i18n import L_
 from shared.protocol import TableStatus
 from shared.social import LOBBY, ChatLine, ChatLines
 
@@ -68,13 +69,15 @@ class ChatDesk:
         `TableError` the player is told."""
         text = clean(said)
         if not text:
-            raise TableError("nothing to say: a chat line is plain text")
+            raise TableError(L_("nothing to say: a chat line is plain text"))
         if len(text) > MAX_CHAT:
-            raise TableError(f"a chat line holds {MAX_CHAT} characters at most")
+            raise TableError(
+                L_("a chat line holds {MAX_CHAT} characters at most", MAX_CHAT=MAX_CHAT)
+            )
         name = link.identity.name
         self._spend(name)
         if await self._banned(name):
-            raise TableError("you are banned from this server: you cannot chat")
+            raise TableError(L_("you are banned from this server: you cannot chat"))
         place = self.places.of(link)
         table = place.table
         if table is None or table.status is TableStatus.WAITING or table.state is None:
@@ -91,7 +94,13 @@ class ChatDesk:
         lines = min(float(BURST), lines + (now - when) / EVERY)
         if lines < 1.0:
             wait = max(1, round((1.0 - lines) * EVERY))
-            raise TableError(f"slow down: one chat line every {EVERY:g} s (wait {wait} s)")
+            raise TableError(
+                L_(
+                    "slow down: one chat line every {every:g} s (wait {wait} s)",
+                    every=EVERY,
+                    wait=wait,
+                )
+            )
         self._allowance[name] = (lines - 1.0, now)
         if len(self._allowance) > 10_000:  # forget the quiet ones
             self._allowance = {k: v for k, v in self._allowance.items() if now - v[1] < 60}

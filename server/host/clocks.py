@@ -28,8 +28,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from shared import protocol
+from shared import protocol, said
 from shared.clock import MAX_TIMEOUTS, ClockView, TimeControl
+from shared.i18n import L_, Ln_, Text
 from shared.protocol import TableStatus
 
 from ..store import SeatRecord, Store, Timing
@@ -198,12 +199,14 @@ class Clocks:
         s, state = self._seating.seats[seat], self._game.state
         assert state is not None
         if s.standin is not None:
-            raise TableError(f"a {s.standin} bot plays your seat for the rest of this game")
+            raise TableError(
+                L_("a {standin} bot plays your seat for the rest of this game", standin=s.standin)
+            )
         deadline = self.timing.deadline
         late = s.stored.late == state.turn
         now = self._seating.now()
         if late or (self.clocked(seat) and deadline is not None and now >= deadline):
-            raise TableError("your time ran out: a bot plays this turn for you")
+            raise TableError(L_("your time ran out: a bot plays this turn for you"))
 
     def awaits(self, identity: Identity) -> bool:
         """Whether this game waits for `identity`'s move (their own, not a bot's for them)."""
@@ -273,8 +276,11 @@ class Clocks:
                 return False
             count = seating.seats[seat].stored.timeouts + 1
             final = self.control.realtime or count >= MAX_TIMEOUTS
-            third = " for the third time" if count >= MAX_TIMEOUTS else ""
-            why = f"your time ran out{third} at turn {turn}" if final else ""
+            if count >= MAX_TIMEOUTS:
+                reason = L_("your time ran out for the third time at turn {turn}", turn=turn)
+            else:
+                reason = L_("your time ran out at turn {turn}", turn=turn)
+            why = said.stored(reason) if final else ""  # each reader sees it in theirs
 
             def edit() -> tuple[list[SeatRecord], str]:
                 records = seating.records()
@@ -310,21 +316,38 @@ class Clocks:
         s = self._seating.seats[seat]
         name = self._seating.name(seat)
         if s.standin is not None:
-            mine = f"{_sentence(s.stored.why)}: {standing_in(s.standin)}"
-            theirs = f"a {s.standin} bot plays {name}'s seat from now on"
-            if timed_out:
-                theirs = f"{name}'s time ran out: " + theirs
-        else:
-            n = s.stored.timeouts
-            mine = (
-                f"Your time ran out ({n} of {MAX_TIMEOUTS} in this game): a {TIMEOUT_LEVEL} "
-                "bot plays this turn for you"
+            mine = L_(
+                "{why}: {standing_in}",
+                why=said.from_stored(s.stored.why),
+                standing_in=standing_in(s.standin),
             )
-            theirs = f"{name}'s time ran out: a {TIMEOUT_LEVEL} bot plays this turn"
+            if timed_out:
+                theirs = L_(
+                    "{name}'s time ran out: a {level} bot plays {name}'s seat from now on",
+                    name=name,
+                    level=s.standin,
+                )
+            else:
+                theirs = L_(
+                    "a {level} bot plays {name}'s seat from now on", name=name, level=s.standin
+                )
+        else:
+            mine = L_(
+                "Your time ran out ({n} of {most} in this game): a {level} bot plays this turn "
+                "for you",
+                n=s.stored.timeouts,
+                most=MAX_TIMEOUTS,
+                level=TIMEOUT_LEVEL,
+            )
+            theirs = L_(
+                "{name}'s time ran out: a {level} bot plays this turn",
+                name=name,
+                level=TIMEOUT_LEVEL,
+            )
         for peer, text in self._audience(seat, mine, theirs):
             peer.deliver(protocol.notice(text, "info"))
 
-    def _audience(self, seat: int, mine: str, theirs: str) -> list[tuple[Peer, str]]:
+    def _audience(self, seat: int, mine: Text, theirs: Text) -> list[tuple[Peer, Text]]:
         seats = self._seating.seats
         out = [(p, mine) for p in seats[seat].peers]
         for i, s in enumerate(seats):
@@ -338,21 +361,27 @@ class Clocks:
             return
         s = self._seating.seats[seat]
         if s.standin is not None:
-            text = f"At table {self._seating.id}: {s.stored.why}; {standing_in(s.standin)}"
+            text = L_(
+                "At table {table}: {why}; {standing_in}",
+                table=self._seating.id,
+                why=said.from_stored(s.stored.why),
+                standing_in=standing_in(s.standin),
+            )
         elif s.stored.timeouts:
-            n = s.stored.timeouts
-            text = (
-                f"Your time has run out {n} time{'s' if n > 1 else ''} in this game "
-                f"(a bot played those turns); at {MAX_TIMEOUTS} a bot takes your seat"
+            text = Ln_(
+                "Your time has run out {n} time in this game (a bot played that turn); at "
+                "{most} a bot takes your seat",
+                "Your time has run out {n} times in this game (a bot played those turns); at "
+                "{most} a bot takes your seat",
+                s.stored.timeouts,
+                most=MAX_TIMEOUTS,
             )
         else:
             return
         peer.deliver(protocol.notice(text, "info"))
 
 
-def standing_in(level: str) -> str:
-    return f"a {level} bot plays your seat to the end of the game, and you rank last"
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def standing_in(level: str) -> Text:
+    return L_(
+        "a {level} bot plays your seat to the end of the game, and you rank last", level=level
+    )

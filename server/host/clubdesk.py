@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from shared import protocol
 from shared.gamerecord import RecordError, record_of, write_record
+from shared.i18n import L_
 from shared.messages import MAX_RECORD
 from shared.players import bot_label, bot_level
 from shared.protocol import (
@@ -76,7 +77,7 @@ def record_text(game: GameRecord, site: str = "", chat: Sequence[ChatRecord] = (
         record = record_of(len(game.seats), game.seed, game.moves, **tags)
         return write_record(replace(record, comments=chat_comments(chat, len(game.moves))))
     except RecordError as e:  # a game past a record's limits (docs/records.md)
-        raise StoreError(f"game {game.id} has no record: {e}") from None
+        raise StoreError(L_("game {id} has no record: {error}", id=game.id, error=e)) from None
 
 
 async def ended_record(store: Store, game_id: str, site: str = "") -> str:
@@ -84,10 +85,13 @@ async def ended_record(store: Store, game_id: str, site: str = "") -> str:
     seed, which tells the decks) or one that never was."""
     game = await store.load_game(game_id)
     if game is None or game.seed is None:
-        raise StoreError(f"there is no game {game_id!r}")
+        raise StoreError(L_("there is no game {game_id!r}", game_id=game_id))
     if game.status == "playing":
         raise StoreError(
-            f"game {game_id} is in progress: its record comes when it ends (w watches it)"
+            L_(
+                "game {game_id} is in progress: its record comes when it ends (w watches it)",
+                game_id=game_id,
+            )
         )
     return record_text(game, site, await store.chat(game_id, RECORD_CHAT))
 
@@ -116,12 +120,16 @@ class ClubDesk:
                     text = await ended_record(self.store, game)
                     if len(text) > MAX_RECORD:  # what a message may carry
                         raise StoreError(
-                            f"the record of game {game} is too long to send here "
-                            f"({len(text):,} characters); splendor-server export prints it"
+                            L_(
+                                "the record of game {game} is too long to send here ({size:,} "
+                                "characters); splendor-server export prints it",
+                                game=game,
+                                size=len(text),
+                            )
                         )
                     reply = GameRecordText(game, text)
         except StoreError as e:
-            raise TableError(str(e)) from None
+            raise TableError(*e.args) from None  # its `Text`, for the player to read
         link.deliver(protocol.encode(reply))
 
     async def _leaderboard(self, link: HostLink, offset: int) -> Leaderboard:
@@ -139,7 +147,7 @@ class ClubDesk:
         found = await self.store.profile(player.lower(), RECENT)
         if found.standing is None and not found.recent and bot_level(player) is None:
             if await self.store.name_owner(player) is None:
-                raise TableError(f"no player is called {player!r}")
+                raise TableError(L_("no player is called {player!r}", player=player))
         rows = list(reversed(found.history[:HISTORY]))  # oldest first
         start = [rows[0][3] - rows[0][4]] if rows else []  # before the first of them
         history = tuple(start + [shown for _, _, _, shown, _ in rows])

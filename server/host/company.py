@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from shared import protocol
+from shared.i18n import L_, Ln_, Text
 from shared.protocol import TableStatus
 
 from ..store import WAITING, GameRecord, SeatRecord, StoreError
@@ -56,10 +57,17 @@ def check_cap(
     cap = settings.max_correspondence_tables if correspondence else settings.max_tables_per_player
     if len(held) >= cap:
         ids = ", ".join(t.id for t in held)
-        kind = "correspondence tables" if correspondence else "tables"
-        raise TableError(f"you already have a seat at {len(held)} {kind} ({ids}); leave one first")
+        kind = L_("correspondence tables") if correspondence else L_("tables")
+        raise TableError(
+            L_(
+                "you already have a seat at {count} {kind} ({ids}); leave one first",
+                count=len(held),
+                kind=kind,
+                ids=ids,
+            )
+        )
     if len(tables) >= settings.max_tables:
-        raise TableError("the server has as many tables as it can hold; try again later")
+        raise TableError(L_("the server has as many tables as it can hold; try again later"))
 
 
 def to_move(tables: dict[str, Table], identity: Identity) -> tuple[str, ...]:
@@ -67,13 +75,17 @@ def to_move(tables: dict[str, Table], identity: Identity) -> tuple[str, ...]:
     return tuple(t.id for t in tables.values() if t.awaits(identity))
 
 
-def moves_waiting(ids: tuple[str, ...], here: str | None) -> str | None:
+def moves_waiting(ids: tuple[str, ...], here: str | None) -> Text | None:
     """On arrival: where it is the player's move, when it is not only the game they were
     taken to."""
     if not ids or ids == (here,):
         return None
-    s = "" if len(ids) == 1 else "s"
-    return f"Your move at {len(ids)} table{s}: {', '.join(ids)} (m goes to each in turn)"
+    return Ln_(
+        "Your move at {n} table: {tables} (m goes to each in turn)",
+        "Your move at {n} tables: {tables} (m goes to each in turn)",
+        len(ids),
+        tables=", ".join(ids),
+    )
 
 
 class Rematches:
@@ -108,14 +120,14 @@ class Rematches:
         """Offer a rematch of the finished game `link` shows, or accept the one offered."""
         old, seat = self.places.of(link).table, self.places.of(link).seat
         if old is None or seat is None or old.status is not TableStatus.FINISHED:
-            raise TableError("a rematch is offered at the end of a game you played")
+            raise TableError(L_("a rematch is offered at the end of a game you played"))
         if old.result != "over":
-            raise TableError(f"the game at table {old.id} did not end: no rematch")
+            raise TableError(L_("the game at table {id} did not end: no rematch", id=old.id))
         new = old.rematch if isinstance(old.rematch, Table) else None
         if new is None or new.status is TableStatus.FINISHED:
             new = await self._offer(old, link.identity)
         if new.status is not TableStatus.WAITING:
-            raise TableError(f"the rematch at table {new.id} has started")
+            raise TableError(L_("the rematch at table {id} has started", id=new.id))
         await new.sit(link.identity)
         await self.start_if_accepted(new)
 
@@ -123,7 +135,7 @@ class Rematches:
         """A new waiting table for the players of `old`, seats rotated, the others invited;
         or, when another process made it first, that one."""
         if len(self.tables) >= self.settings.max_tables:
-            raise TableError("the server has as many tables as it can hold; try again later")
+            raise TableError(L_("the server has as many tables as it can hold; try again later"))
         n = len(old.seats)
         seats = [SeatRecord()] * n
         for i, s in enumerate(old.seats):
@@ -143,7 +155,7 @@ class Rematches:
             if made is not None:  # another player offered it first
                 record = await self.store.load_game(made)
                 if record is None:
-                    raise StoreError(f"the rematch of {old.id} went missing")
+                    raise StoreError(L_("the rematch of {id} went missing", id=old.id))
                 return self._add(record)
         else:
             raise TableError(BUSY)
@@ -203,7 +215,9 @@ class Rematches:
             await self._stand(table, player)
         if table.status is not TableStatus.FINISHED:
             return  # it started as they left: the seats are held
-        text = f"{identity.name} declined the rematch at table {table.id}"
+        text = L_(
+            "{name} declined the rematch at table {table}", name=identity.name, table=table.id
+        )
         for link in self.places:
             if any(same_player(link.identity, p) for p in others):
                 link.deliver(protocol.notice(text, "info"))

@@ -17,6 +17,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 
 from shared import protocol
+from shared.i18n import L_, Text
 
 from ..store import PLAYING, GameRecord, Store, default_url, open_store, redact
 from .bots import BotPool, BotRunner, run_bot
@@ -29,6 +30,9 @@ from .lobby import Lobby
 from .tourneys import TournamentDesk
 
 log = logging.getLogger("splendor")
+
+
+SHUTTING_DOWN = L_("the server is shutting down; your game is saved")
 
 
 class GameHost:
@@ -146,7 +150,7 @@ class GameHost:
         its table. `deliver` gets every host message for it."""
         link = HostLink(identity, deliver, self._handle, self._disconnected)
         if self.closing or self._lobby is None:
-            link.deliver(protocol.encode(protocol.Bye("the server is shutting down")))
+            link.deliver(protocol.bye(L_("the server is shutting down")))
             link.closed = True
             return link
         self._lobby.connected(link)
@@ -159,7 +163,7 @@ class GameHost:
         if self._lobby is not None and not self.closing:
             self._lobby.disconnected(link)
 
-    async def stop(self, text: str = "the server is shutting down; your game is saved") -> None:
+    async def stop(self, text: str | Text = SHUTTING_DOWN) -> None:
         """The SIGTERM path: stop bots, let moves being saved finish, tell every session
         "bye", close the store."""
         if self._lobby is None or self.closing:
@@ -180,7 +184,7 @@ class GameHost:
             await asyncio.wait_for(asyncio.gather(*(link.idle() for link in links)), 5.0)
         except (TimeoutError, Exception):
             log.warning("some sessions were still busy at shutdown", exc_info=True)
-        bye = protocol.encode(protocol.Bye(text))
+        bye = protocol.bye(text)
         for link in links:
             link.deliver(bye)
             link.closed = True

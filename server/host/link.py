@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from shared import protocol
+from shared.i18n import L_
 
 from .identity import Identity
 
@@ -59,7 +60,7 @@ class HostLink:
         if self.closed:
             return
         if len(self._inbox) >= MAX_QUEUED:
-            self.deliver(protocol.notice("too many requests at once; that one was dropped"))
+            self.deliver(protocol.notice(L_("too many requests at once; that one was dropped")))
             return
         self._inbox.append(bytes(data))
         if self._worker is None or self._worker.done():

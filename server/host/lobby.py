@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 
 from shared import protocol
 from shared.errors import SplendorError
+from shared.i18n import L_
 from shared.protocol import (
     AskLeaderboard,
     AskProfile,
@@ -21,6 +22,7 @@ from shared.protocol import (
     Create,
     Hint,
     Join,
+    Language,
     Leave,
     NextGame,
     PlayMove,
@@ -72,6 +74,8 @@ class Lobby:
         settings: HostSettings,
     ) -> None:
         self.store = store
+        # Languages chosen here (and how they show), by player name.
+        self.languages: dict[str, tuple[str, str | None]] = {}
         self.bots = bots
         self._settings = settings
         self.tables: dict[str, Table] = {}
@@ -112,7 +116,9 @@ class Lobby:
         """A new session: welcome it, and seat it back at its table if it has one (the game
         where it is this player's turn, else the latest; else a table it waits at)."""
         self.places.arrive(link)
-        link.deliver(protocol.encode(Welcome(link.identity.name, link.identity.guest)))
+        i = link.identity
+        language, reading = (None, None) if i.guest else self.languages.get(i.name, (None, None))
+        link.deliver(protocol.encode(Welcome(i.name, i.guest, language=language, reading=reading)))
         self._present(link, self.places.of(link))
         mine = [t for t in self.tables.values() if t.seat_of(link.identity) is not None]
         games = [t for t in mine if t.status is TableStatus.PLAYING]
@@ -254,6 +260,8 @@ class Lobby:
                     await self.play.undo(link)
                 case Hint():
                     await self.play.hint(link)
+                case Language(language, reading):
+                    await self._language(link, language, reading)
                 case Say(text):
                     await self.chat.say(link, text)
                 case Vote(seat):
@@ -266,7 +274,7 @@ class Lobby:
                 case _ if isinstance(msg, TOURNEY_QUESTIONS):
                     await self.tourneys(link, msg)  # the host's TournamentDesk.answer
         except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
-            link.deliver(protocol.notice(str(e)))
+            link.deliver(protocol.notice_of(e))  # in the player's language (a `Text`)
         except StoreUnavailable as e:
             log.warning("lobby: %s's %s: %s", link.identity.name, type(msg).__name__, e)
             link.deliver(protocol.notice(BUSY))
@@ -274,7 +282,17 @@ class Lobby:
             raise
         except Exception:
             log.exception("session %s: error handling a message", link.identity.name)
-            link.deliver(protocol.notice("something went wrong with that request; it was logged"))
+            link.deliver(
+                protocol.notice(L_("something went wrong with that request; it was logged"))
+            )
+
+    async def _language(self, link: HostLink, language: str, reading: str | None) -> None:
+        """The player chose a language: kept with their name's key in the store (the SSH
+        front reads it at their next session); a guest's lives in their app alone."""
+        if link.identity.guest:
+            return
+        self.languages[link.identity.name] = (language, reading)
+        await self.store.set_language(link.identity.name, language, reading)
 
     def add(self, record: GameRecord) -> Table:
         """This process's copy of a stored table (`TableMaker.add`)."""
@@ -302,7 +320,9 @@ class Lobby:
     async def _join(self, link: HostLink, table: Table) -> None:
         if table.seat_of(link.identity) is None:
             if table.status is not TableStatus.WAITING:
-                raise TableError(f"the game at table {table.id} is in progress; watch it instead")
+                raise TableError(
+                    L_("the game at table {id} is in progress; watch it instead", id=table.id)
+                )
             check_cap(self.tables, self.settings, link.identity, table.control.correspondence)
         seat = await table.sit(link.identity)
         self._place(link, table, seat)
@@ -313,7 +333,7 @@ class Lobby:
 
     async def _watch(self, link: HostLink, table: Table) -> None:
         if table.status is not TableStatus.PLAYING:
-            raise TableError(f"table {table.id} has not started; join it instead")
+            raise TableError(L_("table {id} has not started; join it instead", id=table.id))
         seat = table.seat_of(link.identity)
         if seat is not None:
             await table.sit(link.identity)
@@ -322,12 +342,19 @@ class Lobby:
     async def _start(self, link: HostLink) -> None:
         table = self.places.of(link).table
         if table is None or table.status is not TableStatus.WAITING:
-            raise TableError("you are not at a table waiting to start")
+            raise TableError(L_("you are not at a table waiting to start"))
         if table.settings.rematch_of is not None:
             waiting = ", ".join(s.stored.name or "?" for s in table.seats if s.stored.invited)
-            raise TableError(f"a rematch starts once every player accepts (waiting: {waiting})")
+            raise TableError(
+                L_(
+                    "a rematch starts once every player accepts (waiting: {waiting})",
+                    waiting=waiting,
+                )
+            )
         if not table.hosted_by(link.identity):
-            raise TableError(f"only {table.host}, who hosts table {table.id}, can start it")
+            raise TableError(
+                L_("only {host}, who hosts table {id}, can start it", host=table.host, id=table.id)
+            )
         await table.start(self.maker.seed(self.maker.seed_asked.pop(table.id, None)))
 
     async def _leave(self, link: HostLink) -> None:
@@ -398,7 +425,9 @@ class Lobby:
         go back to the lobby with a word of why."""
         for peer in self.places.at(table):
             self._to_lobby(peer)  # then why, which the lobby shows
-            peer.deliver(protocol.notice(f"the game at table {table.id} was abandoned", "info"))
+            peer.deliver(
+                protocol.notice(L_("the game at table {id} was abandoned", id=table.id), "info")
+            )
         self._forget_if_done(table)
 
     async def stop_tables(self) -> None:

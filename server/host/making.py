@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from shared.clock import TimeControl
+from shared.i18n import L_
 from shared.protocol import TableStatus
 
 from ..store import DEFAULT_SETTINGS, WAITING, GameRecord, Settings, Store
@@ -84,7 +85,7 @@ class TableMaker:
         """A table not finished, by its id; else a refusal."""
         table = self.tables.get(table_id)
         if table is None or table.status is TableStatus.FINISHED:
-            raise TableError(f"there is no table {table_id!r}")
+            raise TableError(L_("there is no table {table_id!r}", table_id=table_id))
         return table
 
     def seed(self, asked: int | None = None) -> int:

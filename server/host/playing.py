@@ -9,6 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from shared import protocol
+from shared.i18n import L_
 from shared.moves import Move
 from shared.protocol import Advice, TableStatus
 
@@ -46,7 +47,7 @@ class Play:
         place = self.places.of(link)
         table, seat = place.table, place.seat
         if table is None or seat is None or table.status is not TableStatus.PLAYING:
-            raise TableError("you are not playing a game")
+            raise TableError(L_("you are not playing a game"))
         return table, seat
 
     async def move(self, link: HostLink, move: Move) -> None:
@@ -55,13 +56,13 @@ class Play:
 
     async def undo(self, link: HostLink) -> None:
         if not self.settings.undo:
-            raise TableError("moves are taken back only in offline games against bots")
+            raise TableError(L_("moves are taken back only in offline games against bots"))
         table, seat = self.playing(link)
         await table.undo(seat)
 
     async def hint(self, link: HostLink) -> None:
         if not self.settings.hints:
-            raise TableError("hints are only for offline games against bots")
+            raise TableError(L_("hints are only for offline games against bots"))
         table, seat = self.playing(link)
         move, reason = await table.hint(seat)
         link.deliver(protocol.encode(Advice(move, reason)))

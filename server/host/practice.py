@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from shared.deal import new_game, replay, turns
+from shared.i18n import L_
 from shared.moves import Move, parse_move
 from shared.protocol import LoggedTurn, TableStatus
 
@@ -51,12 +52,12 @@ class Practice:
             self._stop_bots()  # a bot thinking or waiting for the lock: its move is dropped
             state = game.state
             if seating.status is not TableStatus.PLAYING or state is None:
-                raise TableError("there is no game in progress to take a move back in")
+                raise TableError(L_("there is no game in progress to take a move back in"))
             if any(s.bot is None for i, s in enumerate(seating.seats) if i != seat):
-                raise TableError("moves are taken back only in a game against bots")
+                raise TableError(L_("moves are taken back only in a game against bots"))
             back = _last_move_of(state, game.moves, seat)
             if back is None:
-                raise TableError("you have not moved yet: there is nothing to take back")
+                raise TableError(L_("you have not moved yet: there is nothing to take back"))
             moves = game.moves[:back]
             await self._store.take_back(seating.id, back)
             game.moves = moves
@@ -69,9 +70,9 @@ class Practice:
         the bot pool, from that seat's view only)."""
         state = self._game.state
         if self._seating.status is not TableStatus.PLAYING or state is None:
-            raise TableError("there is no game in progress")
+            raise TableError(L_("there is no game in progress"))
         if state.current_player != seat:
-            raise TableError("a hint is for your own turn")
+            raise TableError(L_("a hint is for your own turn"))
         seed = bot_seed(state.seed, len(self._game.moves))
         return await self._pool.explain(state.view(seat), HINT_LEVEL, seed)
 

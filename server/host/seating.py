@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from shared.clock import parse_time_control
+from shared.i18n import L_
 from shared.players import bot_label
 from shared.protocol import SeatSummary, TableStatus
 
@@ -40,7 +41,7 @@ from .seat import TRANSITIONS, Busy, Game, Peer, Seat, TableError, same_player
 log = logging.getLogger("splendor")
 
 EDIT_TRIES = 5  # a change of seats redone after another process changed the table first
-BUSY = "the server is busy; try again in a moment"
+BUSY = L_("the server is busy; try again in a moment")
 
 T = TypeVar("T")
 STATUS = {
@@ -75,7 +76,7 @@ class Seating:
         what the lobby shows changed (`True`: a minor change), `message` for the bytes a
         session at a seat (None: watching) is sent, with the turns so far or not."""
         if not 2 <= len(record.seats) <= 4:
-            raise TableError("a table has 2 to 4 seats")
+            raise TableError(L_("a table has 2 to 4 seats"))
         self.id = record.id
         self.seats = [Seat.from_record(r) for r in record.seats]  # the list is never replaced
         self.host = record.host  # the name of the player who may start it
@@ -104,7 +105,12 @@ class Seating:
         """The status becomes `new`, if the lifecycle allows that step (`TRANSITIONS`)."""
         if new not in TRANSITIONS[self.status]:
             raise TableError(
-                f"table {self.id} is {self.status.value}; it cannot become {new.value}"
+                L_(
+                    "table {id} is {status}; it cannot become {new}",
+                    id=self.id,
+                    status=self.status.value,
+                    new=new.value,
+                )
             )
         self.status = new
 
@@ -151,11 +157,14 @@ class Seating:
                 if mine is None:
                     if self.status is not TableStatus.WAITING:
                         raise TableError(
-                            f"the game at table {self.id} is in progress; watch it instead"
+                            L_(
+                                "the game at table {id} is in progress; watch it instead",
+                                id=self.id,
+                            )
                         )
                     mine = next((i for i, s in enumerate(self.seats) if s.empty), None)
                     if mine is None:
-                        raise TableError(f"table {self.id} is full")
+                        raise TableError(L_("table {id} is full", id=self.id))
                     records[mine] = Seat(identity=identity).record()
                 else:  # back at their seat, or accepting a rematch
                     records[mine] = replace(records[mine], left=0.0, invited=False)
@@ -175,7 +184,7 @@ class Seating:
 
             def edit() -> tuple[list[SeatRecord], str]:
                 if self.status is not TableStatus.WAITING:
-                    raise TableError("the game has started; the seat is held")
+                    raise TableError(L_("the game has started; the seat is held"))
                 records, host = self.records(), self.host
                 i = self.seat_of(identity)
                 if i is not None:
@@ -199,7 +208,7 @@ class Seating:
 
             def edit() -> tuple[list[SeatRecord], str]:
                 if self.status is not TableStatus.PLAYING:
-                    raise TableError("there is no game in progress at this table")
+                    raise TableError(L_("there is no game in progress at this table"))
                 records = self.records()
                 records[seat] = replace(records[seat], left=time.time() if left else 0.0)
                 return records, self.host

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from shared.deal import new_game
+from shared.i18n import L_
 from shared.moves import Move, parse_move
 from shared.protocol import (
     LoggedTurn,
@@ -164,11 +165,13 @@ class Table:
 
             def edit() -> tuple[list[SeatRecord], str]:
                 if seating.status is not TableStatus.WAITING:
-                    raise TableError(f"table {self.id} has already started")
+                    raise TableError(L_("table {id} has already started", id=self.id))
                 if any(s.empty for s in self.seats):
-                    raise TableError("every seat needs a player or a bot before the game starts")
+                    raise TableError(
+                        L_("every seat needs a player or a bot before the game starts")
+                    )
                 if any(s.stored.invited for s in self.seats):
-                    raise TableError("every player invited to the rematch must accept first")
+                    raise TableError(L_("every player invited to the rematch must accept first"))
                 return seating.records(), seating.host
 
             timing = self.clocks.first(new_game(seating.game_settings, seed).current_player)
@@ -228,10 +231,12 @@ class Table:
         async with self.seating.lock:
             state = self.game.state
             if self.status is not TableStatus.PLAYING or state is None:
-                raise TableError("there is no game in progress at this table")
+                raise TableError(L_("there is no game in progress at this table"))
             if seat != state.current_player:
                 who = self.seating.name(state.current_player)
-                raise TableError(f"`{move}`: it is not your turn ({who} to play)")
+                raise TableError(
+                    L_("`{move}`: it is not your turn ({who} to play)", move=move, who=who)
+                )
             if not bot:
                 self.clocks.refuse_late(seat)
             after = state.apply(move)
@@ -242,10 +247,12 @@ class Table:
                 await self.seating.call(stored)
             except MoveTaken:
                 await self._catch_up()
-                raise TableError(f"`{text}`: another move was played first") from None
+                raise TableError(L_("`{text}`: another move was played first", text=text)) from None
             except StoreError:
                 log.exception("game %s: could not store move %d `%s`", self.id, seq, text)
-                raise TableError(f"`{text}` could not be saved; please try again") from None
+                raise TableError(
+                    L_("`{text}` could not be saved; please try again", text=text)
+                ) from None
             if self.seats[seat].identity is not None:
                 self.seating.touch()
             await self._applied(state, after, seat, text, timing)

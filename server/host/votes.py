@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from shared import said
+from shared.i18n import L_
 from shared.protocol import Absent, TableStatus
 
 from ..store import SeatRecord
@@ -53,20 +55,22 @@ class Votes:
         seating = self._seating
         async with seating.lock:
             if not self._votable():
-                raise TableError("a vote on an absent player is for games without a clock")
+                raise TableError(L_("a vote on an absent player is for games without a clock"))
             seats = seating.seats
             if not 0 <= target < len(seats) or target == voter:
-                raise TableError("vote for another player's seat")
+                raise TableError(L_("vote for another player's seat"))
             s, me = seats[target], seats[voter]
             if not s.player or me.identity is None:
-                raise TableError(f"seat {target + 1} is not a player's")
+                raise TableError(L_("seat {seat} is not a player's", seat=target + 1))
             if s.connected:
-                raise TableError(f"{s.identity.name} is here")  # type: ignore[union-attr]
+                raise TableError(L_("{name} is here", name=s.identity.name))  # type: ignore[union-attr]
             away = seating.now() - seating.away_since.setdefault(target, seating.now())
             patience = seating.settings.patience
             if away < patience:
                 wait = max(1, round((patience - away) / 60))
-                raise TableError(f"the table waits {wait} more min before a vote (its patience)")
+                raise TableError(
+                    L_("the table waits {wait} more min before a vote (its patience)", wait=wait)
+                )
             name, turn = me.identity.name, self._game.state.turn  # type: ignore[union-attr]
             minutes = max(1, round(away / 60))
 
@@ -80,9 +84,14 @@ class Votes:
                     if i != target and x.player and x.connected and x.identity is not None
                 }
                 if present <= set(votes):
-                    why = (
-                        f"{' and '.join(votes)} voted to hand your seat to a bot at turn "
-                        f"{turn}, after you had been away {minutes} min"
+                    why = said.stored(
+                        L_(
+                            "{names} voted to hand your seat to a bot at turn {turn}, after you "
+                            "had been away {minutes} min",
+                            names=" and ".join(votes),
+                            turn=turn,
+                            minutes=minutes,
+                        )
                     )
                     records[target] = replace(r, votes=votes, standin=TIMEOUT_LEVEL, why=why)
                 else:

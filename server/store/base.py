@@ -314,6 +314,15 @@ class Store(ABC):
         (maybe ""), or None when neither is."""
         return await self.club.banned(name, key)
 
+    async def language(self, name: str) -> tuple[str, str | None] | None:
+        """The language the player of `name` chose (issue 34) and how its right-to-left
+        text shows on their terminal (visual, logical, None: not asked); None: none."""
+        return await self.club.language(name)
+
+    async def set_language(self, name: str, language: str, reading: str | None = None) -> None:
+        """Keep the language a player chose, and its way of showing, with name and key."""
+        await self.club.set_language(name, language, reading)
+
     async def mark_program(self, name: str, program: bool = True) -> bool:
         """Mark `name` as a program's (a bot account: shown with the bots' mark), or no
         longer; False if it already was so."""

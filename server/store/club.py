@@ -32,6 +32,9 @@ Rows = Callable[..., Awaitable[list[tuple[Any, ...]]]]  # (sql, *args): one read
 Statements = Callable[[Sequence[Statement]], Awaitable[list[int]]]  # rows each changed
 
 
+Chosen = tuple[str, str | None]  # a language, and how its right-to-left text shows
+
+
 class ClubQueries:
     """The leaderboard, profiles, bans and renames over a store's `rows` and `statements`
     (`Store.club`; the store's methods of these names call them)."""
@@ -120,6 +123,22 @@ class ClubQueries:
             key or "",
         )
         return None if not rows else str(rows[0][0])
+
+    async def language(self, name: str) -> Chosen | None:
+        """The language the player of `name` chose (`shared.i18n`) and, for a right-to-left
+        one, how their terminal shows it; None when they chose none."""
+        sql = "SELECT language, reading FROM names WHERE name = ?"
+        rows = await self._rows(sql, name.lower())
+        if not rows or rows[0][0] is None:
+            return None
+        language, reading = rows[0]
+        return str(language), None if reading is None else str(reading)
+
+    async def set_language(self, name: str, language: str, reading: str | None = None) -> None:
+        """Keep `language` (and `reading`) with the name, and so with its key; a name no
+        key owns keeps nothing (a guest's choice lasts its session)."""
+        sql = "UPDATE names SET language = ?, reading = ? WHERE name = ?"
+        await self._statements([(sql, (language, reading, name.lower()))])
 
     async def mark_program(self, name: str, program: bool = True) -> bool:
         """Mark `name` as a program's (or not); False if it already was (or was not)."""

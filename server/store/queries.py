@@ -16,7 +16,7 @@ from .records import GAME_COLUMNS
 # Every table a copy (`splendor-server copy-db`) copies, with its columns, in an order
 # that respects the references between them. Snapshots are a cache: left out.
 COPIED: dict[str, tuple[str, ...]] = {
-    "names": ("name", "key", "claimed"),
+    "names": ("name", "key", "claimed", "language", "reading"),
     "games": GAME_COLUMNS,
     "moves": ("game", "seq", "notation", "at"),
     "game_players": ("game", "seat", "player"),

@@ -20,14 +20,17 @@ Version 5: a game's settings (issue 32, `shared.settings`): the prestige that en
 (`target`, R15); the tables stored before have the rules' 15.
 Version 6: program players (issue 35): the names an admin marked as a program's
 (`splendor-server bot-account`), shown with the bots' mark.
-Version 7: club tournaments (issue 36, `server.store.tournaments`): each tournament with
+Version 7: the language a player chose (issue 34, `shared.i18n`), kept with their name
+and key (`names.language`; NULL: none chosen, the SSH client's environment decides), and
+for a right-to-left one how their terminal shows it (`names.reading`: visual or logical).
+Version 8: club tournaments (issue 36, `server.store.tournaments`): each tournament with
 its settings, entrants and rounds (JSON, changed by compare-and-set on `version`), and
 which games are its tables, in which round.
 """
 
 from __future__ import annotations
 
-LATEST = 7
+LATEST = 8
 
 
 class SchemaTooNew(Exception):
@@ -171,6 +174,10 @@ CREATE TABLE programs (
 );
 """,
     7: """
+ALTER TABLE names ADD COLUMN language TEXT;  -- the player's choice (shared.i18n), or NULL
+ALTER TABLE names ADD COLUMN reading TEXT;   -- visual or logical (client/rtl.py), or NULL
+""",
+    8: """
 CREATE TABLE tournaments (
     id       TEXT PRIMARY KEY,              -- 6 hex digits, like a table's
     name     TEXT NOT NULL,
@@ -318,6 +325,10 @@ CREATE TABLE programs (
 );
 """,
     7: """
+ALTER TABLE names ADD COLUMN language TEXT;
+ALTER TABLE names ADD COLUMN reading TEXT;
+""",
+    8: """
 CREATE TABLE tournaments (
     id       TEXT PRIMARY KEY,              -- 6 hex digits, like a table's
     name     TEXT NOT NULL,
