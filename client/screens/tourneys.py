@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from shared.clock import PRESETS, parse_time_control
-from shared.i18n import _
+from shared.i18n import N_, _
 from shared.protocol import AskRecord, Watch
 from shared.tournament import FORMATS
 from shared.tourney_messages import (
@@ -64,10 +64,10 @@ class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
     tables' clock, when it starts, bots, rated or casual, the target (R15)."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down", "app.focus_next", "Next field", show=False),
-        Binding("up", "app.focus_previous", "Previous field", show=False),
-        Binding("enter", "submit", "Announce", show=False),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("down", "app.focus_next", N_("Next field"), show=False),
+        Binding("up", "app.focus_previous", N_("Previous field"), show=False),
+        Binding("enter", "submit", N_("Announce"), show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -88,8 +88,10 @@ class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
                 classes="dialog-text",
             )  # fmt: skip
             yield Static(
-                "[b]↑↓[/b]: " + _("field") + "   [b]←→[/b]: " + _("change") + "   [b]Enter[/b]: "
-                + _("announce") + "   [b]Esc[/b]: " + _("cancel"),
+                _(
+                    "[b]↑↓[/b]: field   [b]←→[/b]: change   "
+                    "[b]Enter[/b]: announce   [b]Esc[/b]: cancel"
+                ),
                 classes="dialog-keys",
             )  # fmt: skip
 
@@ -132,9 +134,9 @@ class TourneyListScreen(_ClubScreen):
 
     BINDINGS = [
         *_ClubScreen.BINDINGS,
-        Binding("enter", "open", "Open", tooltip="The selected tournament's page"),
-        Binding("e", "enter", "Enter", tooltip="Enter the selected tournament"),
-        Binding("n", "new", "Announce", tooltip="Announce a tournament"),
+        Binding("enter", "open", N_("Open"), tooltip=N_("The selected tournament's page")),
+        Binding("e", "enter", N_("Enter"), tooltip=N_("Enter the selected tournament")),
+        Binding("n", "new", N_("Announce"), tooltip=N_("Announce a tournament")),
     ]
     KEYS: Keys = (
         ("", "↑ ↓", _("Select")),
@@ -189,11 +191,11 @@ class TourneyScreen(_ClubScreen):
 
     BINDINGS = [
         *_ClubScreen.BINDINGS,
-        Binding("tab", "switch", "Standings/tables", tooltip="Move in the other list"),
-        Binding("e", "enter", "Enter", tooltip="Enter this tournament"),
-        Binding("x", "withdraw", "Withdraw", tooltip="No more rounds for you"),
-        Binding("w", "watch", "Watch", tooltip="Watch the selected table"),
-        Binding("v,enter", "replay", "Replay", tooltip="Replay the selected table's game"),
+        Binding("tab", "switch", N_("Standings/tables"), tooltip=N_("Move in the other list")),
+        Binding("e", "enter", N_("Enter"), tooltip=N_("Enter this tournament")),
+        Binding("x", "withdraw", N_("Withdraw"), tooltip=N_("No more rounds for you")),
+        Binding("w", "watch", N_("Watch"), tooltip=N_("Watch the selected table")),
+        Binding("v,enter", "replay", N_("Replay"), tooltip=N_("Replay the selected table's game")),
     ]
     KEYS: Keys = (
         ("tab", "Tab", _("Lists")),
