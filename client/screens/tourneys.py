@@ -39,24 +39,36 @@ from .club import BACK, _ClubScreen
 from .lobby_dialogs import CASUAL, RATED, target_choice
 
 LIST_COLUMNS = (
-    (_("Id"), 7), (_("Name"), 0), (_("Format"), 24), (_("Status"), 9), (_("In"), 4),
-    (_("Rnd"), 4),
+    (N_("Id"), 7), (N_("Name"), 0), (N_("Format"), 24), (N_("Status"), 9), (N_("In"), 4),
+    (N_("Rnd"), 4),
 )  # fmt: skip
 ROW_COLUMNS = (
-    ("#", 3), (_("Player"), 14), (_("Pts"), 5), (_("Buch"), 5), (_("W"), 3), (_("G"), 3),
-    (_("Path"), 0),
+    ("#", 3), (N_("Player"), 14), (N_("Pts"), 5), (N_("Buch"), 5), (N_("W"), 3), (N_("G"), 3),
+    (N_("Path"), 0),
 )  # fmt: skip
 if TYPE_CHECKING:
     from ..app import SplendorApp
 
 STARTS = ("4", "6", "8", "9", "12", "16", "24", "32")  # entrants a tournament starts at
-TABLE_COLUMNS = ((_("R"), 3), (_("Game"), 7), (_("State"), 10), (_("Players / result"), 0))
-STATES = {"playing": _("playing"), "over": _("over"), "abandoned": _("abandoned")}
+TABLE_COLUMNS = ((N_("R"), 3), (N_("Game"), 7), (N_("State"), 10), (N_("Players / result"), 0))
+STATES = {"playing": N_("playing"), "over": N_("over"), "abandoned": N_("abandoned")}
+# a tournament's status as a player reads it (marked here, translated where shown)
+STATUSES = {"open": N_("open"), "running": N_("running"), "done": N_("finished")}
+
+
+def status_text(status: str) -> str:
+    """A tournament's status in the reader's language."""
+    return _(STATUSES[status]) if status in STATUSES else status
+
+
+# the format choice shows its values translated (Choice): marked here for the catalog
+_FORMAT_WORDS = (N_("swiss"), N_("round-robin"), N_("knockout"))
+BOTS = (N_("no"), N_("may enter"))  # whether bot levels may enter (the values Choice shows)
 
 
 def line_cells(t: TourneyLine) -> tuple[str, ...]:
     mark = " ✓" if t.entered else ""
-    return (t.id, t.name + mark, t.format, t.status, str(t.entrants), str(t.round))
+    return (t.id, t.name + mark, t.format, status_text(t.status), str(t.entrants), str(t.round))
 
 
 class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
@@ -79,7 +91,7 @@ class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
             yield Choice(_("Seats"), ("2", "3", "4"), "2", id="seats")
             yield Choice(_("Clock"), PRESETS, "none", id="clock")
             yield Choice(_("Starts at"), STARTS, "8", id="start")
-            yield Choice(_("Bots"), ("no", "may enter"), "no", id="bots")
+            yield Choice(_("Bots"), BOTS, BOTS[0], id="bots")
             yield Choice(_("Game"), (CASUAL, RATED), CASUAL, id="rated")
             yield target_choice()
             yield Static(
@@ -124,7 +136,7 @@ class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
                 value("rated") == RATED,
                 int(value("target")),
                 int(value("start")),
-                value("bots") == "may enter",
+                value("bots") == BOTS[1],
             )  # fmt: skip
         )
 
@@ -229,7 +241,9 @@ class TourneyScreen(_ClubScreen):
     def show(self, page: TourneyPage) -> None:
         self.page = page
         t = page.line
-        state = t.status if t.status != "open" else _("open, starts {when}", when=t.starts)
+        state = (
+            _("open, starts {when}", when=t.starts) if t.status == "open" else status_text(t.status)
+        )
         rnd = ", " + _("round {n}", n=t.round) if t.round else ""
         mine = " · ✓ " + _("you are in it") if t.entered else ""
         self.query_one("#club-title", Static).update(
@@ -246,7 +260,7 @@ class TourneyScreen(_ClubScreen):
         tables = []
         for tb in page.tables:
             shown = tb.result if tb.state == "over" else ", ".join(tb.names)
-            state = STATES.get(tb.state, tb.state)
+            state = _(STATES[tb.state]) if tb.state in STATES else tb.state
             tables.append((tb.game, (str(tb.round), tb.game, state, shown)))
         self.tables.show(tables)
 

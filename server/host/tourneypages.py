@@ -121,12 +121,8 @@ async def tourney_page(store: Store, t: TournamentRecord, me: str) -> TourneyPag
     return TourneyPage(line_of(t, me), about, rows, tuple(tables[:MAX_TABLES]))
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
 async def tourney_places(store: Store, player: str, most: int = 5) -> tuple[str, ...]:
-    """A profile's tournaments, latest first: "Club night: 2nd of 9", or its status."""
+    """A profile's tournaments, latest first: "Club night: 2 of 9", or its status."""
     out: list[str] = []
     for t in await store.tournaments.all((RUNNING, DONE, OPEN)):
         if len(out) >= most:
@@ -138,6 +134,6 @@ async def tourney_places(store: Store, player: str, most: int = 5) -> tuple[str,
             continue
         table = table_of(t, await games_of(store, t))
         rank = next((s.rank for s in table if s.name.lower() == player.lower()), 0)
-        where = _("{rank} of {n}", rank=_ordinal(rank), n=len(table))
+        where = _("{rank} of {n}", rank=rank, n=len(table))  # a number: every language reads it
         out.append(f"{t.name}: {where}" + (_(" so far") if t.status == RUNNING else ""))
     return tuple(out)
