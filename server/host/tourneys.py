@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from shared import protocol
-from shared.i18n import _
+from shared.i18n import L_, _
 from shared.players import bot_player
 from shared.protocol import TableStatus
 from shared.tournament import Game
@@ -214,7 +214,7 @@ class TournamentDesk:
         t = await self.store.tournaments.load(found[0])
         if t is None:
             return
-        text = _(
+        text = L_(
             "Round {round} of {name}: your table {table} has begun.",
             round=found[1] + 1, name=t.name, table=table.id,
         )  # fmt: skip
@@ -240,30 +240,30 @@ class TournamentDesk:
                     return
                 case EnterTourney(tid):
                     name = await self.enter(tid, link.identity)
-                    text = _("You are in tournament {id} as {name}.", id=tid, name=name)
+                    text = L_("You are in tournament {id} as {name}.", id=tid, name=name)
                     link.deliver(protocol.notice(text, "info"))
                 case WithdrawTourney(tid):
                     await self.withdraw(tid, me)
-                    link.deliver(protocol.notice(_("You have withdrawn."), "info"))
+                    link.deliver(protocol.notice(L_("You have withdrawn."), "info"))
                 case CreateTourney():
                     made = await self.create(link.identity, msg)
                     link.deliver(protocol.encode(await tourney_page(self.store, made, me)))
                     return
             t = await self.store.tournaments.load(msg.id)
             if t is None:
-                raise StoreError(_("There is no tournament {id}.", id=msg.id))
+                raise StoreError(L_("There is no tournament {id}.", id=msg.id))
             link.deliver(protocol.encode(await tourney_page(self.store, t, me)))
         except StoreUnavailable:
             raise
         except StoreError as e:
-            link.deliver(protocol.notice(str(e)))
+            link.deliver(protocol.notice_of(e))  # in the player's language (a `Text`)
 
     async def create(self, identity: Identity, msg: CreateTourney) -> TournamentRecord:
         """A player announces a tournament, where the host lets players do so."""
         if not self.player_tournaments:
-            raise StoreError(_("On this server only an admin announces tournaments."))
+            raise StoreError(L_("On this server only an admin announces tournaments."))
         if identity.guest:
-            raise StoreError(_("Guests cannot announce a tournament: connect with a key."))
+            raise StoreError(L_("Guests cannot announce a tournament: connect with a key."))
         s = TournamentSettings(
             msg.rounds, msg.seats, msg.clock, rated=msg.rated, target=msg.target,
             start_players=msg.start_players, bots=msg.bots,
@@ -287,14 +287,14 @@ class TournamentDesk:
             t = await self.store.tournaments.load(tid)
             e = None if t is None else t.entrant(name)
             if t is None or e is None or e.out:
-                raise StoreError(_("You are not in tournament {id}.", id=tid))
+                raise StoreError(L_("You are not in tournament {id}.", id=tid))
             if t.status == OPEN:
                 entrants = tuple(x for x in t.entrants if x is not e)
             else:
                 entrants = tuple(replace(x, out=True) if x is e else x for x in t.entrants)
             if await self.store.tournaments.update(replace(t, entrants=entrants)):
                 return
-        raise StoreError(_("The tournament is busy; try again."))
+        raise StoreError(L_("The tournament is busy; try again."))
 
 
 async def enter(store: Store, tid: str, identity: Identity | None, bot: str | None = None) -> str:
@@ -304,24 +304,24 @@ async def enter(store: Store, tid: str, identity: Identity | None, bot: str | No
     for _try in range(5):
         t = await store.tournaments.load(tid)
         if t is None:
-            raise StoreError(_("There is no tournament {id}.", id=tid))
+            raise StoreError(L_("There is no tournament {id}.", id=tid))
         if t.status != OPEN:
-            raise StoreError(_("Tournament {id} has begun: it takes no more entries.", id=tid))
+            raise StoreError(L_("Tournament {id} has begun: it takes no more entries.", id=tid))
         if len([e for e in t.entrants if not e.out]) >= t.settings.max_players:
-            raise StoreError(_("Tournament {id} is full.", id=tid))
+            raise StoreError(L_("Tournament {id} is full.", id=tid))
         if bot is not None:
             if not t.settings.bots:
-                raise StoreError(_("Tournament {id} takes no bots.", id=tid))
+                raise StoreError(L_("Tournament {id} takes no bots.", id=tid))
             count = sum(1 for e in t.entrants if e.bot == bot)
             name, key, rated = f"{bot}-{count + 1}", None, bot_player(bot)
         else:
             assert identity is not None
             if identity.guest:
-                raise StoreError(_("Guests cannot enter a tournament: connect with a key."))
+                raise StoreError(L_("Guests cannot enter a tournament: connect with a key."))
             name, key, rated = identity.name, identity.key, identity.name
             old = t.entrant(name)
             if old is not None and not old.out:
-                raise StoreError(_("You are in tournament {id} already.", id=tid))
+                raise StoreError(L_("You are in tournament {id} already.", id=tid))
         standing = await store.standing(rated)
         rating = standing.shown if standing is not None else 1000
         kept = tuple(e for e in t.entrants if e.name != name)
@@ -329,7 +329,7 @@ async def enter(store: Store, tid: str, identity: Identity | None, bot: str | No
             replace(t, entrants=(*kept, Entrant(name, key, bot, rating)))
         ):
             return name
-    raise StoreError(_("The tournament is busy; try again."))
+    raise StoreError(L_("The tournament is busy; try again."))
 
 
 def _seat(e: Entrant) -> SeatRecord:
@@ -338,4 +338,4 @@ def _seat(e: Entrant) -> SeatRecord:
 
 async def no_tourneys(link: HostLink, msg: TourneyQuestion) -> None:
     """The lobby's answer before a host gives it its desk (a host without one)."""
-    link.deliver(protocol.notice(_("This host runs no tournaments.")))
+    link.deliver(protocol.notice(L_("This host runs no tournaments.")))

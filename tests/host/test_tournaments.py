@@ -221,7 +221,10 @@ async def test_players_announce_tournaments_where_the_server_lets_them(
     assert made is not None and made.creator == "ann" and made.settings.start_players == 6
     guest = HostConnection(host, identity("guest-2", guest=True))
     guest.cmd(CreateTourney("Mine"))
-    assert "Guests" in (await guest.next_of(Notice, lambda n: n.level == "error")).text
+    refused = await guest.next_of(Notice, lambda n: n.level == "error")
+    assert "Guests" in refused.text
+    # as key and fields too, so that each player's app shows it in their language
+    assert refused.said is not None and refused.said.key.startswith("Guests cannot announce")
     await host.stop()
     closed = await start_host(tmp_path / "b", settings=replace(FAST, player_tournaments=False))
     bob = HostConnection(closed, identity("bob"))
