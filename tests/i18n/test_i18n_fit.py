@@ -185,7 +185,9 @@ async def test_persian_laid_out_is_the_algorithms_order(size: tuple[int, int]) -
     for line in (error, hint):
         screen = laid_out["error" if line == error else "lobby"]
         assert unmarked(by_the_algorithm(line)) in unmarked(screen)
-    bought = next(row.split("│")[1].strip() for row in rows(logical["2p"]) if "1-19 (R)" in row)
+    bought = next(
+        part.strip() for row in rows(logical["2p"]) for part in row.split("│") if "1-19 (R)" in part
+    )
     expected = visual(bought)
     assert expected in laid_out["2p"]
     assert re.sub(r"[()]", "|", expected) == by_rust(bought)
