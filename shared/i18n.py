@@ -2,9 +2,10 @@
 
 `_("Table {table} has no open seat.", table=tid)` marks the English text (the catalog's
 key) and fills its fields after translation; `ngettext` does the same for a count (also
-field ``{n}``), `pgettext` for a message in a context. `L_` and `Ln_` make the same text as a `Text` value, translated only when
-it is shown: the host raises and sends those, so each player reads them in their own
-language (the host's log, which reads them outside any session, stays English).
+field ``{n}``), `pgettext` for a message in a context. `L_` and `Ln_` make the same
+text as a `Text` value, translated only when it is shown: the host raises and sends
+those, so each player reads them in their own language (the host's log, which reads them
+outside any session, stays English).
 
 The reader's language is a `Reader` held in a context variable: each SSH session's app
 task sets its own, so many sessions in one process each read their language, and a
