@@ -37,6 +37,7 @@ from shared.protocol import (
     encode,
 )
 from shared.settings import GameSettings
+from shared.social import LOBBY, ChatLine, ChatLines
 
 Screens = dict[str, str]
 READERS = [("en", None), ("fa", "visual"), ("fa", "logical"), ("cs", None), ("hu", None)]
@@ -203,3 +204,35 @@ def test_brackets_pair_and_mirror_as_the_algorithm_says() -> None:
     assert runs is not None
     ann = "".join(part for part, _ in runs)  # a player's panel line, by columns
     assert ann.count("(") == ann.count(")") == 1 and ann.index("(") < ann.index(")")
+
+
+SAID = "کارت 1-07 را خریدم (با طلا)"  # "I bought card 1-07 (with gold)"
+
+
+async def chat_seen(language: str, reading: str | None) -> str:
+    """The lobby as a reader sees it once Bob said `SAID` in Persian."""
+    token = use_reader(Reader(language, reading))
+    try:
+        conn = FakeConnection()
+        app = SplendorApp(conn)
+        async with app.run_test(size=(80, 24)) as pilot:
+            conn.deliver(encode(Welcome("Ann")))
+            conn.deliver(encode(LobbyList((), ("Ann", "Bob"), ())))
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            conn.deliver(encode(ChatLines(LOBBY, (ChatLine(1, "Bob", SAID),), whole=True)))
+            await wait_for(pilot, lambda: "Bob" in screen_text(app) and "1-07" in screen_text(app))
+            return screen_text(app)
+    finally:
+        token.var.reset(token)
+
+
+async def test_a_persian_chat_line_reads_right_either_way_it_is_shown() -> None:
+    """Item 5: a Persian player's chat line reads right for a reader whose terminal lays
+    lines out (sent as python-bidi orders it) and for one whose terminal does not (sent
+    as written, for the terminal's own algorithm), and for a Czech reader too."""
+    laid_out = await chat_seen("fa", "visual")
+    assert by_the_algorithm(SAID) in laid_out and SAID not in laid_out
+    assert "1-07" in laid_out and "(" + shape("با طلا")[::-1] + ")" in laid_out
+    logical = await chat_seen("fa", "logical")
+    assert SAID in logical and by_the_algorithm(SAID) not in logical
+    assert SAID in await chat_seen("cs", None)  # no way of showing asked: as written
