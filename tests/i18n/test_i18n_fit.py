@@ -25,7 +25,7 @@ from client.screens.help import HelpScreen
 from client.screens.lobby import LobbyScreen
 from client.screens.table import TableScreen
 from shared.deal import turns
-from shared.i18n import L_, Reader, _, use_reader
+from shared.i18n import L_, Reader, _, pgettext, use_reader
 from shared.protocol import (
     LobbyList,
     LoggedTurn,
@@ -236,3 +236,13 @@ async def test_a_persian_chat_line_reads_right_either_way_it_is_shown() -> None:
     logical = await chat_seen("fa", "logical")
     assert SAID in logical and by_the_algorithm(SAID) not in logical
     assert SAID in await chat_seen("cs", None)  # no way of showing asked: as written
+
+
+@pytest.mark.parametrize("language", ["en", "fa", "cs", "hu"])
+def test_the_deck_columns_words_have_four_cells_at_most(language: str) -> None:
+    """The board's deck column (4 cells at 80 columns) has its own words (`pgettext`),
+    apart from the lobby's clock cell's "none"."""
+    use_reader(Reader(language))
+    for message in ("deck", "none"):
+        word = pgettext("deck column", message)
+        assert word and cell_len(word) <= 4, (language, message, word)
