@@ -52,6 +52,13 @@ from shared.protocol import (
 )
 from shared.social import LOBBY
 from shared.text import safe_text
+from shared.tourney_messages import (
+    TOURNEY_QUESTIONS,
+    AskTourney,
+    AskTourneys,
+    TourneyPage,
+    Tourneys,
+)
 
 from .bidi import Mode, mode_of
 from .connection import Connection
@@ -65,6 +72,7 @@ from .screens.reading import ReadingScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
+from .screens.tourneys import TourneyScreen, show_tourneys
 from .talk import Talk
 
 log = logging.getLogger(__name__)
@@ -179,8 +187,10 @@ class SplendorApp(App[None]):
 
     def send(self, msg: ClientMessage) -> None:
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
-        if isinstance(msg, AskLeaderboard | AskProfile | AskRecord):
+        if isinstance(msg, AskLeaderboard | AskProfile | AskRecord | AskTourneys):
             self.asked.add(type(msg))
+        elif isinstance(msg, TOURNEY_QUESTIONS):
+            self.asked.add(AskTourney)  # each of the others is answered with a page
         self.connection.send(encode(msg))
 
     def answered(self, question: type[ClientMessage]) -> bool:
@@ -214,6 +224,8 @@ class SplendorApp(App[None]):
             case Notice(text, level, said):
                 text = str(said) if said is not None else text  # in the reader's language
                 main = self.main_screen
+                if level == "call" and self.talk.bell:
+                    self.bell()  # news that calls the player (a tournament's table)
                 if isinstance(main, TableScreen):
                     main.show_notice(text, level)
                 else:
@@ -232,6 +244,8 @@ class SplendorApp(App[None]):
                 await self.push_screen(ProfileScreen(msg))
             case GameRecordText(game, text) if self.answered(AskRecord):
                 await self._replay(game, text)
+            case Tourneys() | TourneyPage():
+                await show_tourneys(self, msg)
             case ChatLines():
                 self.talk.heard(msg)
                 main = self.main_screen
@@ -381,6 +395,7 @@ class SplendorApp(App[None]):
             groups.append((_("In the lobby"), LobbyScreen.BINDINGS))
             groups.append((_("The leaderboard"), LeaderboardScreen.BINDINGS))
             groups.append((_("A profile"), ProfileScreen.BINDINGS))
+            groups.append((_("A tournament"), TourneyScreen.BINDINGS))
         groups.append((_("A replay"), ReplayScreen.BINDINGS))
         groups.append((_("Everywhere"), self.BINDINGS))
         now: RenderableType | None = None

@@ -13,6 +13,15 @@ from .constants import WINNING_PRESTIGE
 from .i18n import Text
 from .moves import Move
 from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
+from .tourney_messages import (
+    AskTourney,
+    AskTourneys,
+    CreateTourney,
+    EnterTourney,
+    TourneyPage,
+    Tourneys,
+    WithdrawTourney,
+)
 from .view import LastTurn, PlayerView
 
 PROTOCOL_VERSION = 3  # 2: typed messages, the version in `welcome`, turns as one list;
@@ -175,7 +184,8 @@ class Where:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A line for one session: a refusal and its reason ("error"), or news ("info")."""
+    """A line for one session: a refusal and its reason ("error"), or news ("info"; "call":
+    news with the bell, such as a tournament's table ready)."""
 
     TAG: ClassVar[str] = "notice"
     text: str  # in English
@@ -366,6 +376,7 @@ class PlayerProfile:
     history: tuple[int, ...] = ()
     by_players: tuple[tuple[int, int, int], ...] = ()
     recent: tuple[GameLine, ...] = ()
+    tournaments: tuple[str, ...] = ()  # their latest, in words ("Club night: 2nd of 9")
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +424,8 @@ HostMessage = (
     | PlayerProfile
     | GameRecordText
     | ChatLines
+    | Tourneys
+    | TourneyPage
 )
 ClientMessage = (
     Hello
@@ -434,5 +447,10 @@ ClientMessage = (
     | Rematch
     | NextGame
     | Language
+    | AskTourneys
+    | AskTourney
+    | EnterTourney
+    | WithdrawTourney
+    | CreateTourney
 )
 Message = HostMessage | ClientMessage

@@ -34,6 +34,7 @@ from typing import Any
 
 from . import said as said_wire
 from . import social_protocol as social
+from . import tourney_protocol as tourney
 from .clock import ClockView, TimeControl
 from .codec import CodecError, dumps, loads, turn_payload
 from .constants import WINNING_PRESTIGE
@@ -95,6 +96,15 @@ from .moves import Move, Return, parse_move
 from .reading import MISSING, ProtocolError, Reader, T, as_map, line_item, shown, text_item
 from .settings import MAX_TARGET, MIN_TARGET, TARGETS
 from .social import Absent, ChatLine, ChatLines, NextGame, Rematch, Say, Vote
+from .tourney_messages import (
+    TOURNEY_PARTS,
+    AskTourney,
+    AskTourneys,
+    EnterTourney,
+    TourneyPage,
+    Tourneys,
+    WithdrawTourney,
+)
 from .view import PlayerView
 
 # -- encoding --------------------------------------------------------------------
@@ -109,7 +119,8 @@ _QUIET = frozenset(
     )
 )  # fmt: skip
 _PARTS = (
-    SeatSummary, TableSummary, Ranked, GameLine, ClockView, Absent, ChatLine, RematchOffer
+    SeatSummary, TableSummary, Ranked, GameLine, ClockView, Absent, ChatLine, RematchOffer,
+    *TOURNEY_PARTS,
 )  # fmt: skip
 
 
@@ -306,8 +317,8 @@ def _where(r: Reader) -> Where:
 
 def _notice(r: Reader) -> Notice:
     level = r.get("level", "error")
-    if level not in ("error", "info"):
-        raise r.bad("level", "error or info")
+    if level not in ("error", "info", "call"):  # call: news that rings the bell
+        raise r.bad("level", "error, info or call")
     return Notice(r.line("text", MAX_TEXT), level, said_wire.opt_read(r, "said"))
 
 
@@ -422,6 +433,7 @@ def _profile(r: Reader) -> PlayerProfile:
         r.ints("history", (), most=PROFILE_HISTORY),
         r.seq("by_players", _by_players, (), most=3),
         r.seq("recent", _game_line, (), most=PROFILE_GAMES),
+        r.seq("tournaments", line_item(200), (), most=PROFILE_GAMES),
     )
 
 
@@ -443,6 +455,7 @@ _HOST: dict[str, Callable[[Reader], HostMessage]] = {
         r.text("game", MAX_ID), r.text("text", MAX_RECORD)
     ),
     ChatLines.TAG: social.chat_lines,
+    **tourney.HOST_READERS,
 }
 _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Hello.TAG: _hello,
@@ -464,6 +477,7 @@ _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Rematch.TAG: lambda r: Rematch(),
     NextGame.TAG: lambda r: NextGame(),
     Language.TAG: _language,
+    **tourney.CLIENT_READERS,
 }
 
 
@@ -490,6 +504,12 @@ def decode_client(data: bytes) -> ClientMessage:
 
 __all__ = [
     "BOT_LEVELS",
+    "AskTourney",
+    "AskTourneys",
+    "EnterTourney",
+    "TourneyPage",
+    "Tourneys",
+    "WithdrawTourney",
     "AskLeaderboard",
     "AskProfile",
     "AskRecord",

@@ -208,6 +208,7 @@ class ProfileScreen(_ClubScreen):
             yield Static(id="profile-standing")
             yield Static(id="profile-history")
             yield Static(id="profile-counts")
+            yield Static(id="profile-tourneys")
             yield Static(_("Recent games"), classes="section-title")
         yield TableList(GAME_COLUMNS, empty=_(" No finished games yet."))
         yield KeyBar()
@@ -242,6 +243,9 @@ class ProfileScreen(_ClubScreen):
             widget = self.query_one(f"#profile-{name}", Static)
             widget.display = bool(text)
             widget.update(escape(text))
+        tourneys = self.query_one("#profile-tourneys", Static)
+        tourneys.display = bool(profile.tournaments)
+        tourneys.update(escape("Tournaments: " + " · ".join(profile.tournaments)))
         rows = [(g.game, club.game_cells(g)) for g in profile.recent]
         self.query_one(TableList).show(rows)
 

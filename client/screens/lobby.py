@@ -41,6 +41,7 @@ from shared.protocol import (
 )
 from shared.settings import target_text
 from shared.social import LOBBY
+from shared.tourney_messages import AskTourneys
 
 from ..editing import edited, pasted
 from ..widgets.chatbox import ChatBox
@@ -176,6 +177,7 @@ class LobbyScreen(Screen[None]):
         Binding("m", "next_game", N_("Your move")),
         Binding("h", "humans", show=False),
         Binding("L", "language", N_("Language")),
+        Binding("o", "tournaments", N_("Tournaments")),
     ]
 
     def __init__(self, lobby: LobbyList) -> None:
@@ -414,6 +416,9 @@ class LobbyScreen(Screen[None]):
     def _language_of(self, language: str | None) -> None:
         if language is not None:
             self.splendor.choose_language(language)
+
+    def action_tournaments(self) -> None:
+        self.splendor.send(AskTourneys())
 
     def action_replay(self) -> None:
         self.app.push_screen(GameIdDialog(), self._replay_of)

@@ -116,7 +116,7 @@ class TableScreen(TableView):
     def show_notice(self, text: str, level: str) -> None:
         """A notice on the prompt; news about the table (a time-out, a bot standing in, a
         vote) in the move log too, where it stays."""
-        if level == "info":
+        if level in ("info", "call"):
             self.company.tell(text)
         self.choice.waiting = False
         self.message = (text, "error" if level == "error" else "")

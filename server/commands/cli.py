@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         epilog="Club admin: splendor-server export GAME | ratings [--top N] | rename OLD NEW"
         " | ban NAME [--reason TEXT] | unban NAME | bot-account NAME [--remove]"
         " | chat [--game GAME | --all] [--last N]"
-        " | chat-remove ID; splendor-server copy-db --from URL --to URL. Each has its own -h.",
+        " | chat-remove ID | tournament create|list|enter|start|cancel|export;"
+        " splendor-server copy-db --from URL --to URL. Each has its own -h.",
     )
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
     p.add_argument(
@@ -160,6 +162,7 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
     """Run until SIGTERM or SIGINT, then shut down cleanly."""
     from ..front.ssh import SSHService, load_host_key
     from ..host.gamehost import GameHost
+    from ..host.hostsettings import DEFAULT_HOST_SETTINGS
     from ..store import SchemaTooNew, StoreError, redact
 
     stop = asyncio.Event()  # set by SIGTERM or SIGINT, from the start: even one that comes
@@ -175,7 +178,8 @@ async def serve(config: Config, port_file: str | None = None, reuse_port: bool =
             f"splendor-server: the data directory {data_dir}: {one_line(why)}"
         ) from None
     url = config.database_url
-    host = GameHost(data_dir, database=url)
+    settings = replace(DEFAULT_HOST_SETTINGS, player_tournaments=config.player_tournaments)
+    host = GameHost(data_dir, database=url, settings=settings)
     try:
         checks.check_database(url, existing=False)
         await host.start()
@@ -240,6 +244,10 @@ def main(argv: list[str] | None = None) -> None:
         from .copydb import main as copy_db
 
         raise SystemExit(copy_db(argv[1:]))
+    if argv[:1] == ["tournament"]:
+        from .tourney import main as tournament
+
+        raise SystemExit(tournament(argv[1:]))
     if argv[:1] and argv[0] in ADMIN_COMMANDS:
         from .admin import main as admin
 

@@ -79,6 +79,9 @@ class Config:
     # App start-ups allowed to run at once (each costs ~0.2 s of CPU on the shared loop).
     startup_concurrency: int = 4
     mouse: bool = True  # clicks only; never motion reporting
+    # Whether players (with a key) may announce tournaments from the lobby; false: only
+    # the admin command (`splendor-server tournament create`).
+    player_tournaments: bool = True
     # Garbage collection (docs/design.md, P6): a full collection runs once no key arrived for
     # gc_idle_seconds, if sessions ended since the last one or gc_interval has passed;
     # at once when gc_max_debt sessions have ended since the last one or none ran for

@@ -5,7 +5,8 @@
 
 One process at a time plays a game's bots: the one holding the game's lock
 (`server.host.clocks.GameLock`). The loop runs while a human is at the table (on any
-process); a timed game's bots play whoever is there, since its clocks run anyway.
+process); a timed game's bots play whoever is there, since its clocks run anyway, and a
+table of bots alone (a tournament's) plays by itself.
 """
 
 from __future__ import annotations
@@ -55,12 +56,15 @@ class BotTurns:
 
     def kick(self) -> None:
         """Start the bot loop if it is a bot's decision, a human is at the table (on any
-        process; a timed game's bots play whoever is there, its clocks run anyway) and the
-        loop is not running."""
+        process; a timed game's bots play whoever is there, its clocks run anyway; a table of
+        bots alone, or of bots standing in for every player, plays by itself) and the loop
+        is not running."""
         if self._stopped or self.to_move() is None:
             return
-        if not (self._seating.human_connected or self._seating.control.timed):
-            return
+        seating = self._seating
+        alone = not any(s.player for s in seating.humans)  # bots, or bots standing in
+        if not (seating.human_connected or seating.control.timed or alone):
+            return  # a table of bots alone (a tournament's) plays on
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
 

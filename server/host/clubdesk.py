@@ -33,6 +33,7 @@ from .identity import Identity
 from .link import HostLink
 from .seat import TableError
 from .table import Table
+from .tourneypages import tourney_places
 
 HISTORY = PROFILE_HISTORY - 1  # rated games a profile's chart shows (and where it began)
 RECENT = 10  # games a profile lists
@@ -157,7 +158,10 @@ class ClubDesk:
             for g in found.recent
         )
         standing = None if found.standing is None else _ranked(found.standing)
-        return PlayerProfile(player.lower(), standing, history, tuple(found.by_players), recent)
+        places = await tourney_places(self.store, player)
+        return PlayerProfile(
+            player.lower(), standing, history, tuple(found.by_players), recent, places
+        )
 
     def ended(self, table: Table) -> None:
         """A game ended: its guests keep it for their session's profile (once a game)."""

@@ -27,6 +27,7 @@ from .hostsettings import DEFAULT_HOST_SETTINGS, HostSettings
 from .identity import Identity
 from .link import HostLink
 from .lobby import Lobby
+from .tourneys import TournamentDesk
 
 log = logging.getLogger("splendor")
 
@@ -57,6 +58,7 @@ class GameHost:
         self._store: Store | None = None
         self._lobby: Lobby | None = None
         self._cluster: Cluster | None = None
+        self.tourneys: TournamentDesk | None = None  # club tournaments (issue 36)
         self._warm: asyncio.Task[None] | None = None
         self._janitor: asyncio.Task[None] | None = None
         self._clocks: asyncio.Task[None] | None = None
@@ -85,6 +87,14 @@ class GameHost:
         await self._lobby.chat.start()
         for record in await store.open_tables():
             await self.resume(record)
+        lobby = self._lobby
+        self.tourneys = TournamentDesk(
+            store, lobby.tables, lobby.add, lobby.places, lobby._place, lobby.maker.seed,
+            self.settings.tournament_tick, self.settings.player_tournaments,
+        )  # fmt: skip
+        lobby.watchers.append(self.tourneys.table_changed)
+        lobby.tourneys = self.tourneys.answer
+        self.tourneys.start()
         self._cluster = Cluster(self._lobby, store)
         self._cluster.start()
         if store.shared:
@@ -166,6 +176,8 @@ class GameHost:
                 task.cancel()
         if self._cluster is not None:
             await self._cluster.stop()
+        if self.tourneys is not None:
+            await self.tourneys.stop()
         await lobby.stop_tables()
         links = list(lobby.places)
         try:

@@ -46,6 +46,12 @@ class HostSettings:
     # move anyone has seen stays, and nobody plays with a bot's help.
     undo: bool = False
     hints: bool = False
+    # Seconds between two looks at the tournaments this process runs (a game's end looks
+    # at once).
+    tournament_tick: float = 2.0
+    # Whether players (with a key) may announce tournaments from the lobby (else only the
+    # admin command may).
+    player_tournaments: bool = True
     # The time the clocks count in, seconds since the epoch (deadlines, absences): the
     # real one, or a test's.
     now: Callable[[], float] = time.time

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from shared import protocol
 from shared.errors import SplendorError
@@ -36,6 +37,7 @@ from shared.protocol import (
     Watch,
     Welcome,
 )
+from shared.tourney_messages import TOURNEY_QUESTIONS, TourneyQuestion
 
 from ..store import (
     GameRecord,
@@ -55,6 +57,7 @@ from .places import Place, Places
 from .playing import Play
 from .table import BUSY, Table, TableError
 from .tasks import Tasks
+from .tourneys import no_tourneys
 
 log = logging.getLogger("splendor")
 
@@ -88,6 +91,8 @@ class Lobby:
         self.maker = TableMaker(
             store, bots, settings, self.tables, self.table_changed, self.rematches.link
         )
+        self.watchers: list[Callable[[Table], None]] = []  # hear every table_changed
+        self.tourneys: Callable[[HostLink, TourneyQuestion], Awaitable[None]] = no_tourneys
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
 
@@ -216,6 +221,8 @@ class Lobby:
         if table.settings.rematch_of is not None:
             self.rematches.link(table)
         self._forget_if_done(table)
+        for watcher in self.watchers:
+            watcher(table)
         self.refresh(minor)
 
     def send_lobby(self, link: HostLink) -> None:
@@ -264,6 +271,8 @@ class Lobby:
                     self.refresh()
                 case NextGame():
                     await self._next_game(link)
+                case _ if isinstance(msg, TOURNEY_QUESTIONS):
+                    await self.tourneys(link, msg)  # the host's TournamentDesk.answer
         except (TableError, SplendorError, HintError) as e:  # codec, protocol and move errors too
             link.deliver(protocol.notice_of(e))  # in the player's language (a `Text`)
         except StoreUnavailable as e:

@@ -100,6 +100,24 @@ class Votes:
 
             await seating.edit(edit)
 
+    async def stand_in(self, seat: int, why: str) -> bool:
+        """A bot stands in for the player at `seat` for the rest of the game, without a
+        vote (a tournament's player who did not come within the table's patience: they
+        rank last). False if the game is over, or a bot already plays the seat."""
+        seating = self._seating
+        async with seating.lock:
+            s = seating.seats[seat]
+            if not self._votable() or not s.player or s.standin is not None:
+                return False
+
+            def edit() -> tuple[list[SeatRecord], str]:
+                records = seating.records()
+                records[seat] = replace(records[seat], standin=TIMEOUT_LEVEL, why=why)
+                return records, seating.host
+
+            await seating.edit(edit)
+            return True
+
     async def clear(self, seat: int) -> None:
         """The player at `seat` is back before the vote went through: it starts over."""
         seating = self._seating

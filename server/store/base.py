@@ -137,6 +137,7 @@ class Profile:
 
 if TYPE_CHECKING:
     from .club import ClubQueries
+    from .tournaments import TournamentQueries
 
 
 class Store(ABC):
@@ -144,6 +145,7 @@ class Store(ABC):
 
     shared = False  # True when other server processes may use the same database
     club: ClubQueries  # the leaderboard, profiles, bans, renames: a part each backend makes
+    tournaments: TournamentQueries  # club tournaments (schema 6): a part each backend makes
 
     def __init__(self) -> None:
         self._handlers: list[Callable[[Event], None]] = []

@@ -100,6 +100,7 @@ from .records import (
     update_args,
 )
 from .schema import LATEST, POSTGRES, too_new
+from .tournaments import TournamentQueries
 
 log = logging.getLogger("splendor")
 
@@ -161,6 +162,7 @@ class PostgresStore(Store):
     def __init__(self, url: str) -> None:
         super().__init__()
         self.club = ClubQueries(self._rows, self._statements)
+        self.tournaments = TournamentQueries(self._rows, self._statements)
         self._url = url
         self.process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._pool: asyncpg.Pool | None = None

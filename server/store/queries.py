@@ -25,6 +25,19 @@ COPIED: dict[str, tuple[str, ...]] = {
     "bans": ("name", "at", "reason"),
     "programs": ("name", "at"),
     "chat": ("id", "game", "seq", "turn", "at", "name", "text", "spectator", "removed"),
+    "tournaments": (
+        "id",
+        "name",
+        "format",
+        "settings",
+        "status",
+        "creator",
+        "created",
+        "version",
+        "entrants",
+        "rounds",
+    ),  # fmt: skip
+    "tournament_games": ("game", "tournament", "round"),
 }
 
 

@@ -23,11 +23,14 @@ Version 6: program players (issue 35): the names an admin marked as a program's
 Version 7: the language a player chose (issue 34, `shared.i18n`), kept with their name
 and key (`names.language`; NULL: none chosen, the SSH client's environment decides), and
 for a right-to-left one how their terminal shows it (`names.reading`: visual or logical).
+Version 8: club tournaments (issue 36, `server.store.tournaments`): each tournament with
+its settings, entrants and rounds (JSON, changed by compare-and-set on `version`), and
+which games are its tables, in which round.
 """
 
 from __future__ import annotations
 
-LATEST = 7
+LATEST = 8
 
 
 class SchemaTooNew(Exception):
@@ -174,6 +177,26 @@ CREATE TABLE programs (
 ALTER TABLE names ADD COLUMN language TEXT;  -- the player's choice (shared.i18n), or NULL
 ALTER TABLE names ADD COLUMN reading TEXT;   -- visual or logical (client/rtl.py), or NULL
 """,
+    8: """
+CREATE TABLE tournaments (
+    id       TEXT PRIMARY KEY,              -- 6 hex digits, like a table's
+    name     TEXT NOT NULL,
+    format   TEXT NOT NULL,                 -- swiss, round-robin, knockout
+    settings TEXT NOT NULL,                 -- JSON: rounds, seats, clock, start, ...
+    status   TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    creator  TEXT NOT NULL,
+    created  REAL NOT NULL,
+    version  INTEGER NOT NULL DEFAULT 0,    -- +1 at every change (compare-and-set)
+    entrants TEXT NOT NULL DEFAULT '[]',    -- JSON list of {name, key, bot, rating, out}
+    rounds   TEXT NOT NULL DEFAULT '[]'     -- JSON list of {tables: [[game, names...]], byes}
+);
+CREATE TABLE tournament_games (
+    game       TEXT PRIMARY KEY,            -- a table's id (its games row comes after)
+    tournament TEXT NOT NULL REFERENCES tournaments (id),
+    round      INTEGER NOT NULL
+);
+CREATE INDEX tournament_games_of ON tournament_games (tournament);
+""",
 }
 
 POSTGRES: dict[int, str] = {
@@ -304,5 +327,25 @@ CREATE TABLE programs (
     7: """
 ALTER TABLE names ADD COLUMN language TEXT;
 ALTER TABLE names ADD COLUMN reading TEXT;
+""",
+    8: """
+CREATE TABLE tournaments (
+    id       TEXT PRIMARY KEY,              -- 6 hex digits, like a table's
+    name     TEXT NOT NULL,
+    format   TEXT NOT NULL,                 -- swiss, round-robin, knockout
+    settings TEXT NOT NULL,                 -- JSON: rounds, seats, clock, start, ...
+    status   TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    creator  TEXT NOT NULL,
+    created  DOUBLE PRECISION NOT NULL,
+    version  INTEGER NOT NULL DEFAULT 0,    -- +1 at every change (compare-and-set)
+    entrants TEXT NOT NULL DEFAULT '[]',    -- JSON list of {name, key, bot, rating, out}
+    rounds   TEXT NOT NULL DEFAULT '[]'     -- JSON list of {tables: [[game, names...]], byes}
+);
+CREATE TABLE tournament_games (
+    game       TEXT PRIMARY KEY,            -- a table's id (its games row comes after)
+    tournament TEXT NOT NULL REFERENCES tournaments (id),
+    round      INTEGER NOT NULL
+);
+CREATE INDEX tournament_games_of ON tournament_games (tournament);
 """,
 }

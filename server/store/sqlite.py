@@ -68,6 +68,7 @@ from .records import (
     update_args,
 )
 from .schema import LATEST, SQLITE, too_new
+from .tournaments import TournamentQueries
 
 DB_NAME = "splendor.db"
 REMOVALS_EVERY = 2.0  # seconds between looks for chat lines an admin removed (another process)
@@ -81,6 +82,7 @@ class SqliteStore(Store):
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
         super().__init__()
         self.club = ClubQueries(self._rows, self._statements)
+        self.tournaments = TournamentQueries(self._rows, self._statements)
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
         self.path = Path(path)

@@ -80,7 +80,7 @@ async def test_r15_a_sqlite_game_stored_before_schema_5_is_a_game_to_15(tmp_path
     assert replay_record(record).target == 15
     await store.close()
     version = sqlite3.connect(path).execute("SELECT version FROM schema_version").fetchone()
-    assert version == (LATEST,) == (7,)
+    assert version == (LATEST,) == (8,)
 
 
 async def test_r15_a_postgresql_game_stored_before_schema_5_is_a_game_to_15(

@@ -46,4 +46,4 @@ async def test_a_database_of_schema_5_gains_the_language_column(tmp_path: Path) 
     finally:
         await store.close()
     version = sqlite3.connect(path).execute("SELECT version FROM schema_version").fetchone()
-    assert version == (LATEST,) == (7,)
+    assert version == (LATEST,) == (8,)
