@@ -16,7 +16,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import arabic_reshaper
 from bidi import algorithm as uba
@@ -136,6 +136,7 @@ def _visual_order(text: str, base: Base, columns: bool) -> tuple[tuple[int, ...]
             where[at]["type"] = where[at]["orig"] = "L"
     uba.explicit_embed_and_overrides(storage)
     uba.resolve_weak_types(storage)
+    _pair_brackets(storage)
     uba.resolve_neutral_types(storage, False)
     uba.resolve_implicit_levels(storage, False)
     uba.reorder_resolved_levels(storage, False)
@@ -147,6 +148,54 @@ def _visual_order(text: str, base: Base, columns: bool) -> tuple[tuple[int, ...]
     )
     cells = edges[0] + _marks_after_base(middle) + edges[1]
     return tuple(at for at, _ in cells), "".join(ch for _, ch in cells)
+
+
+# Paired brackets (Bidi_Paired_Bracket of the characters a game's text uses).
+BRACKETS = {"(": ")", "[": "]", "{": "}"}
+_CLOSING = {v: k for k, v in BRACKETS.items()}
+
+
+def _strong(kind: str) -> str | None:
+    """A resolved type as rule N0 reads it: L, R (numbers count as R), or None."""
+    return "L" if kind == "L" else "R" if kind in ("R", "AL", "EN", "AN") else None
+
+
+def _pair_brackets(storage: dict[str, Any]) -> None:
+    """Rule N0 (paired brackets, UAX #9 since Unicode 6.3), which python-bidi's pure-Python
+    algorithm, the one that tells where each character goes, leaves out: without it a
+    bracket takes its neighbours' side, so "Ann (شما)" shows as "Ann ((امش" and a card's
+    "(R)" after a card id in a Persian sentence comes out mirrored. Run on each level run
+    after the weak types (W1-W7), before N1-N2, as the algorithm orders it."""
+    chars = storage["chars"]
+    for run in storage["runs"]:
+        start, end = run["start"], run["start"] + run["length"]
+        embedding = "R" if chars[start]["level"] % 2 else "L"
+        stack: list[tuple[str, int]] = []
+        pairs: list[tuple[int, int]] = []
+        for at in range(start, end):  # BD16: at most 63 open brackets deep
+            ch, kind = chars[at]["ch"], chars[at]["type"]
+            if kind != "ON":
+                continue
+            if ch in BRACKETS:
+                if len(stack) == 63:
+                    break
+                stack.append((BRACKETS[ch], at))
+            elif ch in _CLOSING:
+                found = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == ch), None)
+                if found is not None:
+                    pairs.append((stack[found][1], at))
+                    del stack[found:]
+        for opening, closing in sorted(pairs):
+            inside = {_strong(chars[i]["type"]) for i in range(opening + 1, closing)}
+            if embedding in inside:
+                side = embedding
+            elif inside - {None}:  # only the other direction inside: the context decides
+                before = (_strong(chars[i]["type"]) for i in range(opening - 1, start - 1, -1))
+                context = next((k for k in before if k), run["sor"])
+                side = context  # the other direction before it too, else the embedding's
+            else:
+                continue
+            chars[opening]["type"] = chars[closing]["type"] = side
 
 
 def _pieces(

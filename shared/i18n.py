@@ -2,9 +2,10 @@
 
 `_("Table {table} has no open seat.", table=tid)` marks the English text (the catalog's
 key) and fills its fields after translation; `ngettext` does the same for a count (also
-field ``{n}``). `L_` and `Ln_` make the same text as a `Text` value, translated only when
-it is shown: the host raises and sends those, so each player reads them in their own
-language (the host's log, which reads them outside any session, stays English).
+field ``{n}``), `pgettext` for a message in a context. `L_` and `Ln_` make the same
+text as a `Text` value, translated only when it is shown: the host raises and sends
+those, so each player reads them in their own language (the host's log, which reads them
+outside any session, stays English).
 
 The reader's language is a `Reader` held in a context variable: each SSH session's app
 task sets its own, so many sessions in one process each read their language, and a
@@ -160,6 +161,17 @@ def ngettext(singular: str, plural: str, count: int, /, **fields: object) -> str
     language = current_language()
     shown = translations(language).ngettext(singular, plural, count)
     return _fill(shown, singular if count == 1 else plural, language, {"n": count, **fields})
+
+
+def pgettext(context: str, message: str, /, **fields: object) -> str:
+    """`message` as `_` shows it, in a `context` (gettext's msgctxt): for the same English
+    that a language says differently in two places, such as the board's 4-cell deck
+    column ("none" left) and the lobby's clock cell ("none")."""
+    language = current_language()
+    shown = message
+    if language != ENGLISH and message:
+        shown = translations(language).pgettext(context, message)
+    return _fill(shown, message, language, fields)
 
 
 def N_(message: str, /) -> str:

@@ -213,10 +213,10 @@ PAGES: dict[str, list[tuple[str, str]]] = {
         ("Enter", N_("a new game (offline) or the lobby")),
         ("v", N_("replay the game, every card shown")),
         ("r", N_("a rematch: the same players, seats turned; again to accept one")),
-        ("Esc", "leave"),
+        ("Esc", N_("leave")),
         *LOOKING,
     ],
-    QUIT: [(N_("y or Enter"), N_("leave and quit")), (N_("n or Esc"), "stay")],
+    QUIT: [(N_("y or Enter"), N_("leave and quit")), (N_("n or Esc"), N_("stay"))],
     SMALL: [("", N_("make the terminal at least 80×22 to see the table"))],
     REPLAY: [
         (N_("← → h l"), N_("a turn back, a turn on")),

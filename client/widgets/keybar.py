@@ -36,13 +36,20 @@ def translated(keys: Keys) -> Keys:
     return tuple((key, shown, _(what)) for key, shown, what in keys)
 
 
+KEPT = frozenset({"question_mark", "q"})  # help and quit: on every key line, in any language
+
+
 def fitted(keys: Keys, width: int, spare: tuple[str, ...] = ()) -> Keys:
     """`keys` less the `spare` ones (by key, the first named giving way first) that a
-    line of `width` cells has no room for."""
+    line of `width` cells has no room for; if a longer language still needs room, the
+    last keys before `?` and `q` give way too (the help lists every key)."""
     for key in spare:
         if _cells(keys) <= width:
             break
         keys = tuple(k for k in keys if k[0] != key)
+    while _cells(keys) > width and any(k[0] not in KEPT for k in keys[1:]):
+        last = max(i for i, k in enumerate(keys) if i and k[0] not in KEPT)
+        keys = keys[:last] + keys[last + 1 :]
     return keys
 
 

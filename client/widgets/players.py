@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
@@ -179,7 +180,11 @@ def panel_lines(face: PlayerFace, width: int, height: int, item: int | None = No
     if face.nobles:
         lines.append(_nobles(face.nobles, width))
     if face.last_text:  # one line (the whole turn is in the move log)
-        last = face.last_text if len(face.last_text) <= width else face.last_short
+        # The longest that fits: whole, short, and short without its "last: " label (a
+        # language whose label is longer than English's still shows the move whole).
+        bare = face.last_short.removeprefix(_("last: "))
+        options = (face.last_text, face.last_short, bare)
+        last = next((t for t in options if cell_len(t) <= width), face.last_short)
         lines.append(Text(last, style=POINTS if face.last_mover else DIM))
     room = height - len(lines)
     details = [line for i in range(len(p.reserved)) for line in _detail(face, i, width)]

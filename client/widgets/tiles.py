@@ -24,7 +24,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from shared.cards import COLOUR_NAMES, LETTERS, card
-from shared.i18n import _, ngettext, per_language_cache
+from shared.i18n import _, ngettext, per_language_cache, pgettext
 
 from .lines import strip
 from .palette import BAD, CHIP, DIM, GOLD_BG, GOOD, GREEN_BG, chip, cost_text, fit
@@ -138,11 +138,15 @@ def _deck(face: CardFace, width: int) -> tuple[Text, ...]:
     roman = "I" * face.level
     pad = " " if width > 4 else ""
     top = Text(f"{pad}{roman}", style="bold")
-    word = pad + _("deck") if width < 9 else " " + _("level {level}", level=face.level)
+    # TRANSLATORS: the board's deck column: at most 4 letters (an abbreviation ends in ".").
+    short = pgettext("deck column", "deck")
+    word = pad + short if width < 9 else " " + _("level {level}", level=face.level)
     middle = Text(word, style=DIM)
     n = face.count
     count = f"{pad}{n}" if width < 9 else " " + ngettext("{n} left", "{n} left", n)
-    bottom = Text(count if n else pad + _("none"), style="bold" if n else DIM)
+    # TRANSLATORS: the board's deck column, no card left: at most 4 letters.
+    empty = pad + (pgettext("deck column", "none") if width < 9 else _("none"))
+    bottom = Text(count, style="bold") if n else Text(empty, style=DIM)
     return fit(top, width), fit(middle, width), fit(bottom, width)
 
 

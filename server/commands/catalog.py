@@ -24,7 +24,14 @@ from shared.i18n import DOMAIN, ENGLISH, LANGUAGES, LOCALE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("shared", "client", "server")
-KEYWORDS = {"_": None, "N_": None, "L_": None, "ngettext": (1, 2), "Ln_": (1, 2)}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "L_": None,
+    "ngettext": (1, 2),
+    "Ln_": (1, 2),
+    "pgettext": ((1, "c"), 2),  # the context, then the message
+}
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 FIXED_DATE = datetime(2026, 12, 3)  # the header's dates: fixed, so a rerun changes nothing
 
