@@ -18,17 +18,15 @@ running servers keep the old name for games already loaded).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 from shared.chat import MAX_CHAT, MAX_SAID
 from shared.messages import MAX_NAME
 from shared.players import player_label
 from shared.text import safe_text
 
-from ..front.config import load_config
+from ..front.config import Config
 from ..host.clubdesk import ended_record
 from ..store import Store, StoreError
 from . import checks
@@ -141,25 +139,16 @@ def _said(name: str, text: str) -> str:
     return f"{safe_text(name, MAX_NAME)}: {safe_text(text, MAX_SAID)}"
 
 
-async def _run(url: str, work: Callable[[Store], Awaitable[str]]) -> str:
-    store = await checks.open_database(url, existing=True)
-    try:
-        return await work(store)
-    finally:
-        await store.close()
-
-
 def main(argv: Sequence[str]) -> int:
     """Run the command; its exit status (2: an argument refused, 1: it failed)."""
     try:
         args = parse_args(argv)
     except SystemExit as e:  # refused (said already), or -h
         return int(e.code or 0)
-    prog = f"splendor-server {args.command}"
-    try:
-        config = load_config(args.config, data_dir=args.data_dir, database=args.database)
-        url = config.database_url
-        work: Callable[[Store], Awaitable[str]]
+
+    def work_of(config: Config) -> checks.Work:
+        """What the command does with the database."""
+        work: checks.Work
         if args.command == "export":
             work = lambda s: ended_record(s, args.game, config.public_host)  # noqa: E731
         elif args.command == "ratings":
@@ -189,9 +178,6 @@ def main(argv: Sequence[str]) -> int:
                 said = "may log in again" if done else "was not banned"
                 return f"{args.name} {said}\n"
 
-        sys.stdout.write(asyncio.run(_run(url, work)))
-    except checks.ERRORS as e:
-        return checks.fail(prog, e)
-    except KeyboardInterrupt:
-        return checks.fail(prog, "interrupted")
-    return 0
+        return work
+
+    return checks.on_store(f"splendor-server {args.command}", args, work_of)

@@ -9,10 +9,12 @@ and a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import re
 import sqlite3
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import NoReturn
 
@@ -20,7 +22,7 @@ import asyncpg
 
 from shared.chat import MAX_CHAT, is_clean
 
-from ..front.config import MAX_WORKERS, ConfigError
+from ..front.config import MAX_WORKERS, Config, ConfigError, load_config
 from ..host.identity import check_name, check_table_id
 from ..store import SchemaTooNew, Store, StoreError, check_url, open_store, redact
 
@@ -201,3 +203,28 @@ async def open_database(url: str, *, existing: bool) -> Store:
     except (StoreError, SchemaTooNew) as e:
         raise StoreError(f"{redact(url)}: {e}") from None
     return store
+
+
+Work = Callable[[Store], Awaitable[str]]  # what a command does with the database: its output
+
+
+def on_store(prog: str, args: argparse.Namespace, work_of: Callable[[Config], Work]) -> int:
+    """Run an admin command: the settings `args` name (--config, --data-dir, --database),
+    their database opened, `work_of(config)` done on it and its output printed; the exit
+    status (1: it failed, said in one line as `prog: why`)."""
+    try:
+        config = load_config(args.config, data_dir=args.data_dir, database=args.database)
+        sys.stdout.write(asyncio.run(_on(config.database_url, work_of(config))))
+    except ERRORS as e:
+        return fail(prog, e)
+    except KeyboardInterrupt:
+        return fail(prog, "interrupted")
+    return 0
+
+
+async def _on(url: str, work: Work) -> str:
+    store = await open_database(url, existing=True)
+    try:
+        return await work(store)
+    finally:
+        await store.close()

@@ -14,11 +14,9 @@ see a new tournament, an entry or a start within seconds and run the rounds).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import calendar
-import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from shared.clock import parse_time_control
@@ -26,7 +24,6 @@ from shared.messages import BOT_LEVELS
 from shared.settings import MAX_TARGET, MIN_TARGET
 from shared.tournament import FORMATS
 
-from ..front.config import load_config
 from ..host.tourneys import enter
 from ..host.tourneytext import export, listing
 from ..store import Store, StoreError
@@ -144,34 +141,18 @@ async def cancel(store: Store, tid: str) -> str:
     raise StoreError("the tournament is busy; try again")
 
 
-async def _run(url: str, work: Callable[[Store], Awaitable[str]]) -> str:
-    store = await checks.open_database(url, existing=True)
-    try:
-        return await work(store)
-    finally:
-        await store.close()
-
-
 def main(argv: Sequence[str]) -> int:
     """Run the action; its exit status (2: an argument refused, 1: it failed)."""
     try:
         a = parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
-    prog = f"splendor-server tournament {a.action}"
-    try:
-        config = load_config(a.config, data_dir=a.data_dir, database=a.database)
-        work: Callable[[Store], Awaitable[str]] = {
-            "create": lambda s: create(s, a),
-            "list": listing,
-            "export": lambda s: export(s, a.id),
-            "enter": lambda s: enter_bot(s, a.id, a.bot),
-            "start": lambda s: start(s, a.id),
-            "cancel": lambda s: cancel(s, a.id),
-        }[a.action]
-        sys.stdout.write(asyncio.run(_run(config.database_url, work)))
-    except checks.ERRORS as e:
-        return checks.fail(prog, e)
-    except KeyboardInterrupt:
-        return checks.fail(prog, "interrupted")
-    return 0
+    work: checks.Work = {
+        "create": lambda s: create(s, a),
+        "list": listing,
+        "export": lambda s: export(s, a.id),
+        "enter": lambda s: enter_bot(s, a.id, a.bot),
+        "start": lambda s: start(s, a.id),
+        "cancel": lambda s: cancel(s, a.id),
+    }[a.action]
+    return checks.on_store(f"splendor-server tournament {a.action}", a, lambda _config: work)
