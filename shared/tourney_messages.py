@@ -107,7 +107,8 @@ class CreateTourney:
     """Announce a tournament (where the host lets players: a server setting): its name,
     format (swiss, round-robin, knockout), a Swiss's rounds, players a table, its tables'
     clock (`shared.clock` notation), rating and target (R15), the entrants it starts at,
-    and whether bot levels may enter. Its page comes back."""
+    whether bot levels may enter, the most entrants, and in how many minutes it starts.
+    Its page comes back."""
 
     TAG: ClassVar[str] = "create-tourney"
     name: str
@@ -119,6 +120,8 @@ class CreateTourney:
     target: int = 15
     start_players: int = 8
     bots: bool = False
+    most: int = 64  # the most entrants it takes
+    start_in: int = 0  # minutes from now it starts even if fewer came (0: no time)
 
 
 TOURNEY_PARTS = (TourneyLine, TourneyRow, TourneyTable)

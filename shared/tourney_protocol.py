@@ -72,7 +72,8 @@ def _create(r: Reader) -> CreateTourney:
         r.line("name", MAX_TOURNEY_NAME), fmt, r.integer("rounds", 1, 20, 4),
         r.integer("seats", 2, 4, 2), clock, r.flag("rated", False),
         r.integer("target", MIN_TARGET, MAX_TARGET, 15), r.integer("start_players", 2, 256, 8),
-        r.flag("bots", False),
+        r.flag("bots", False), r.integer("most", 2, 256, 64),
+        r.integer("start_in", 0, 60 * 24 * 30, 0),
     )  # fmt: skip
 
 

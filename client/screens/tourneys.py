@@ -50,6 +50,9 @@ if TYPE_CHECKING:
     from ..app import SplendorApp
 
 STARTS = ("4", "6", "8", "9", "12", "16", "24", "32")  # entrants a tournament starts at
+MOSTS = ("8", "16", "32", "64")  # the most entrants it takes
+# when it starts even if fewer came: minutes from now (the Choice shows the words translated)
+START_IN = {N_("none"): 0, N_("30 min"): 30, N_("60 min"): 60, N_("2 h"): 120, N_("1 d"): 1440}
 TABLE_COLUMNS = ((N_("R"), 3), (N_("Game"), 7), (N_("State"), 10), (N_("Players / result"), 0))
 STATES = {"playing": N_("playing"), "over": N_("over"), "abandoned": N_("abandoned")}
 # a tournament's status as a player reads it (marked here, translated where shown)
@@ -91,6 +94,8 @@ class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
             yield Choice(_("Seats"), ("2", "3", "4"), "2", id="seats")
             yield Choice(_("Clock"), PRESETS, "none", id="clock")
             yield Choice(_("Starts at"), STARTS, "8", id="start")
+            yield Choice(_("Starts in"), tuple(START_IN), "none", id="start_in")
+            yield Choice(_("Most"), MOSTS, "64", id="most")
             yield Choice(_("Bots"), BOTS, BOTS[0], id="bots")
             yield Choice(_("Game"), (CASUAL, RATED), CASUAL, id="rated")
             yield target_choice()
@@ -137,6 +142,8 @@ class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
                 int(value("target")),
                 int(value("start")),
                 value("bots") == BOTS[1],
+                int(value("most")),
+                START_IN[value("start_in")],
             )  # fmt: skip
         )
 

@@ -264,9 +264,16 @@ class TournamentDesk:
             raise StoreError(L_("On this server only an admin announces tournaments."))
         if identity.guest:
             raise StoreError(L_("Guests cannot announce a tournament: connect with a key."))
+        if msg.start_players > msg.most:
+            raise StoreError(
+                L_("A tournament cannot start at more entrants than it takes ({most}).",
+                   most=msg.most)
+            )  # fmt: skip
+        start_at = time.time() + 60 * msg.start_in if msg.start_in else None
         s = TournamentSettings(
             msg.rounds, msg.seats, msg.clock, rated=msg.rated, target=msg.target,
-            start_players=msg.start_players, bots=msg.bots,
+            start_at=start_at, start_players=msg.start_players, max_players=msg.most,
+            bots=msg.bots,
         )  # fmt: skip
         t = await self.store.tournaments.new(msg.name, msg.format, s, identity.name)
         log.info("tournament %s announced by %s: %s", t.id, identity.name, msg.name)

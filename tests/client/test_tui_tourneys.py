@@ -112,3 +112,19 @@ async def test_announcing_a_tournament_from_the_list() -> None:
         await pilot.press(*"Friday", "down", "down", "right", "down", "right", "enter")
         assert conn.sent[-1] == CreateTourney("Friday", "swiss", 5, 3)
         await wait_for(pilot, lambda: isinstance(app.screen, TourneyListScreen))
+
+
+async def test_the_announce_dialog_sets_when_it_starts_and_the_most_entrants() -> None:
+    conn = FakeConnection()
+    app = SplendorApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        await in_the_lobby(pilot, app, conn)
+        await pilot.press("o")
+        conn.deliver(encode(Tourneys(())))
+        await wait_for(pilot, lambda: isinstance(app.screen, TourneyListScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTourneyDialog))
+        assert "Starts in" in screen_text(app) and "Most" in screen_text(app)
+        # name, format, rounds, seats, clock, starts at; then starts in (30 min), most (32)
+        await pilot.press(*"Evening", *["down"] * 6, "right", "down", "left", "enter")
+        assert conn.sent[-1] == CreateTourney("Evening", most=32, start_in=30)

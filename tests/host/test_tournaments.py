@@ -219,6 +219,17 @@ async def test_players_announce_tournaments_where_the_server_lets_them(
     )
     made = await host.store.tournaments.load(page.line.id)
     assert made is not None and made.creator == "ann" and made.settings.start_players == 6
+    assert made.settings.max_players == 64 and made.settings.start_at is None
+    # the most entrants, and a start in so many minutes even if fewer came
+    before = time.time()
+    ann.cmd(CreateTourney("Sunday", start_players=4, most=8, start_in=30))
+    sunday = await host.store.tournaments.load((await ann.next_of(TourneyPage)).line.id)
+    assert sunday is not None and sunday.settings.max_players == 8
+    assert sunday.settings.start_at is not None
+    assert before + 30 * 60 <= sunday.settings.start_at <= time.time() + 30 * 60
+    ann.cmd(CreateTourney("Monday", start_players=16, most=8))
+    too_many = await ann.next_of(Notice, lambda n: n.level == "error")
+    assert "more entrants than it takes (8)" in too_many.text
     guest = HostConnection(host, identity("guest-2", guest=True))
     guest.cmd(CreateTourney("Mine"))
     refused = await guest.next_of(Notice, lambda n: n.level == "error")
