@@ -231,10 +231,10 @@ class SplendorApp(App[None]):
                 else:
                     severity: SeverityLevel = "error" if level == "error" else "information"
                     self.notify(text, severity=severity, markup=False)  # words, not markup
-            case Advice(move, reason):
+            case Advice(move, reason, said):
                 main = self.main_screen
-                if isinstance(main, TableScreen):
-                    main.show_advice(move, reason)
+                if isinstance(main, TableScreen):  # in the reader's language (issue 34)
+                    main.show_advice(move, str(said) if said is not None else reason)
             case Leaderboard() if self.answered(AskLeaderboard):
                 if isinstance(self.screen, LeaderboardScreen):
                     self.screen.show(msg)

@@ -200,7 +200,8 @@ class Advice:
 
     TAG: ClassVar[str] = "advice"
     move: Move
-    reason: str
+    reason: str  # in English
+    said: Text | None = None  # the same, for the client to translate (`shared.i18n`)
 
 
 @dataclass(frozen=True, slots=True)

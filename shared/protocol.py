@@ -359,7 +359,7 @@ def _advice(r: Reader) -> Advice:
         move = parse_move(text)
     except SplendorError as e:
         raise ProtocolError(str(e)) from None
-    return Advice(move, r.line("reason", MAX_TEXT))
+    return Advice(move, r.line("reason", MAX_TEXT), said_wire.opt_read(r, "said"))
 
 
 def _hello(r: Reader) -> Hello:

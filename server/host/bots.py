@@ -33,7 +33,7 @@ from typing import Any
 
 from shared.cards import card
 from shared.codec import loads
-from shared.i18n import L_
+from shared.i18n import L_, Text
 from shared.moves import Buy, Move, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.view import PlayerView
 
@@ -106,15 +106,16 @@ def run_bot(data: bytes) -> str:
     return choose_move_bytes(data)
 
 
-def run_explain(data: bytes) -> tuple[str, str]:
-    """What a worker runs for a hint: the move and the reason (`shared.bots.explain`)."""
-    from shared.bots import explain_bytes
+def run_explain(data: bytes) -> tuple[str, str | Text]:
+    """What a worker runs for a hint: the move and the reason, a marked message that each
+    player reads in their language (`shared.bots.explain_said`)."""
+    from shared.bots import explain_said_bytes
 
-    return explain_bytes(data)
+    return explain_said_bytes(data)
 
 
 BotRunner = Callable[[bytes], str]  # a request's bytes in, a move's notation out
-Explainer = Callable[[bytes], tuple[str, str]]  # a request in, a move and a reason out
+Explainer = Callable[[bytes], tuple[str, str | Text]]  # a request in, a move and a reason out
 
 
 class HintError(Exception):
@@ -282,7 +283,7 @@ class BotPool:
             log.exception("bot %s failed; playing a fallback", level)
         return parse_move(fallback_choose_move_bytes(data))
 
-    async def explain(self, view: PlayerView, level: str, seed: int) -> tuple[Move, str]:
+    async def explain(self, view: PlayerView, level: str, seed: int) -> tuple[Move, str | Text]:
         """The move a bot of `level` would play from `view` and why (a hint for the human in
         that seat), worked out in a worker like a bot's move; `HintError` if it fails."""
         if not view.legal_moves:

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from shared import protocol
-from shared.i18n import L_
+from shared.i18n import L_, Text
 from shared.moves import Move
 from shared.protocol import Advice, TableStatus
 
@@ -65,7 +65,9 @@ class Play:
             raise TableError(L_("hints are only for offline games against bots"))
         table, seat = self.playing(link)
         move, reason = await table.hint(seat)
-        link.deliver(protocol.encode(Advice(move, reason)))
+        said = reason if isinstance(reason, Text) else None  # each reader's language
+        english = reason.english() if isinstance(reason, Text) else reason
+        link.deliver(protocol.encode(Advice(move, english, said)))
 
     async def vote(self, link: HostLink, target: int) -> None:
         table, seat = self.playing(link)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from shared.deal import new_game, replay, turns
-from shared.i18n import L_
+from shared.i18n import L_, Text
 from shared.moves import Move, parse_move
 from shared.protocol import LoggedTurn, TableStatus
 
@@ -65,7 +65,7 @@ class Practice:
             played = turns(state.settings, state.seed, moves)
             game.log = deque((LoggedTurn(s, t) for s, t in played), maxlen=game.log.maxlen)
 
-    async def hint(self, seat: int) -> tuple[Move, str]:
+    async def hint(self, seat: int) -> tuple[Move, str | Text]:
         """What the medium bot would play in `seat`'s place now, and why (worked out in
         the bot pool, from that seat's view only)."""
         state = self._game.state

@@ -3,7 +3,7 @@
     from shared.bots import choose_move, choose_move_bytes, encode_request
     move = choose_move(state.view(seat), "medium", seed=7)
     text = choose_move_bytes(encode_request(view, "hard", seed=7, budget=2000))
-    move, why = explain(view, "hard", seed=7)  # "buys 2-14: 3 points, ..." (the hint key)
+    move, why = explain(view, "hard", seed=7)  # "buys 2-14: 3 points, ..." (explain_said: a Text)
 
 A bot receives a `PlayerView`, a seeded random source and a `Budget`, never a
 `GameState`; it samples what it cannot see (`determinize`). Levels: ``easy``
@@ -20,6 +20,8 @@ from .api import (
     encode_request,
     explain,
     explain_bytes,
+    explain_said,
+    explain_said_bytes,
     make_bot,
     to_budget,
 )
@@ -41,6 +43,8 @@ __all__ = [
     "encode_request",
     "explain",
     "explain_bytes",
+    "explain_said",
+    "explain_said_bytes",
     "make_bot",
     "passes_in_a_row",
     "to_budget",

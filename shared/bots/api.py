@@ -17,6 +17,7 @@ from typing import Any
 
 from ..codec import dumps, loads
 from ..errors import SplendorError
+from ..i18n import Text
 from ..moves import Move
 from ..view import PlayerView
 from .base import Bot, Budget
@@ -100,10 +101,18 @@ def choose_move(view: PlayerView, level: str, seed: int, budget: BudgetLike = No
 
 
 def explain(view: PlayerView, level: str, seed: int, budget: BudgetLike = None) -> tuple[Move, str]:
-    """The move `choose_move(view, level, seed, budget)` plays, and in one line why: for the
-    hint key and for logs ("buys 2-14: 3 points, a blue bonus, and N4 is one card away
-    (...)"). Each level says how it chose (`Bot.decide`); like the move, the line comes
-    from the view alone."""
+    """The move `choose_move(view, level, seed, budget)` plays, and in one line why: for
+    logs ("buys 2-14: 3 points, a blue bonus, and N4 is 1 card away (...)"). Each level
+    says how it chose (`Bot.decide`); like the move, the line comes from the view alone."""
+    move, why = explain_said(view, level, seed, budget)
+    return move, why.english()
+
+
+def explain_said(
+    view: PlayerView, level: str, seed: int, budget: BudgetLike = None
+) -> tuple[Move, Text]:
+    """`explain` with the line as a marked message, for the hint key: each player reads it
+    in their own language (issue 34)."""
     bot = _checked(view, level, seed)
     decision = bot.decide(view, random.Random(seed), to_budget(budget))
     assert decision.move in view.legal_moves, f"{level} bot chose {decision.move}, not legal"
@@ -126,6 +135,12 @@ def explain_bytes(data: bytes) -> tuple[str, str]:
     """`explain` for another process: the bytes of `encode_request` in, the move's
     notation and the reason out."""
     move, why = explain(*_request(data))
+    return str(move), why
+
+
+def explain_said_bytes(data: bytes) -> tuple[str, Text]:
+    """`explain_said` for another process (what a hint's worker runs)."""
+    move, why = explain_said(*_request(data))
     return str(move), why
 
 

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..i18n import Text
 from ..moves import Move
 from ..view import PlayerView
 
@@ -65,7 +66,8 @@ class Bot(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A bot's move, and in one line why (`shared.bots.reasons`)."""
+    """A bot's move, and in one line why (`shared.bots.reasons`): a marked message, shown
+    in the reader's language (English in logs: `why.english()`)."""
 
     move: Move
-    why: str
+    why: Text

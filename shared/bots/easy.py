@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from ..i18n import L_
 from ..moves import Buy, Move, Reserve, Return, Take
 from ..state import RETURN_PHASE, GameState
 from ..tables import COST_PAIRS, PRESTIGE
@@ -19,7 +20,7 @@ from .base import Budget, Decision
 from .determinize import Determinizer
 from .heuristic import greedy_return
 from .policy import ranked_targets
-from .reasons import describe, why_forced
+from .reasons import forced, said
 
 BUY_CHANCE = 0.8
 WHIM_RESERVE = 0.05
@@ -36,8 +37,9 @@ class EasyBot:
     def decide(self, view: PlayerView, rng: random.Random, budget: Budget) -> Decision:
         move, state = self._pick(view, rng)
         if state is None:
-            return Decision(move, why_forced(view, move))
-        return Decision(move, f"{describe(state, move)} (a near card, picked partly by chance)")
+            return Decision(move, forced(view, move))
+        how = L_("a near card, picked partly by chance")
+        return Decision(move, L_("{what} ({how})", what=said(state, move), how=how))
 
     def _pick(self, view: PlayerView, rng: random.Random) -> tuple[Move, GameState | None]:
         moves = view.legal_moves

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..i18n import L_, N_, Text
 from ..moves import Buy, Move, Reserve, ReserveDeck, Return, Take
 from ..state import GameState
 from ..tables import LANE, SHIFT, shortfalls
@@ -40,13 +41,13 @@ from .heuristic import SEARCH, Weights, player_score
 from .medium import score_moves
 from .policy import fast_move, worth_a_look
 from .race import RACE, RaceConfig, race_move
-from .reasons import describe, why_forced
+from .reasons import forced, said
 
 # Iterations per move by player count: about 1 s of CPU each on the reference machine
 # (2 cores, Python 3.11; bench/bots.py prints the think time). More players cost more
 # per iteration (each leaf scores every player).
 ITERATIONS: dict[int, int] = {2: 4000, 3: 3200, 4: 2600}
-ONE_KEPT = "the only move it weighs: the others undo, stall or reserve idly"
+ONE_KEPT = N_("the only move it weighs: the others undo, stall or reserve idly")
 _SAFETY = 0.01  # seconds kept back from a deadline for the final choice and the reply
 # A deadline: the race planner (30 to 40 ms) runs only with this much time left, and
 # then for at most a quarter of it, the rest kept for the search.
@@ -320,15 +321,20 @@ class HardBot:
         found = search(view, rng, budget, self.config, self.clock)
         move = found.move
         if len(view.legal_moves) == 1:
-            return Decision(move, why_forced(view, move))
+            return Decision(move, forced(view, move))
         if len(found.stats) == 1:  # the root kept one move (`root_moves`)
-            return Decision(move, f"{describe(found.flat, move)} ({ONE_KEPT})")
+            return Decision(
+                move, L_("{what} ({how})", what=said(found.flat, move), how=L_(ONE_KEPT))
+            )
         visits, share = found.stats[move]
-        how = (
-            f"search: wins {share:.0%} of its {visits:,} lines, of {found.iterations:,}"
-            if found.iterations
-            else "no time to search: its best value one move ahead"
-        )
-        if found.iterations and move is found.planned:
-            how += "; its race plan's first move"
-        return Decision(move, f"{describe(found.flat, move)} ({how})")
+        how: Text = L_("no time to search: its best value one move ahead")
+        if found.iterations:
+            counts = {"share": round(share * 100), "visits": visits, "total": found.iterations}
+            how = L_("search: wins {share}% of its {visits} lines, of {total}", **counts)
+            if move is found.planned:
+                how = L_(
+                    "search: wins {share}% of its {visits} lines, of {total}; "
+                    "its race plan's first move",
+                    **counts,
+                )
+        return Decision(move, L_("{what} ({how})", what=said(found.flat, move), how=how))

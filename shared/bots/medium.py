@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from ..i18n import L_
 from ..moves import Move, ReserveDeck
 from ..state import RETURN_PHASE, GameState
 from ..view import PlayerView
@@ -18,7 +19,7 @@ from .base import Budget, Decision
 from .determinize import Determinizer
 from .heuristic import DEFAULT, Weights, evaluate
 from .policy import smart_return, worth_a_look
-from .reasons import describe, why_forced
+from .reasons import forced, said
 
 
 def after(state: GameState, deck_state: GameState, move: Move) -> GameState:
@@ -79,8 +80,11 @@ class MediumBot:
     def decide(self, view: PlayerView, rng: random.Random, budget: Budget) -> Decision:
         move, state, lead = _one_ply(view, rng, self.weights)
         if state is None:
-            return Decision(move, why_forced(view, move))
-        how = "its best value one move ahead" + (
-            f", {lead:.1f} points clear of the next" if lead is not None and lead >= 0.1 else ""
-        )
-        return Decision(move, f"{describe(state, move)} ({how})")
+            return Decision(move, forced(view, move))
+        how = L_("its best value one move ahead")
+        if lead is not None and lead >= 0.1:
+            how = L_(
+                "its best value one move ahead, {lead} points clear of the next",
+                lead=round(lead, 1),
+            )
+        return Decision(move, L_("{what} ({how})", what=said(state, move), how=how))
