@@ -378,6 +378,7 @@ class PlayerProfile:
     by_players: tuple[tuple[int, int, int], ...] = ()
     recent: tuple[GameLine, ...] = ()
     tournaments: tuple[str, ...] = ()  # their latest, in words ("Club night: 2nd of 9")
+    tournaments_said: tuple[Text, ...] = ()  # the same, for the client to translate
 
 
 @dataclass(frozen=True, slots=True)

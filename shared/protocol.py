@@ -116,6 +116,7 @@ _QUIET = frozenset(
     (
         "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
         "to_move", "target", "program", "said", "language", "reading",
+        "format_said", "starts_said", "about_said", "path_said", "tournaments_said",
     )
 )  # fmt: skip
 _PARTS = (
@@ -434,6 +435,7 @@ def _profile(r: Reader) -> PlayerProfile:
         r.seq("by_players", _by_players, (), most=3),
         r.seq("recent", _game_line, (), most=PROFILE_GAMES),
         r.seq("tournaments", line_item(200), (), most=PROFILE_GAMES),
+        r.seq("tournaments_said", said_wire.read, (), most=PROFILE_GAMES),
     )
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .i18n import Text
+
 MAX_TOURNEYS = 100  # tournaments in the list
 MAX_ROWS = 256  # players on a page
 MAX_TABLES = 512  # tables on a page (every round's)
@@ -27,6 +29,9 @@ class TourneyLine:
     round: int
     entered: bool = False
     starts: str = "-"
+    # the same words for the client to translate (issue 34; English above, for any client)
+    format_said: Text | None = None
+    starts_said: Text | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +47,7 @@ class TourneyRow:
     games: int
     path: str
     out: bool = False  # withdrawn, or knocked out
+    path_said: tuple[Text, ...] = ()  # the path's steps, for the client to translate
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +79,7 @@ class TourneyPage:
     about: str  # its tables' settings, in words
     rows: tuple[TourneyRow, ...] = ()
     tables: tuple[TourneyTable, ...] = ()
+    about_said: Text | None = None  # `about` for the client to translate (issue 34)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import said as said_wire
 from .clock import parse_time_control
 from .messages import MAX_ID, MAX_NAME
 from .reading import Reader, as_map, line_item
@@ -38,6 +39,7 @@ def tourney_line(x: object, what: str) -> TourneyLine:
         r.text("id", MAX_ID), r.line("name", MAX_WORDS), r.line("format", MAX_WORDS),
         r.line("status", 20), r.integer("entrants", 0, BIG), r.integer("round", 0, BIG),
         r.flag("entered", False), r.line("starts", MAX_WORDS, "-"),
+        said_wire.opt_read(r, "format_said"), said_wire.opt_read(r, "starts_said"),
     )  # fmt: skip
 
 
@@ -47,6 +49,7 @@ def _row(x: object, what: str) -> TourneyRow:
         r.integer("rank", 1, BIG), r.line("name", MAX_NAME), r.line("points", 20),
         r.line("buchholz", 20), r.integer("wins", 0, BIG), r.integer("games", 0, BIG),
         r.line("path", MAX_WORDS * 4, "-"), r.flag("out", False),
+        r.seq("path_said", said_wire.read, (), most=40),
     )  # fmt: skip
 
 
@@ -85,6 +88,7 @@ def tourney_page(r: Reader) -> TourneyPage:
     return TourneyPage(
         tourney_line(r.get("line", None), "line"), r.line("about", MAX_WORDS * 2),
         r.seq("rows", _row, (), most=MAX_ROWS), r.seq("tables", _table, (), most=MAX_TABLES),
+        said_wire.opt_read(r, "about_said"),
     )  # fmt: skip
 
 

@@ -244,8 +244,9 @@ class ProfileScreen(_ClubScreen):
             widget.display = bool(text)
             widget.update(escape(text))
         tourneys = self.query_one("#profile-tourneys", Static)
-        tourneys.display = bool(profile.tournaments)
-        tourneys.update(escape("Tournaments: " + " · ".join(profile.tournaments)))
+        places = [str(t) for t in profile.tournaments_said] or list(profile.tournaments)
+        tourneys.display = bool(places)
+        tourneys.update(escape(_("Tournaments: {list}", list=" · ".join(places))))
         rows = [(g.game, club.game_cells(g)) for g in profile.recent]
         self.query_one(TableList).show(rows)
 

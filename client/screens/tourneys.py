@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from shared.clock import PRESETS, parse_time_control
-from shared.i18n import N_, _
+from shared.i18n import N_, Text, _
 from shared.protocol import AskRecord, Watch
 from shared.tournament import FORMATS
 from shared.tourney_messages import (
@@ -69,9 +69,15 @@ _FORMAT_WORDS = (N_("swiss"), N_("round-robin"), N_("knockout"))
 BOTS = (N_("no"), N_("may enter"))  # whether bot levels may enter (the values Choice shows)
 
 
+def said(text: str, marked: Text | None) -> str:
+    """A host's words in the reader's language when they came marked (issue 34)."""
+    return str(marked) if marked is not None else text
+
+
 def line_cells(t: TourneyLine) -> tuple[str, ...]:
     mark = " ✓" if t.entered else ""
-    return (t.id, t.name + mark, t.format, status_text(t.status), str(t.entrants), str(t.round))
+    fmt = said(t.format, t.format_said)
+    return (t.id, t.name + mark, fmt, status_text(t.status), str(t.entrants), str(t.round))
 
 
 class CreateTourneyDialog(ModalScreen[CreateTourney | None]):
@@ -249,19 +255,24 @@ class TourneyScreen(_ClubScreen):
         self.page = page
         t = page.line
         state = (
-            _("open, starts {when}", when=t.starts) if t.status == "open" else status_text(t.status)
+            _("open, starts {when}", when=said(t.starts, t.starts_said))
+            if t.status == "open"
+            else status_text(t.status)
         )
         rnd = ", " + _("round {n}", n=t.round) if t.round else ""
         mine = " · ✓ " + _("you are in it") if t.entered else ""
         self.query_one("#club-title", Static).update(
-            f"[b #ffd23f]◆ {escape(t.name)}[/] ({t.id}) — {t.format} · {state}{rnd}"
+            f"[b #ffd23f]◆ {escape(t.name)}[/] ({t.id}) — {said(t.format, t.format_said)} · "
+            f"{state}{rnd}"
         )
-        self.query_one("#tourney-about", Static).update(escape(page.about) + mine)
+        about = said(page.about, page.about_said)
+        self.query_one("#tourney-about", Static).update(escape(about) + mine)
         me = self.splendor.player_name.lower()
         rows = []
         for r in page.rows:
             name = r.name + (" ✗" if r.out else "")
-            cells = (str(r.rank), name, r.points, r.buchholz, str(r.wins), str(r.games), r.path)
+            path = " · ".join(str(s) for s in r.path_said) if r.path_said else r.path
+            cells = (str(r.rank), name, r.points, r.buchholz, str(r.wins), str(r.games), path)
             rows.append((r.name.lower(), cells))
         self.query_one("#tourney-rows", TableList).show(rows, marked=me)
         tables = []

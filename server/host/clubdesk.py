@@ -159,8 +159,9 @@ class ClubDesk:
         )
         standing = None if found.standing is None else _ranked(found.standing)
         places = await tourney_places(self.store, player)
+        english = tuple(p.english() for p in places)
         return PlayerProfile(
-            player.lower(), standing, history, tuple(found.by_players), recent, places
+            player.lower(), standing, history, tuple(found.by_players), recent, english, places
         )
 
     def ended(self, table: Table) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from shared.i18n import _, ngettext
+from shared.i18n import L_, Ln_, Text
 from shared.tournament import SWISS, Game
 from shared.tourney_messages import (
     MAX_ROWS,
@@ -27,29 +27,51 @@ from .tourneytext import number
 
 def describe(t: TournamentRecord) -> str:
     """The format in words, as a player reads it: "swiss, 4 rounds, tables of 3"."""
+    return format_said(t).english()
+
+
+def format_said(t: TournamentRecord) -> Text:
+    """`describe` as a marked message, for the client to word in its reader's language."""
     s = t.settings
-    names = {SWISS: _("swiss"), "round-robin": _("round robin"), "knockout": _("knockout")}
-    rounds = ", " + ngettext("{n} round", "{n} rounds", s.rounds) if t.format == SWISS else ""
-    return names.get(t.format, t.format) + rounds + ", " + _("tables of {n}", n=s.seats)
+    tables = L_("tables of {n}", n=s.seats)
+    if t.format == SWISS:
+        rounds = Ln_("{n} round", "{n} rounds", s.rounds)
+        return L_("swiss, {rounds}, {tables}", rounds=rounds, tables=tables)
+    if t.format == "round-robin":
+        return L_("round robin, {tables}", tables=tables)
+    if t.format == "knockout":
+        return L_("knockout, {tables}", tables=tables)
+    return L_("{format}, {tables}", format=t.format, tables=tables)
 
 
 def start_text(t: TournamentRecord) -> str:
     """When an open tournament starts, in words."""
-    s, parts = t.settings, []
-    if s.start_players is not None:
-        parts.append(ngettext("at {n} player", "at {n} players", s.start_players))
+    return start_said(t).english()
+
+
+def start_said(t: TournamentRecord) -> Text:
+    """`start_text` as a marked message."""
+    s = t.settings
+    when = None
     if s.start_at is not None:
-        parts.append(
-            _("at {time}", time=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(s.start_at)))
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(s.start_at))
+    if s.start_players is not None and when is not None:
+        return Ln_(
+            "at {n} player or at {time}", "at {n} players or at {time}", s.start_players, time=when
         )
-    return _(" or ").join(parts) or _("when an admin starts it")
+    if s.start_players is not None:
+        return Ln_("at {n} player", "at {n} players", s.start_players)
+    if when is not None:
+        return L_("at {time}", time=when)
+    return L_("when an admin starts it")
 
 
 def line_of(t: TournamentRecord, me: str) -> TourneyLine:
     entered = any(e.name.lower() == me.lower() and not e.out for e in t.entrants)
-    starts = start_text(t) if t.status == OPEN else ""
+    starts = start_said(t) if t.status == OPEN else None
+    shown = starts.english() if starts is not None else "-"
     return TourneyLine(t.id, t.name, describe(t), t.status, len(t.entrants), len(t.rounds),
-                       entered, starts or "-")  # fmt: skip
+                       entered, shown, format_said(t), starts)  # fmt: skip
 
 
 async def tourney_list(store: Store, me: str) -> Tourneys:
@@ -72,30 +94,38 @@ def _result(game: Game | None) -> tuple[str, str]:
     return "over", ", ".join(shown)
 
 
-def _paths(t: TournamentRecord, games: list[list[Game | None]]) -> dict[str, str]:
-    paths: dict[str, list[str]] = {e.name: [] for e in t.entrants}
+def _paths(t: TournamentRecord, games: list[list[Game | None]]) -> dict[str, list[Text]]:
+    """Each player's path, a marked step a round: "R1 2/3", "R2 bye" (issue 34)."""
+    paths: dict[str, list[Text]] = {e.name: [] for e in t.entrants}
     for n, (rnd, played) in enumerate(zip(t.rounds, games, strict=True), 1):
         for b in rnd.byes:
-            paths.setdefault(b, []).append(_("R{round} bye", round=n))
+            paths.setdefault(b, []).append(L_("R{round} bye", round=n))
         for (_gid, names), game in zip(rnd.tables, played, strict=True):
             for i, name in enumerate(names):
                 if game is None:
-                    step = _("R{round} playing", round=n)
+                    step = L_("R{round} playing", round=n)
                 elif not game.ranks:
-                    step = _("R{round} abandoned", round=n)
+                    step = L_("R{round} abandoned", round=n)
                 else:
-                    step = _("R{round} {rank}/{of}", round=n, rank=game.ranks[i], of=len(names))
+                    step = L_("R{round} {rank}/{of}", round=n, rank=game.ranks[i], of=len(names))
                 paths.setdefault(name, []).append(step)
-    return {name: " · ".join(steps) or "-" for name, steps in paths.items()}
+    return paths
+
+
+def _path_text(steps: list[Text]) -> str:
+    return " · ".join(s.english() for s in steps) or "-"
 
 
 async def tourney_page(store: Store, t: TournamentRecord, me: str) -> TourneyPage:
     s = t.settings
-    about = " · ".join((
-        _("clock {clock}", clock=s.clock), _("rated") if s.rated else _("casual"),
-        _("to {target}", target=s.target), _("at most {n}", n=s.max_players),
-        _("bots welcome") if s.bots else _("no bots"),
-    ))  # fmt: skip
+    about = L_(
+        "clock {clock} · {rating} · to {target} · at most {n} · {bots}",
+        clock=s.clock,
+        rating=L_("rated") if s.rated else L_("casual"),
+        target=s.target,
+        n=s.max_players,
+        bots=L_("bots welcome") if s.bots else L_("no bots"),
+    )
     games = await games_of(store, t)
     paths = _paths(t, games)
     out = {e.name for e in t.entrants if e.out}
@@ -107,8 +137,9 @@ async def tourney_page(store: Store, t: TournamentRecord, me: str) -> TourneyPag
             number(st.buchholz),
             st.wins,
             st.games,
-            paths.get(st.name, "-"),
+            _path_text(paths.get(st.name, [])),
             st.name in out,
+            tuple(paths.get(st.name, [])),
         )  # fmt: skip
         for st in table_of(t, games)[:MAX_ROWS]
     )
@@ -118,22 +149,26 @@ async def tourney_page(store: Store, t: TournamentRecord, me: str) -> TourneyPag
             state, result = _result(game)
             tables.append(TourneyTable(gid, n, names, state, result))
     tables.reverse()  # the latest round first
-    return TourneyPage(line_of(t, me), about, rows, tuple(tables[:MAX_TABLES]))
+    return TourneyPage(line_of(t, me), about.english(), rows, tuple(tables[:MAX_TABLES]), about)
 
 
-async def tourney_places(store: Store, player: str, most: int = 5) -> tuple[str, ...]:
-    """A profile's tournaments, latest first: "Club night: 2 of 9", or its status."""
-    out: list[str] = []
+async def tourney_places(store: Store, player: str, most: int = 5) -> tuple[Text, ...]:
+    """A profile's tournaments, latest first: "Club night: 2 of 9", or its status; marked
+    messages, which each reader's client words (issue 34)."""
+    out: list[Text] = []
     for t in await store.tournaments.all((RUNNING, DONE, OPEN)):
         if len(out) >= most:
             break
         if t.entrant(player) is None:
             continue
         if t.status == OPEN:
-            out.append(_("{name}: entered", name=t.name))
+            out.append(L_("{name}: entered", name=t.name))
             continue
         table = table_of(t, await games_of(store, t))
         rank = next((s.rank for s in table if s.name.lower() == player.lower()), 0)
-        where = _("{rank} of {n}", rank=rank, n=len(table))  # a number: every language reads it
-        out.append(f"{t.name}: {where}" + (_(" so far") if t.status == RUNNING else ""))
+        fields = {"name": t.name, "rank": rank, "n": len(table)}
+        if t.status == RUNNING:
+            out.append(L_("{name}: {rank} of {n} so far", **fields))
+        else:
+            out.append(L_("{name}: {rank} of {n}", **fields))
     return tuple(out)
