@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from shared.bots import Budget, choose_move, encode_request, explain, explain_bytes, hard
+from shared.bots import (
+    Budget,
+    choose_move,
+    encode_request,
+    explain,
+    explain_bytes,
+    explain_said,
+    hard,
+)
 from shared.bots.reasons import describe
 from shared.cards import CARDS
 from shared.moves import Buy, Reserve, Return, Take
@@ -131,3 +139,18 @@ def test_a_denial_names_the_seat_as_the_table_numbers_it() -> None:
             else:
                 assert "could buy" not in why, why
     assert found
+
+
+def test_the_reason_is_a_marked_message_each_language_words() -> None:
+    """Issue 34: the hint's line is a `Text` (whole sentences, fields for the parts that
+    vary), its English the line `explain` gives, translated in every language we ship."""
+    found = set()
+    for i, state in enumerate(random_positions(3, 30, seed=77, returns=10)):
+        view = state.view(state.current_player)
+        move, said = explain_said(view, "medium", i)
+        assert (move, said.english()) == explain(view, "medium", i)
+        for language in ("cs", "hu", "fa"):
+            shown = said.render(language)
+            assert shown != said.english() and "{" not in shown, (language, shown)
+        found.add(type(move))
+    assert len(found) >= 2

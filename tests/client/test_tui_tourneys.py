@@ -4,6 +4,8 @@ rounds' tables), entering, withdrawing, watching and replaying a table."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from clientkit import FakeConnection, screen_text, wait_for
 from test_tui_club import SIZE, in_the_lobby
 
@@ -11,6 +13,7 @@ from client.app import SplendorApp
 from client.screens.club import ProfileScreen
 from client.screens.lobby import LobbyScreen
 from client.screens.tourneys import CreateTourneyDialog, TourneyListScreen, TourneyScreen
+from shared.i18n import L_, Ln_, Reader, use_reader
 from shared.protocol import AskProfile, AskRecord, PlayerProfile, Watch, encode
 from shared.tourney_messages import (
     AskTourney,
@@ -128,3 +131,48 @@ async def test_the_announce_dialog_sets_when_it_starts_and_the_most_entrants() -
         # name, format, rounds, seats, clock, starts at; then starts in (30 min), most (32)
         await pilot.press(*"Evening", *["down"] * 6, "right", "down", "left", "enter")
         assert conn.sent[-1] == CreateTourney("Evening", most=32, start_in=30)
+
+
+async def test_a_czech_reader_sees_the_tournament_words_in_czech() -> None:
+    """Issue 34: the host sends a tournament's format, start, settings line, paths and a
+    profile's lines as `Text` beside their English; the client words them in Czech."""
+    tables = L_("tables of {n}", n=3)
+    line = replace(
+        CUP,
+        format_said=L_("swiss, {rounds}, {tables}", rounds=Ln_("{n} round", "{n} rounds", 4),
+                       tables=tables),
+    )  # fmt: skip
+    about = L_(
+        "clock {clock} · {rating} · to {target} · at most {n} · {bots}",
+        clock="10+5", rating=L_("casual"), target=15, n=64, bots=L_("bots welcome"),
+    )  # fmt: skip
+    steps = (L_("R{round} {rank}/{of}", round=1, rank=1, of=3), L_("R{round} bye", round=2))
+    rows = (replace(PAGE.rows[0], path_said=steps), *PAGE.rows[1:])
+    page = replace(PAGE, line=line, about_said=about, rows=rows)
+    places = (L_("{name}: {rank} of {n} so far", name="Club night", rank=2, n=9),)
+    use_reader(Reader("cs"))
+    try:
+        conn = FakeConnection()
+        app = SplendorApp(conn)
+        async with app.run_test(size=SIZE) as pilot:
+            await in_the_lobby(pilot, app, conn)
+            await pilot.press("o")
+            conn.deliver(encode(Tourneys((line,))))
+            await wait_for(pilot, lambda: isinstance(app.screen, TourneyListScreen))
+            await pilot.press("enter")
+            conn.deliver(encode(page))
+            await wait_for(pilot, lambda: isinstance(app.screen, TourneyScreen))
+            await pilot.pause()
+            text = screen_text(app)
+            for shown in ("švýcarský systém, 4 kola, stoly po 3", "tempo 10+5 · přátelská",
+                          "nejvýš 64 · boti vítáni", "K1 1/3 · K2 volno"):  # fmt: skip
+                assert shown in text, shown
+            app.send(AskProfile("ann"))
+            english = ("Club night: 2 of 9 so far",)
+            conn.deliver(encode(PlayerProfile("ann", None, tournaments=english,
+                                              tournaments_said=places)))  # fmt: skip
+            await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+            await pilot.pause()
+            assert "Turnaje: Club night: 2 z 9 (průběžně)" in screen_text(app)
+    finally:
+        use_reader(Reader())

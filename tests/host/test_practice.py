@@ -98,6 +98,8 @@ async def test_a_hint_is_a_legal_move_and_a_reason(practice: GameHost) -> None:
     ann.cmd(Hint())
     advice = await ann.next_of(Advice)
     assert advice.move in view.legal_moves and advice.reason
+    assert advice.said is not None and advice.said.english() == advice.reason  # issue 34
+    assert advice.said.render("cs") != advice.reason  # a Czech reader reads it in Czech
 
 
 async def test_a_server_refuses_undo_and_hints(host: GameHost) -> None:
