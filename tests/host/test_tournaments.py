@@ -171,12 +171,24 @@ async def test_players_list_enter_see_and_withdraw_from_the_lobby(start_host: St
     ann.cmd(EnterTourney(t.id))
     page = await ann.next_of(TourneyPage)
     assert page.line.entered and [r.name for r in page.rows] == ["ann"]
+    said = (page.line.format_said, page.line.starts_said, page.about_said)  # issue 34
+    assert all(x is not None for x in said)
+    assert [x.english() for x in said if x is not None] == [
+        page.line.format,
+        page.line.starts,
+        page.about,
+    ]
+    assert page.line.format == "swiss, 2 rounds, tables of 2"
+    assert page.line.format_said is not None
+    assert page.line.format_said.render("cs") == "švýcarský systém, 2 kola, stoly po 2"
     ann.cmd(EnterTourney(t.id))
     refused = await ann.next_of(Notice, lambda n: n.level == "error")
     assert "already" in refused.text
     await host.store.claim_name("ann", "SHA256:ann-key")  # as a key login does
     ann.cmd(AskProfile("ann"))  # the profile lists the player's tournaments
-    assert (await ann.next_of(PlayerProfile)).tournaments == ("Cup: entered",)
+    profile = await ann.next_of(PlayerProfile)
+    assert profile.tournaments == ("Cup: entered",)
+    assert [x.render("hu") for x in profile.tournaments_said] == ["Cup: nevezve"]
     ann.cmd(WithdrawTourney(t.id))
     page = await ann.next_of(TourneyPage)
     assert not page.line.entered and page.rows == ()
