@@ -18,6 +18,7 @@ from server.host.gamehost import GameHost
 from server.host.hostsettings import HostSettings
 from server.host.identity import Identity
 from server.store import SqliteStore, Store, open_store
+from server.store.schema import SQLITE
 from shared import protocol
 from shared.moves import Buy, Move, Pass, Reserve, ReserveDeck, Return, Take, parse_move
 from shared.protocol import (
@@ -64,6 +65,17 @@ class StartHost(Protocol):
     async def __call__(
         self, data_dir: Path | None = None, settings: HostSettings | None = None, **wiring: Any
     ) -> GameHost: ...
+
+
+def sqlite_at(path: Path, version: int) -> sqlite3.Connection:
+    """A SQLite database as a server of schema `version` left it (its tables and its
+    version row), open for the test to add rows of that time; the test commits and closes."""
+    db = sqlite3.connect(path)
+    for step in range(1, version + 1):
+        db.executescript(SQLITE[step])
+    db.executescript("CREATE TABLE schema_version (version INTEGER NOT NULL);")
+    db.execute("INSERT INTO schema_version VALUES (?)", (version,))
+    return db
 
 
 async def opened(url: str) -> Store:

@@ -17,6 +17,7 @@ from hostkit import (
     opened,
     play_to_end,
     play_turn,
+    sqlite_at,
     table_when,
 )
 
@@ -32,7 +33,7 @@ from server.store import (
     SqliteStore,
     replay_record,
 )
-from server.store.schema import POSTGRES, SQLITE
+from server.store.schema import POSTGRES
 from shared.gamerecord import parse_record
 from shared.gamerecord import replay_record as record_replay
 from shared.protocol import Bye, Create, LobbyList, Quick, Rematch, Start, TableUpdate
@@ -64,11 +65,7 @@ async def test_r15_a_table_keeps_the_target_it_was_created_with(database: str) -
 
 async def test_r15_a_sqlite_game_stored_before_schema_5_is_a_game_to_15(tmp_path: Path) -> None:
     path = tmp_path / "four.db"
-    db = sqlite3.connect(path)
-    for version in range(1, 5):
-        db.executescript(SQLITE[version])
-    db.executescript("CREATE TABLE schema_version (version INTEGER NOT NULL);")
-    db.execute("INSERT INTO schema_version VALUES (4)")
+    db = sqlite_at(path, 4)
     db.execute(OLD_GAME)
     db.execute("INSERT INTO moves VALUES ('g', 0, 'take W U G', 0)")
     db.commit()

@@ -6,10 +6,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from hostkit import opened
+from hostkit import opened, sqlite_at
 
 from server.store import SqliteStore
-from server.store.schema import LATEST, SQLITE
+from server.store.schema import LATEST
 
 
 async def test_a_players_language_is_kept_with_their_name(database: str) -> None:
@@ -29,11 +29,7 @@ async def test_a_players_language_is_kept_with_their_name(database: str) -> None
 
 async def test_a_database_of_schema_5_gains_the_language_column(tmp_path: Path) -> None:
     path = tmp_path / "five.db"
-    db = sqlite3.connect(path)
-    for version in range(1, 6):
-        db.executescript(SQLITE[version])
-    db.executescript("CREATE TABLE schema_version (version INTEGER NOT NULL);")
-    db.execute("INSERT INTO schema_version VALUES (5)")
+    db = sqlite_at(path, 5)
     db.execute("INSERT INTO names VALUES ('ann', 'SHA256:ann', 0)")
     db.commit()
     db.close()
