@@ -377,8 +377,9 @@ OPENSSH_CIPHERS = [
 ]
 
 
-async def connect(port: int, name: str) -> tuple[asyncssh.SSHClientConnection, Terminal]:
-    conn = await asyncssh.connect(
+async def guest_login(port: int, name: str) -> asyncssh.SSHClientConnection:
+    """A guest's SSH connection to the server on loopback, as a player's ssh makes it."""
+    return await asyncssh.connect(
         "127.0.0.1",
         port,
         username=name,
@@ -389,6 +390,10 @@ async def connect(port: int, name: str) -> tuple[asyncssh.SSHClientConnection, T
         preferred_auth="keyboard-interactive",
         encryption_algs=OPENSSH_CIPHERS,  # a player's ssh picks what the server allows
     )
+
+
+async def connect(port: int, name: str) -> tuple[asyncssh.SSHClientConnection, Terminal]:
+    conn = await guest_login(port, name)
     chan, term = await conn.create_session(
         Terminal, term_type="xterm-256color", term_size=SIZE, encoding=None
     )

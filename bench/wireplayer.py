@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 import asyncssh
-from loadkit import OPENSSH_CIPHERS, Guest, Latencies
+from loadkit import Latencies, guest_login
 
 from shared import protocol
 from shared.clock import parse_time_control
@@ -72,17 +72,7 @@ async def wire_player(
 ) -> int:
     """One subsystem player (see the module docstring); the moves it sent."""
     await asyncio.sleep(arrive)
-    conn = await asyncssh.connect(
-        "127.0.0.1",
-        port,
-        username=name,
-        known_hosts=None,
-        agent_path=None,
-        client_keys=[],
-        client_factory=Guest,
-        preferred_auth="keyboard-interactive",
-        encryption_algs=OPENSSH_CIPHERS,
-    )
+    conn = await guest_login(port, name)
     chan, made = await conn.create_session(WireChannel, subsystem="splendor", encoding=None)
     assert isinstance(made, WireChannel)
     wire = made
