@@ -46,11 +46,14 @@ class Tmux:
     def keys(self, pane: str, *keys: str) -> None:
         self.run("send-keys", "-t", pane, *keys)
 
-    async def wait_for(self, pane: str, text: str, timeout: float = TMUX_WAIT) -> str:
+    async def wait_for(
+        self, pane: str, text: str | re.Pattern[str], timeout: float = TMUX_WAIT
+    ) -> str:
+        """The pane once it shows `text` (a string, or a pattern to search for)."""
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen(pane)
-            if text in screen:
+            if text.search(screen) if isinstance(text, re.Pattern) else text in screen:
                 return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"never saw {text!r} in tmux; the pane:\n{screen}")
