@@ -89,7 +89,7 @@ class GameHost:
             await self.resume(record)
         lobby = self._lobby
         self.tourneys = TournamentDesk(
-            store, lobby.tables, lobby.add, lobby.places, lobby._place, lobby.maker.seed,
+            store, lobby.tables, lobby.add, lobby.places, lobby.usher.place, lobby.maker.seed,
             self.settings.tournament_tick, self.settings.player_tournaments,
         )  # fmt: skip
         lobby.watchers.append(self.tourneys.table_changed)

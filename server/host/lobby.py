@@ -1,9 +1,9 @@
 """The lobby: the client commands that move players between tables. It holds its parts:
-where each session is (`.places`, the one place that moves one and tells its app), the
-lobby list (`.listing`), chat, the club's desk, rematches (`.company`), making tables
-(`.making`), a game in play (`.playing`); the moves are docs/design.md's table ("Where
-a player is"). A refusal is a notice to the one session that sent it, and so is an
-unexpected error (logged)."""
+where each session is (`.places`, the one place that moves one and tells its app), taking
+sessions there (`.usher`), the lobby list (`.listing`), chat, the club's desk, rematches
+(`.company`), making tables (`.making`), a game in play (`.playing`); the moves are
+docs/design.md's table ("Where a player is"). A refusal is a notice to the one session
+that sent it, and so is an unexpected error (logged)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,6 @@ from .chat import ChatDesk
 from .clubdesk import ClubDesk
 from .company import Rematches, check_cap, moves_waiting, to_move
 from .hostsettings import HostSettings
-from .identity import Identity
 from .link import HostLink
 from .listing import Listings
 from .making import TableMaker
@@ -58,6 +57,7 @@ from .playing import Play
 from .table import BUSY, Table, TableError
 from .tasks import Tasks
 from .tourneys import no_tourneys
+from .usher import Usher
 
 log = logging.getLogger("splendor")
 
@@ -83,18 +83,23 @@ class Lobby:
         self.listings = Listings(self.tables, self.places, settings.lobby_tick)
         self.desk = ClubDesk(store)
         self.chat = ChatDesk(store, self.tables, self.places)
-        self.rematches = Rematches(
-            store, self.tables, self.places, settings, self.add, self._place, self._stand,
-            self._deal,
-        )  # fmt: skip
-        self.play = Play(self.places, self.tables, settings, self.abandon, self._stand)
-        self.maker = TableMaker(
-            store, bots, settings, self.tables, self.table_changed, self.rematches.link
-        )
-        self.watchers: list[Callable[[Table], None]] = []  # hear every table_changed
-        self.tourneys: Callable[[HostLink, TourneyQuestion], Awaitable[None]] = no_tourneys
         # Follow-ups that no session waits for (a dropped player's seat, where sessions are).
         self._tasks = Tasks("lobby", (TableError, StoreUnavailable))
+        self.maker = TableMaker(
+            store, bots, settings, self.tables, self.table_changed,
+            lambda table: self.rematches.link(table),  # made below, and given what it makes
+        )  # fmt: skip
+        self.usher = usher = Usher(
+            self.places, self.tables, self.listings, self.chat, self._tasks, self.maker.forget,
+            self.refresh,
+        )  # fmt: skip
+        self.rematches = Rematches(
+            store, self.tables, self.places, settings, self.maker.add, usher.place, usher.stand,
+            self.maker.seed,
+        )  # fmt: skip
+        self.play = Play(self.places, self.tables, settings, self.abandon, usher.stand)
+        self.watchers: list[Callable[[Table], None]] = []  # hear every table_changed
+        self.tourneys: Callable[[HostLink, TourneyQuestion], Awaitable[None]] = no_tourneys
 
     @property
     def settings(self) -> HostSettings:
@@ -128,9 +133,9 @@ class Lobby:
                     t.state is not None and t.state.current_player == t.seat_of(link.identity)
                 )
             )
-            self._place(link, games[-1], games[-1].seat_of(link.identity))
+            self.usher.place(link, games[-1], games[-1].seat_of(link.identity))
         else:
-            self._to_lobby(link)
+            self.usher.to_lobby(link)
         here = self.places.of(link).table
         text = moves_waiting(to_move(self.tables, link.identity), here.id if here else None)
         if text is not None:
@@ -149,14 +154,14 @@ class Lobby:
             fresh = now - link.since < NEWCOMER_WINDOW
             lobby = self.places.of(link).table is None
             if lobby and fresh and seat is not None and not table.seats[seat].left:
-                self._place(link, table, seat)
+                self.usher.place(link, table, seat)
         self.rematches.seat_players(table)
 
     def disconnected(self, link: HostLink) -> None:
         """A session dropped: a seat in a game is held; a seat at a waiting table is given
         up once no session of that player shows it (on any process)."""
         place = self.places.depart(link)
-        self._after_leaving(link, place)
+        self.usher.after_leaving(link, place)
         self._tasks.spawn(self.store.drop_session(link.sid))
         self.refresh(minor=True)
 
@@ -167,51 +172,6 @@ class Lobby:
         stored = self.store.set_session(link.sid, i.name, i.guest, i.key, where, place.seat)
         self._tasks.spawn(stored)
 
-    def _place(self, link: HostLink, table: Table, seat: int | None) -> None:
-        """`link` to `table` (in `seat`, or watching), through `Places.move`."""
-        old = self.places.move(link, table, seat)
-        if old.table is not None and old.table is not table:
-            self._after_leaving(link, old)
-        if table.status is not TableStatus.WAITING:
-            self._tasks.spawn(self.chat.arrive(link, table))
-        if seat is not None and table.seats[seat].stored.votes and table.seats[seat].connected:
-            self._tasks.spawn(table.clear_votes(seat))  # back before the vote went through
-
-    def _to_lobby(self, link: HostLink) -> None:
-        """`link` to the lobby screen, with the lobby list: at the waiting table its player
-        sits at, if any (a waiting table shows in the lobby), else in the lobby."""
-        waiting = [
-            t
-            for t in self.tables.values()
-            if t.status is TableStatus.WAITING
-            and (seat := t.seat_of(link.identity)) is not None
-            and not t.seats[seat].stored.invited
-        ]
-        self.send_lobby(link)  # first: the lobby screen `Where` opens shows it at once
-        if waiting:
-            self._place(link, waiting[-1], waiting[-1].seat_of(link.identity))
-        else:
-            old = self.places.move(link)
-            self._after_leaving(link, old)
-
-    def _after_leaving(self, link: HostLink, old: Place, stand: bool = True) -> None:
-        """`link` no longer shows `old`'s table. A seat at a waiting table is given up when
-        the last session of its player there goes (a game's seat is held)."""
-        table, seat = old.table, old.seat
-        if table is None:
-            return
-        if stand and seat is not None and table.status is TableStatus.WAITING:
-            if not table.seats[seat].connected:
-                self._tasks.spawn(self._stand(table, link.identity))
-        self._forget_if_done(table)
-
-    def _forget_if_done(self, table: Table) -> None:
-        if table.status is TableStatus.FINISHED and not table.peers:
-            self.maker.forget(table.id)
-
-    def _deal(self) -> int:
-        return self.maker.seed()
-
     def table_changed(self, table: Table, minor: bool) -> None:
         """A table's seats, status or turn changed (here or elsewhere)."""
         self.places.sync(table)  # a game started or ended: the screen changes
@@ -220,15 +180,10 @@ class Lobby:
             self.chat.game_over(table)
         if table.settings.rematch_of is not None:
             self.rematches.link(table)
-        self._forget_if_done(table)
+        self.usher.forget_if_done(table)
         for watcher in self.watchers:
             watcher(table)
         self.refresh(minor)
-
-    def send_lobby(self, link: HostLink) -> None:
-        """The lobby list to `link`, arriving in the lobby, with the lobby's chat."""
-        self.listings.send(link)
-        self.chat.to_lobby_session(link)
 
     # -- commands ----------------------------------------------------------
 
@@ -251,7 +206,7 @@ class Lobby:
                 case Leave():
                     await self._leave(link)
                 case ToLobby():  # the seat is kept: a game goes on, its seat held
-                    self._to_lobby(link)
+                    self.usher.to_lobby(link)
                 case PlayMove(move):
                     await self.play.move(link, move)
                 case AskLeaderboard() | AskProfile() | AskRecord() as asked:
@@ -304,17 +259,17 @@ class Lobby:
         table = await self.maker.create(
             link.identity, bots, msg.rated, msg.clock, patience, msg.target
         )
-        self._place(link, table, 0)
+        self.usher.place(link, table, 0)
         if msg.seed is not None and self.settings.client_seeds:
             self.maker.seed_asked[table.id] = msg.seed
-        self.send_lobby(link)
+        self.usher.send_lobby(link)
         self.refresh()
 
     async def _quick(self, link: HostLink, msg: Quick) -> None:
         bots = [msg.level] * (msg.players - 1)
         rated = msg.rated and not link.identity.guest  # against bots, a guest rates nobody
         table = await self.maker.create(link.identity, bots, rated, msg.clock, target=msg.target)
-        self._place(link, table, 0)
+        self.usher.place(link, table, 0)
         await table.start(self.maker.seed(msg.seed))
 
     async def _join(self, link: HostLink, table: Table) -> None:
@@ -325,9 +280,9 @@ class Lobby:
                 )
             check_cap(self.tables, self.settings, link.identity, table.control.correspondence)
         seat = await table.sit(link.identity)
-        self._place(link, table, seat)
+        self.usher.place(link, table, seat)
         if table.status is TableStatus.WAITING:
-            self.send_lobby(link)
+            self.usher.send_lobby(link)
             await self.rematches.start_if_accepted(table)
             self.refresh()
 
@@ -337,7 +292,7 @@ class Lobby:
         seat = table.seat_of(link.identity)
         if seat is not None:
             await table.sit(link.identity)
-        self._place(link, table, seat)
+        self.usher.place(link, table, seat)
 
     async def _start(self, link: HostLink) -> None:
         table = self.places.of(link).table
@@ -367,20 +322,20 @@ class Lobby:
             invited = self.rematches.invited(link.identity)
             if invited is not None:
                 await self.rematches.call_off(invited, link.identity)
-            self._to_lobby(link)
+            self.usher.to_lobby(link)
             self.refresh()
             return
         if seat is None or table.status is TableStatus.FINISHED:
-            self._to_lobby(link)
+            self.usher.to_lobby(link)
         elif table.status is TableStatus.WAITING:
             if table.settings.rematch_of is not None:
                 await self.rematches.call_off(table, link.identity)
-            await self._stand(table, link.identity)
-            self._to_lobby(link)
+            await self.usher.stand(table, link.identity)
+            self.usher.to_lobby(link)
         else:  # a game in progress: the seat is held for them; all their sessions go
             await table.set_left(seat, True)
             for peer in self.places.seated(table, seat):
-                self._to_lobby(peer)
+                self.usher.to_lobby(peer)
             if all(s.left for s in table.humans):
                 await self.abandon(table)
         self.refresh()
@@ -396,24 +351,7 @@ class Lobby:
         if ids:
             await self._join(link, self.tables[ids[0]])
         else:
-            self._to_lobby(link)
-
-    async def _stand(self, table: Table, identity: Identity) -> None:
-        """A player leaves a waiting table; the last one out closes it. Their sessions at
-        it go to the lobby."""
-        seat = table.seat_of(identity)
-        if seat is None:
-            return
-        peers = self.places.seated(table, seat)
-        try:
-            await table.stand(identity)
-        except TableError:  # the game is starting as they leave: their seat is held
-            return
-        for peer in peers:
-            self.places.move(peer)
-            self.send_lobby(peer)
-        self._forget_if_done(table)
-        self.refresh()
+            self.usher.to_lobby(link)
 
     async def abandon(self, table: Table) -> None:
         """Every human left a game: it ends without a result; watchers go to the lobby."""
@@ -424,11 +362,11 @@ class Lobby:
         """A game ended without a result (here or on another process): its sessions here
         go back to the lobby with a word of why."""
         for peer in self.places.at(table):
-            self._to_lobby(peer)  # then why, which the lobby shows
+            self.usher.to_lobby(peer)  # then why, which the lobby shows
             peer.deliver(
                 protocol.notice(L_("the game at table {id} was abandoned", id=table.id), "info")
             )
-        self._forget_if_done(table)
+        self.usher.forget_if_done(table)
 
     async def stop_tables(self) -> None:
         for table in list(self.tables.values()):

@@ -2,7 +2,8 @@
 needs when made (the parts below it, callables), never the table: `seating` (seats and status
 as stored, the sessions at the table and who is sent which view), `clocks` (deadlines,
 time-outs, bots standing in), `votes` (on absent players), `practice` (undo, hints), `bots`
-(the bot loop, `server.host.botturns`) and `archive` (snapshots, the result and ratings).
+(the bot loop, `server.host.botturns`), `archive` (snapshots, the result and ratings) and
+`showing` (each session's view, the lobby's summary).
 The lobby's names for what a part does (`sit`, `clock_due`, `vote`...) stay on the table.
 
 Every move, a human's or a bot's, goes through `Table.play`: checked by the engine,
@@ -22,11 +23,7 @@ from shared.i18n import L_
 from shared.moves import Move, parse_move
 from shared.protocol import (
     LoggedTurn,
-    RematchOffer,
     TableStatus,
-    TableSummary,
-    TableUpdate,
-    encode,
 )
 from shared.state import GameState
 from shared.view import ended_turn
@@ -50,6 +47,7 @@ from .clocks import Clocks, GameLock
 from .practice import Practice
 from .seat import Game, Peer, Seat, TableError, same_player
 from .seating import BUSY, Seating
+from .showing import Showing
 from .votes import Votes
 
 __all__ = ["BUSY", "Peer", "Seat", "Table", "TableError", "TableStatus", "same_player"]
@@ -79,7 +77,7 @@ class Table:
             started=self._started,
             news=lambda old: self.clocks.news(old),
             changed=lambda minor: changed(self, minor),
-            message=self._message,
+            message=lambda seat, with_log: self.showing.message(seat, with_log),
             now=now,
         )
         self.game_lock = GameLock(store, record.id)  # held: this process runs its bots
@@ -89,6 +87,9 @@ class Table:
         self.bots = BotTurns(seating, game, self.game_lock, bots, covering, play, bot_pause)
         self.practice = Practice(seating, game, store, bots, stop_bots=self.bots.cancel)
         self.archive = Archive(seating, store, replaced=self.clocks.replaced)
+        self.showing = Showing(
+            seating, game, self.clocks, self.votes, self.archive, lambda: self.rematch
+        )
         if record.status == PLAYING:  # the latest snapshot, then each later move, checked
             game.state, game.moves = replay_record(record), list(record.moves)
             game.log.extend(turn_log(record))
@@ -110,6 +111,7 @@ class Table:
         self.awaits, self.clock_due = self.clocks.awaits, self.clocks.due
         self.clock_expired, self.hold_clock = self.clocks.expired, self.clocks.hold
         self.clear_votes, self.hint = self.votes.clear, self.practice.hint
+        self.summary, self.rematch_offer = self.showing.summary, self.showing.rematch_offer
 
     # -- what changes, as the parts keep it ----------------------------------
 
@@ -372,35 +374,3 @@ class Table:
         self.seating.send_views(with_log=True)  # the move log lost turns: everyone gets it whole
         self._changed(self, True)
         self.kick_bots()
-
-    # -- what is shown -----------------------------------------------------
-
-    def summary(self) -> TableSummary:
-        seats, host, status = self.seating.seat_summaries(), self.host, self.status
-        target = self.seating.game_settings.target  # R15's, when it is not 15 (the lobby says)
-        return TableSummary(
-            self.id, host, status, seats, self.game.turn, self.rated, self.control, target
-        )
-
-    def rematch_offer(self) -> RematchOffer | None:
-        """Once over: the rematch offered, as a view shows it."""
-        rematch = self.rematch
-        if rematch is None or rematch.status is TableStatus.FINISHED:
-            return None
-        return RematchOffer(rematch.id, rematch.seating.seat_summaries())
-
-    def _message(self, seat: int | None, with_log: bool) -> bytes:
-        """What a session at `seat` (None: watching) is sent: the seat's view, and the
-        turns so far `with_log`."""
-        state = self.game.state
-        assert state is not None
-        log = tuple(self.game.log) if with_log else None
-        seats = self.seating.seat_summaries()
-        seed = state.seed if state.is_over else None  # never before: it deals the decks
-        view = state.view(seat)
-        offer = self.rematch_offer() if state.is_over else None
-        clock, absent = self.clocks.view(), self.votes.absences()
-        update = TableUpdate(
-            self.id, seats, seat, view, log, self.archive.ratings, seed, clock, absent, offer
-        )
-        return encode(update)
