@@ -1,5 +1,6 @@
-"""The messages of company at the tables: chat, the vote on an absent player, rematches and
-going from game to game (`shared.messages` has the rest; `shared.protocol` encodes them).
+"""The messages of company at the tables: chat, the vote on an absent player, rematches,
+invitations and going from game to game (`shared.messages` has the rest;
+`shared.protocol` encodes them).
 
 Chat text is always clean (`shared.chat`); who said a line is the host's to say, never
 the sender's.
@@ -83,6 +84,18 @@ class Rematch:
     offer. It starts once every player has accepted (bots accept at once)."""
 
     TAG: ClassVar[str] = "rematch"
+
+
+@dataclass(frozen=True, slots=True)
+class Invite:
+    """At the waiting table this session hosts: hold a seat for the player `name` (`seat`,
+    from 0, or the first open one). A seat held for another invitee goes to this one, which
+    calls the other's invitation off. The invitee accepts with `Join` of the table, or
+    declines with `Leave` from the lobby."""
+
+    TAG: ClassVar[str] = "invite"
+    name: str
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

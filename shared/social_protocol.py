@@ -14,7 +14,7 @@ from .chat import MAX_CHAT, MAX_SAID, is_clean
 from .clock import ClockView, TimeControl, parse_time_control
 from .messages import MAX_ID, MAX_NAME, SeatSummary
 from .reading import ProtocolError, Reader, as_map, shown
-from .social import Absent, ChatLine, ChatLines, Say, Vote
+from .social import Absent, ChatLine, ChatLines, Invite, Say, Vote
 
 MAX_TIME = 1e9  # seconds: a clock's time left, an absence (some 30 years)
 MAX_LINES = 500  # chat lines in one message
@@ -95,6 +95,10 @@ def say(r: Reader) -> Say:
 
 def vote(r: Reader) -> Vote:
     return Vote(r.integer("seat", 0, 3))
+
+
+def invite(r: Reader) -> Invite:
+    return Invite(r.line("name", MAX_NAME), r.opt_integer("seat", 0, 3))
 
 
 def seat_extras(r: Reader) -> dict[str, Any]:

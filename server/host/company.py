@@ -190,19 +190,6 @@ class Rematches:
             if seat is not None and (where is None or where.id == old):
                 self._place(link, table, seat)
 
-    def invited(self, identity: Identity) -> Table | None:
-        """A waiting rematch this player is invited to and has not accepted."""
-        for table in self.tables.values():
-            seat = table.seat_of(identity)
-            if (
-                table.settings.rematch_of is not None
-                and table.status is TableStatus.WAITING
-                and seat is not None
-                and table.seats[seat].stored.invited
-            ):
-                return table
-        return None
-
     async def call_off(self, table: Table, identity: Identity) -> None:
         """A player leaves a waiting rematch (invited, or having accepted): it cannot take
         place, so it closes; the others who sat there are told, and so is the old table."""

@@ -37,6 +37,7 @@ from shared.protocol import (
     Watch,
     Welcome,
 )
+from shared.social import Invite
 from shared.tourney_messages import TOURNEY_QUESTIONS, TourneyQuestion
 
 from ..store import (
@@ -49,6 +50,7 @@ from .chat import ChatDesk
 from .clubdesk import ClubDesk
 from .company import Rematches, check_cap, moves_waiting, to_move
 from .hostsettings import HostSettings
+from .invitedesk import InviteDesk
 from .link import HostLink
 from .listing import Listings
 from .making import TableMaker
@@ -98,6 +100,8 @@ class Lobby:
             self.maker.seed,
         )  # fmt: skip
         self.play = Play(self.places, self.tables, settings, self.abandon, usher.stand)
+        call_off = self.rematches.call_off
+        self.invites = InviteDesk(store, self.tables, self.places, usher.stand, call_off)
         self.watchers: list[Callable[[Table], None]] = []  # hear every table_changed
         self.tourneys: Callable[[HostLink, TourneyQuestion], Awaitable[None]] = no_tourneys
 
@@ -140,6 +144,7 @@ class Lobby:
         text = moves_waiting(to_move(self.tables, link.identity), here.id if here else None)
         if text is not None:
             link.deliver(protocol.notice(text, "info"))
+        self.invites.arrived(link)
         self.refresh(minor=True)  # who is online: a minor change
 
     def seat_newcomers(self, table: Table) -> None:
@@ -161,6 +166,7 @@ class Lobby:
         """A session dropped: a seat in a game is held; a seat at a waiting table is given
         up once no session of that player shows it (on any process)."""
         place = self.places.depart(link)
+        self.invites.left(link)
         self.usher.after_leaving(link, place)
         self._tasks.spawn(self.store.drop_session(link.sid))
         self.refresh(minor=True)
@@ -180,6 +186,7 @@ class Lobby:
             self.chat.game_over(table)
         if table.settings.rematch_of is not None:
             self.rematches.link(table)
+        self.invites.changed(table)
         self.usher.forget_if_done(table)
         for watcher in self.watchers:
             watcher(table)
@@ -223,6 +230,9 @@ class Lobby:
                     await self.play.vote(link, seat)
                 case Rematch():
                     await self.rematches.offer(link)
+                    self.refresh()
+                case Invite(name, seat):
+                    await self.invites.invite(link, self.places.of(link).table, name, seat)
                     self.refresh()
                 case NextGame():
                     await self._next_game(link)
@@ -298,14 +308,12 @@ class Lobby:
         table = self.places.of(link).table
         if table is None or table.status is not TableStatus.WAITING:
             raise TableError(L_("you are not at a table waiting to start"))
-        if table.settings.rematch_of is not None:
-            waiting = ", ".join(s.stored.name or "?" for s in table.seats if s.stored.invited)
+        waiting = ", ".join(i.name for i in table.held.invited())
+        if table.settings.rematch_of is not None or waiting:  # a rematch starts by itself
             raise TableError(
-                L_(
-                    "a rematch starts once every player accepts (waiting: {waiting})",
-                    waiting=waiting,
-                )
-            )
+                L_("the game starts once every invited player accepts (waiting: {waiting})",
+                   waiting=waiting)
+            )  # fmt: skip
         if not table.hosted_by(link.identity):
             raise TableError(
                 L_("only {host}, who hosts table {id}, can start it", host=table.host, id=table.id)
@@ -315,13 +323,13 @@ class Lobby:
     async def _leave(self, link: HostLink) -> None:
         """Leave the table shown: a waiting table's seat is given up (a rematch's calls it
         off), a game's seat is left for good (bots play it), a watcher or a finished
-        game just goes. In the lobby, `Leave` declines a rematch the player is invited to."""
+        game just goes. In the lobby, `Leave` declines an invitation (`InviteDesk.decline`)."""
         place = self.places.of(link)
         table, seat = place.table, place.seat
         if table is None:
-            invited = self.rematches.invited(link.identity)
+            invited = self.invites.invitation(link.identity)
             if invited is not None:
-                await self.rematches.call_off(invited, link.identity)
+                await self.invites.decline(invited, link.identity)
             self.usher.to_lobby(link)
             self.refresh()
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from shared.clock import TimeControl
 from shared.i18n import L_
@@ -47,14 +48,19 @@ class TableMaker:
         clock: TimeControl,
         patience: float = DEFAULT_SETTINGS.patience,
         target: int = DEFAULT_SETTINGS.target,
+        invited: Sequence[Identity | None] = (),
     ) -> Table:
         """A waiting table with `identity`'s player at seat 0, stored before anyone sees
         it, with its clock, patience and target (R15: its game's settings are made from
-        the seats and it). A host without ratings (offline play) makes every table casual."""
+        the seats and it). `invited[i]`: seat i+1 is held for that player (`InviteDesk`). A
+        host without ratings (offline play) makes every table casual."""
         check_cap(self.tables, self.settings, identity, clock.correspondence)
         settings = Settings(str(clock), patience, target=target)
         rated = rated and self.settings.ratings
         seats = [Seat(identity=identity).record()] + [Seat(bot=b).record() for b in bots]
+        for i, who in enumerate(invited[: len(bots)], 1):
+            if who is not None:
+                seats[i] = replace(Seat(identity=who).record(), invited=True)
         for _ in range(20):
             table_id = new_table_id()
             if table_id not in self.tables and await self.store.create_table(

@@ -2,8 +2,8 @@
 needs when made (the parts below it, callables), never the table: `seating` (seats and status
 as stored, the sessions at the table and who is sent which view), `clocks` (deadlines,
 time-outs, bots standing in), `votes` (on absent players), `practice` (undo, hints), `bots`
-(the bot loop, `server.host.botturns`), `archive` (snapshots, the result and ratings) and
-`showing` (each session's view, the lobby's summary).
+(the bot loop, `server.host.botturns`), `archive` (snapshots, the result and ratings),
+`held` (seats held for invited players) and `showing` (each session's view, the summary).
 The lobby's names for what a part does (`sit`, `clock_due`, `vote`...) stay on the table.
 
 Every move, a human's or a bot's, goes through `Table.play`: checked by the engine,
@@ -44,6 +44,7 @@ from .archive import Archive
 from .bots import BotPool
 from .botturns import BotTurns
 from .clocks import Clocks, GameLock
+from .heldseats import HeldSeats
 from .practice import Practice
 from .seat import Game, Peer, Seat, TableError, same_player
 from .seating import BUSY, Seating
@@ -87,6 +88,7 @@ class Table:
         self.bots = BotTurns(seating, game, self.game_lock, bots, covering, play, bot_pause)
         self.practice = Practice(seating, game, store, bots, stop_bots=self.bots.cancel)
         self.archive = Archive(seating, store, replaced=self.clocks.replaced)
+        self.held = HeldSeats(seating)  # the lobby's `InviteDesk` asks it by name
         self.showing = Showing(
             seating, game, self.clocks, self.votes, self.archive, lambda: self.rematch
         )
@@ -173,7 +175,7 @@ class Table:
                         L_("every seat needs a player or a bot before the game starts")
                     )
                 if any(s.stored.invited for s in self.seats):
-                    raise TableError(L_("every player invited to the rematch must accept first"))
+                    raise TableError(L_("every invited player must accept first"))
                 return seating.records(), seating.host
 
             timing = self.clocks.first(new_game(seating.game_settings, seed).current_player)

@@ -91,12 +91,14 @@ class Usher:
 
     async def stand(self, table: Table, identity: Identity) -> None:
         """A player leaves a waiting table; the last one out closes it. Their sessions at
-        it go to the lobby."""
+        it go to the lobby. Its host leaving calls off the invitations not yet accepted."""
         seat = table.seat_of(identity)
         if seat is None:
             return
         peers = self.places.seated(table, seat)
         try:
+            if table.hosted_by(identity):
+                await table.held.call_off()
             await table.stand(identity)
         except TableError:  # the game is starting as they leave: their seat is held
             return
