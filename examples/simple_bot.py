@@ -2,13 +2,17 @@
 
 It uses only asyncssh and msgpack (`pip install asyncssh msgpack`), none of the game's
 own code: the protocol it speaks is docs/protocol.md. It logs in with an SSH key (its
-name is the SSH user name, owned by that key, as for any player), then either sits at
+name is the SSH user name, owned by that key, as for any player), then either accepts an
+invitation to a table (a seat held for it: `"invited": true` with its name), else sits at
 the first waiting table with an open seat, or with `--quick LEVEL` starts a game against
 one of the server's bots, and plays until the game is over: each time its view lists
 legal moves, it plays one of them (a purchase when it can, the most tokens otherwise).
 
     python examples/simple_bot.py robo@localhost -p 2222 -i robo_key --quick medium
     python examples/simple_bot.py robo@localhost -p 2222 -i robo_key   # joins a table
+
+To invite it, create a table with seat 2 "a player: robo" (or press i at your waiting
+table and name it): it accepts as soon as it sees the invitation.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ class Bot(asyncssh.SSHClientSession[bytes]):
         self.quick, self.rated = quick, rated
         self.rng = random.Random(seed)
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.name = ""  # its player name, as the host says it
         self.table: str | None = None  # the table it sits at
         self.seated = False
         self.result: str | None = None
@@ -77,17 +82,16 @@ class Bot(asyncssh.SSHClientSession[bytes]):
     def on_message(self, msg: dict[str, Any]) -> None:
         tag = msg.get("t")
         if tag == "welcome":
-            print(f"logged in as {msg['name']}, protocol {msg['protocol']}")
+            self.name = msg["name"]
+            print(f"logged in as {self.name}, protocol {msg['protocol']}")
             if self.quick:
                 self.send("quick", players=2, level=self.quick, rated=self.rated)
                 self.seated = True
         elif tag == "lobby" and not self.seated:
-            for table in msg.get("tables", []):
-                open_seat = any(s["name"] is None and s["bot"] is None for s in table["seats"])
-                if table["status"] == "waiting" and open_seat:
-                    self.send("join", table=table["id"])
-                    self.seated = True
-                    break
+            table = self.invited(msg) or self.open_table(msg)
+            if table is not None:
+                self.send("join", table=table)  # takes an open seat, or accepts the invitation
+                self.seated = True
         elif tag == "where":
             self.table = msg.get("table")
         elif tag == "table" and msg["table"] == self.table:
@@ -97,6 +101,22 @@ class Bot(asyncssh.SSHClientSession[bytes]):
         elif tag == "bye":
             self.result = self.result or msg["text"]
             self.done.set()
+
+    def invited(self, lobby: dict[str, Any]) -> str | None:
+        """A waiting table with a seat held for this program: it was invited there."""
+        for table in lobby.get("tables", []):
+            mine = any(s["name"] == self.name and s.get("invited") for s in table["seats"])
+            if table["status"] == "waiting" and mine:
+                return str(table["id"])
+        return None
+
+    def open_table(self, lobby: dict[str, Any]) -> str | None:
+        """The first waiting table with an open seat."""
+        for table in lobby.get("tables", []):
+            open_seat = any(s["name"] is None and s["bot"] is None for s in table["seats"])
+            if table["status"] == "waiting" and open_seat:
+                return str(table["id"])
+        return None
 
     def on_view(self, view: dict[str, Any]) -> None:
         if view["over"]:

@@ -51,7 +51,7 @@ class InviteDesk:
         """The player `name` names, as a seat holds them; else a refusal saying why."""
         if name.casefold().startswith(GUEST_PREFIX):
             raise TableError(
-                L_("{name} is a guest, with no name of their own: a guest cannot be invited",
+                L_("{name} is a guest: only a player with a name of their own can be invited",
                    name=name)
             )  # fmt: skip
         try:
