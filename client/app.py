@@ -67,7 +67,8 @@ from .rtl import IMPLICIT, TextLayout, tell_terminal
 from .screens import modes
 from .screens.club import LeaderboardScreen, ProfileScreen
 from .screens.help import HelpScreen
-from .screens.lobby import LobbyScreen, lobby_help
+from .screens.lobby import LobbyScreen
+from .screens.lobby_keys import lobby_help
 from .screens.reading import ReadingScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
