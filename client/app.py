@@ -4,24 +4,21 @@
     app = SplendorApp(connection, local=True) # offline play: the setup screen first
 
 The app never holds a `GameState`: it decodes the host's messages once, into the
-typed messages of `shared.protocol`, and hands them to its screens. The receiver
-it registers only posts a message to the app, so a host may call it from any task.
+typed messages of `shared.protocol`, and hands them to its screens. Its `HostLink`
+(client/host_link.py) sends, and its receiver only posts a message to the app, so a host
+may call it from any task.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from rich.console import RenderableType
 from textual.app import App
 from textual.binding import Binding
 from textual.filter import LineFilter
-from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from shared.codec import CodecError
 from shared.gamerecord import RecordError, parse_record
 from shared.i18n import N_, _, current_language, reader, set_language
 from shared.messages import MAX_TEXT
@@ -47,46 +44,28 @@ from shared.protocol import (
     ToLobby,
     Welcome,
     Where,
-    decode_host,
-    encode,
 )
 from shared.social import LOBBY
 from shared.text import safe_text
-from shared.tourney_messages import (
-    TOURNEY_QUESTIONS,
-    AskTourney,
-    AskTourneys,
-    TourneyPage,
-    Tourneys,
-)
+from shared.tourney_messages import TourneyPage, Tourneys
 
 from .bidi import Mode, mode_of
 from .connection import Connection
+from .host_link import HostData, HostLink
 from .replay import Replay
 from .rtl import IMPLICIT, TextLayout, tell_terminal
-from .screens import modes
 from .screens.club import LeaderboardScreen, ProfileScreen
 from .screens.help import HelpScreen
-from .screens.lobby import LobbyScreen, lobby_help
+from .screens.help_here import help_screen
+from .screens.lobby import LobbyScreen
 from .screens.reading import ReadingScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import GameSetup, SetupScreen
 from .screens.table import TableScreen
-from .screens.tourneys import TourneyScreen, show_tourneys
+from .screens.tourneys import show_tourneys
 from .talk import Talk
 
-log = logging.getLogger(__name__)
-
-
 EARLY_KEPT = 64  # a table's updates kept while its `Where` has not come
-
-
-class HostData(Message):
-    """Bytes from the host, posted by the connection's receiver."""
-
-    def __init__(self, data: bytes) -> None:
-        super().__init__()
-        self.data = data
 
 
 class SplendorApp(App[None]):
@@ -112,7 +91,7 @@ class SplendorApp(App[None]):
         **app_options: Any,
     ) -> None:
         super().__init__(**app_options)
-        self.connection = connection
+        self.link = HostLink(connection)  # commands out, the host's messages in
         self.local = local
         self.initial_setup = setup
         self.player_name = ""
@@ -121,7 +100,7 @@ class SplendorApp(App[None]):
         self.bye_text: str | None = None
         self.where = Where()  # where the host has this session (it says when that changes)
         self._early: list[TableUpdate] = []  # the table's updates that came before `Where`
-        self.asked: set[type[ClientMessage]] = set()  # questions to the club desk, unanswered
+        self.asked = self.link.asked  # questions to the club desk, unanswered
         self.talk = Talk()  # chat lines, muted names, the bell
         self.humans_only = False  # the lobby hides tables where a program plays (h)
         # Right to left, and how (client/rtl.py): from this session's reader (`shared.i18n`).
@@ -131,7 +110,7 @@ class SplendorApp(App[None]):
     # -- wiring -----------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self.connection.set_receiver(self._receive)
+        self.link.open(lambda message: self.post_message(message))  # looked up at each call
         self._tell(self.layout.sequence())  # a way of showing kept: before the first frame
         if self.local:
             if self.initial_setup is not None:
@@ -139,12 +118,8 @@ class SplendorApp(App[None]):
             else:
                 self.push_screen(SetupScreen(), self._setup_done)
 
-    def _receive(self, data: bytes) -> None:
-        """The connection's receiver: may run in another app's task, so only post."""
-        self.post_message(HostData(data))
-
     def on_unmount(self) -> None:
-        self.connection.close()
+        self.link.close()
         if self._told != IMPLICIT:
             tell_terminal(self, IMPLICIT)  # the terminal's default again (SSH: P11 too)
 
@@ -187,28 +162,17 @@ class SplendorApp(App[None]):
 
     def send(self, msg: ClientMessage) -> None:
         """One command to the host; screens call this (``send(PlayMove(move))``)."""
-        if isinstance(msg, AskLeaderboard | AskProfile | AskRecord | AskTourneys):
-            self.asked.add(type(msg))
-        elif isinstance(msg, TOURNEY_QUESTIONS):
-            self.asked.add(AskTourney)  # each of the others is answered with a page
-        self.connection.send(encode(msg))
+        self.link.send(msg)
 
     def answered(self, question: type[ClientMessage]) -> bool:
         """An answer of the club desk came: True if it was asked for (and is now answered);
         one that comes after its screen was closed is dropped."""
-        if question in self.asked:
-            self.asked.discard(question)
-            return True
-        return False
+        return self.link.answered(question)
 
     # -- host messages ----------------------------------------------------------
 
     async def on_host_data(self, message: HostData) -> None:
-        try:
-            msg = decode_host(message.data)
-        except CodecError as e:
-            log.warning("bad message from the host: %s", e)
-            return
+        msg = self.link.decode(message.data)  # None: not a host message (logged)
         match msg:
             case Welcome():
                 self._welcome(msg)
@@ -387,30 +351,8 @@ class SplendorApp(App[None]):
     # -- actions ----------------------------------------------------------------
 
     def action_help(self) -> None:
-        if isinstance(self.screen, HelpScreen):
-            return
-        main = self.main_screen
-        groups = [(_("At the table"), TableScreen.BINDINGS)]
-        if not self.local:
-            groups.append((_("In the lobby"), LobbyScreen.BINDINGS))
-            groups.append((_("The leaderboard"), LeaderboardScreen.BINDINGS))
-            groups.append((_("A profile"), ProfileScreen.BINDINGS))
-            groups.append((_("A tournament"), TourneyScreen.BINDINGS))
-        groups.append((_("A replay"), ReplayScreen.BINDINGS))
-        groups.append((_("Everywhere"), self.BINDINGS))
-        now: RenderableType | None = None
-        legend = ""
-        view = None  # the game shown, whose settings the rules page names (R15)
-        if isinstance(self.screen, ReplayScreen):
-            now, legend = modes.page(modes.REPLAY, self.local), modes.LEGEND
-            view = self.screen.view
-        elif isinstance(main, TableScreen):
-            now, legend = modes.page(main.mode, self.local), modes.LEGEND
-            view = main.view
-        elif isinstance(main, LobbyScreen):
-            now = lobby_help()
-        settings = None if view is None else view.settings
-        self.push_screen(HelpScreen(groups, now, legend, settings))
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(help_screen(self.screen, self.main_screen, self.local, self.BINDINGS))
 
     def action_request_quit(self) -> None:
         """q / Ctrl+C: quit; in a game, after asking on the table's prompt line (a second

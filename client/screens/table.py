@@ -14,8 +14,8 @@ each a class of its own that is handed what it needs:
 - `MoveLine` (move_line.py): the line for a typed move or a line of chat;
 - `TableCompany` (table_company.py): clocks, chat, news, votes, rematches, the bell.
 
-The keys are data (`table_keys.BINDINGS`); each action hands its key to a part, and the
-screen draws what changed.
+The keys are data (`table_keys.BINDINGS`), and which apply in each mode is
+`table_allowed`'s; each action hands its key to a part, and the screen draws what changed.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from .choosing import Choosing
 from .looking import MOVES, PLAYERS, Looking
 from .move_line import MoveLine
 from .results import results_notes
+from .table_allowed import allowed
 from .table_company import TableCompany
 from .table_keys import BINDINGS
 from .table_prompt import said
@@ -242,24 +243,8 @@ class TableScreen(TableView):
     # -- keys ----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        mode = self.mode
-        if mode == modes.QUIT:
-            return action == "answer"
-        if action == "answer":
-            return False
-        if action == "give":
-            return mode == modes.RETURN
-        if action == "rematch":
-            return mode == modes.OVER and self.seat is not None
-        if action in ("chat", "next_game"):
-            return not self.splendor.local  # with nobody but bots offline
-        if action == "vote_or_replay":  # votes online, during a game; a replay once over
-            return mode == modes.OVER or not self.splendor.local
-        if mode == modes.RETURN and action in ("pick", "reserve", "pass_turn"):
-            return False
-        if action == "pick" and len(parameters) == 2 and parameters[1]:
-            return self.choice.taking  # lowercase r, u and k pick gems only while taking
-        return True
+        seated, local, taking = self.seat is not None, self.splendor.local, self.choice.taking
+        return allowed(action, parameters, self.mode, seated=seated, local=local, taking=taking)
 
     def on_key(self, event: events.Key) -> None:
         """While asking whether to leave, Enter and Esc answer too; while the move line

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from shared.clock import parse_time_control
 from shared.i18n import L_, Ln_, Text
 from shared.tournament import SWISS, Game
 from shared.tourney_messages import (
@@ -120,7 +121,7 @@ async def tourney_page(store: Store, t: TournamentRecord, me: str) -> TourneyPag
     s = t.settings
     about = L_(
         "clock {clock} · {rating} · to {target} · at most {n} · {bots}",
-        clock=s.clock,
+        clock=s.clock if parse_time_control(s.clock).timed else L_("none"),
         rating=L_("rated") if s.rated else L_("casual"),
         target=s.target,
         n=s.max_players,

@@ -181,6 +181,8 @@ async def test_players_list_enter_see_and_withdraw_from_the_lobby(start_host: St
     assert page.line.format == "swiss, 2 rounds, tables of 2"
     assert page.line.format_said is not None
     assert page.line.format_said.render("cs") == "švýcarský systém, 2 kola, stoly po 2"
+    assert page.about_said is not None  # no clock: the word for none, in the reader's words
+    assert page.about_said.render("cs").startswith("tempo žádné · ")
     ann.cmd(EnterTourney(t.id))
     refused = await ann.next_of(Notice, lambda n: n.level == "error")
     assert "already" in refused.text
