@@ -2,7 +2,7 @@
 games where it is your move, and the lobby's chat.
 
 It renders the host's "lobby" and "chat" messages and sends the lobby commands
-(`shared.protocol`: create, join, leave, start, watch, quick, say, next game). Its keys
+(`shared.protocol`: create, join, leave, start, watch, quick, say, next game, invite). Its keys
 are in `lobby_keys`, the words it draws in `lobby_text`.
 """
 
@@ -36,7 +36,7 @@ from shared.protocol import (
     TableSummary,
     Watch,
 )
-from shared.social import LOBBY
+from shared.social import LOBBY, Invite
 from shared.tourney_messages import AskTourneys
 
 from ..editing import edited, pasted
@@ -45,7 +45,7 @@ from ..widgets.keybar import KeyBar, Keys
 from ..widgets.listing import NameList, TableList
 from .club import GameIdDialog, PlayerPicker, candidates
 from .language import LanguageDialog
-from .lobby_dialogs import CreateTableDialog, QuickGameDialog
+from .lobby_dialogs import CreateTableDialog, InviteDialog, QuickGameDialog
 from .lobby_keys import BINDINGS, SPARE, TYPING, key_line
 from .lobby_text import COLUMNS, my_table, table_rows, title
 
@@ -170,7 +170,7 @@ class LobbyScreen(Screen[None]):
         mine = self.lobby.waiting_at()
         me = self.splendor.player_name
         if mine is not None and any(s.invited and s.name == me for s in mine.seats):
-            self.splendor.send(Join(mine.id))  # accept the rematch you are invited to
+            self.splendor.send(Join(mine.id))  # accept the invitation (a rematch too)
             return
         table = self._selected()
         if table is None:
@@ -244,6 +244,20 @@ class LobbyScreen(Screen[None]):
             self.notify(_("Only {host}, who made the table, can start it.", host=mine.host))
         else:
             self.splendor.send(Start())
+
+    def action_invite(self) -> None:
+        """i: invite a player by name to an open seat of the table one hosts."""
+        mine = self.lobby.waiting_at()
+        if mine is None:
+            self.notify(_("You are not at a waiting table."))
+        elif mine.host != self.splendor.player_name:
+            self.notify(_("Only {host}, who made the table, can invite players.", host=mine.host))
+        else:
+            self.app.push_screen(InviteDialog(), self._invite)
+
+    def _invite(self, name: str | None) -> None:
+        if name:
+            self.splendor.send(Invite(name))
 
     # -- chat and your moves ------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""The lobby's dialogs: create a table, start a quick game. Each returns the request to
-send (`shared.protocol.Create` or `Quick`), or None."""
+"""The lobby's dialogs: create a table, start a quick game, invite a player. Each returns
+the request to send (`shared.protocol.Create` or `Quick`; a name for `Invite`), or None."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from shared.clock import PRESETS, parse_time_control
 from shared.i18n import N_, _
@@ -15,8 +15,10 @@ from shared.protocol import BOT_LEVELS, Create, Quick
 from shared.settings import TARGETS
 
 from ..widgets.choice import Choice, show_seats
+from .club import _AskDialog
 
 OPEN = N_("open")
+PLAYER = N_("a player")  # a seat held for the player named below it (an invitation)
 PATIENCE = (
     N_("2 min"),
     N_("5 min"),
@@ -64,7 +66,8 @@ class _Dialog(ModalScreen[Create | Quick | None]):
 
 
 class CreateTableDialog(_Dialog):
-    """Seats and, for each seat but yours, "open" (for a person) or a bot level."""
+    """Seats and, for each seat but yours, "open" (for a person), a bot level, or "a
+    player" named in the line that then shows below it (invited: their seat is held)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -73,7 +76,14 @@ class CreateTableDialog(_Dialog):
             yield Choice(_("Seat 1"), (N_("you"),), id="seat1")
             for seat in range(2, 5):
                 yield Choice(
-                    _("Seat {seat}", seat=seat), (OPEN, *BOT_LEVELS), OPEN, id=f"seat{seat}"
+                    _("Seat {seat}", seat=seat), (OPEN, *BOT_LEVELS, PLAYER), OPEN, id=f"seat{seat}"
+                )
+                yield Input(
+                    placeholder=_("the player's name"),
+                    max_length=16,
+                    compact=True,
+                    id=f"name{seat}",
+                    classes="seat-name -hidden",
                 )
             yield Choice(_("Clock"), PRESETS, NO_CLOCK, id="clock")
             yield Choice(_("Patience"), PATIENCE, "10 min", id="patience")
@@ -102,25 +112,41 @@ class CreateTableDialog(_Dialog):
         self.query_one("#seats", Choice).focus()
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
-        if event.choice.id == "seats":
+        if event.choice.id == "seats" or (event.choice.id or "").startswith("seat"):
             self._show_seats()
         if event.choice.id == "clock":  # a clock sees to absent players itself
             timed = event.choice.value != "none"
             self.query_one("#patience", Choice).set_class(timed, "-hidden")
 
     def _show_seats(self) -> None:
-        show_seats(self, "seats", "seat")
+        """The seats the count leaves room for; below each "a player", its name's line."""
+        count = show_seats(self, "seats", "seat")
+        for seat in range(2, 5):
+            invited = seat <= count and self.query_one(f"#seat{seat}", Choice).value == PLAYER
+            self.query_one(f"#name{seat}", Input).set_class(not invited, "-hidden")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
 
     def action_submit(self) -> None:
         seats = int(self.query_one("#seats", Choice).value)
         bots: list[str | None] = [None]
+        invite: list[str | None] = [None]
         for seat in range(2, seats + 1):
             value = self.query_one(f"#seat{seat}", Choice).value
-            bots.append(None if value == OPEN else value)
+            name = self.query_one(f"#name{seat}", Input).value.strip() if value == PLAYER else ""
+            if value == PLAYER and not name:
+                self.notify(_("Seat {seat}: type the name of the player you invite.", seat=seat))
+                return
+            bots.append(None if value in (OPEN, PLAYER) else value)
+            invite.append(name or None)
         clock = parse_time_control(self.query_one("#clock", Choice).value)
         patience = int(self.query_one("#patience", Choice).value.split()[0])
         rated, target = self.rated, self.target
-        self.dismiss(Create(seats, tuple(bots), None, rated, clock, patience, target))
+        invited = tuple(invite) if any(invite) else ()  # an older host knows no `invite`
+        create = Create(seats, tuple(bots), None, rated, clock, patience, target, invited)
+        self.dismiss(create)
 
 
 class QuickGameDialog(_Dialog):
@@ -147,3 +173,19 @@ class QuickGameDialog(_Dialog):
         clock = parse_time_control(self.query_one("#clock", Choice).value)
         level = self.query_one("#level", Choice).value
         self.dismiss(Quick(players, level, clock=clock, rated=self.rated, target=self.target))
+
+
+class InviteDialog(_AskDialog):
+    """The name of a player to invite to the table one hosts (its first open seat)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(_("Invite a player"), classes="dialog-title")
+            yield Input(placeholder=_("the player's name"), max_length=16, compact=True)
+            yield Static(
+                _(
+                    "Their seat is held for them until they accept ([b]j[/b]) or decline "
+                    "([b]l[/b]).  [b]Enter[/b]: invite  [b]Esc[/b]: cancel"
+                ),
+                classes="dialog-keys",
+            )

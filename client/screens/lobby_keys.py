@@ -27,6 +27,7 @@ BINDINGS: list[BindingType] = [
     Binding("w", "watch", N_("Watch")),
     Binding("g", "quick", N_("Quick game")),
     Binding("s", "start", N_("Start")),
+    Binding("i", "invite", N_("Invite")),
     Binding("l", "leave", N_("Leave table")),
     Binding("r", "leaderboard", N_("Leaderboard")),
     Binding("p", "profile", N_("Profile")),
@@ -50,8 +51,13 @@ JOINS: Keys = (
 )
 KEYS: Keys = (OPEN, *JOINS, TALK, *CLUB, *END)  # not at a table
 KEYS_AT_TABLE: Keys = (OPEN, ("l", "l", N_("Leave")), TALK, *CLUB, *END)  # waiting to start
-KEYS_HOSTING: Keys = (OPEN, ("s", "s", N_("Start")), *KEYS_AT_TABLE[1:])  # at one's own table
-KEYS_INVITED: Keys = (OPEN, ("j", "j", N_("Accept")), *KEYS_AT_TABLE[1:])  # offered a rematch
+KEYS_HOSTING: Keys = (  # at one's own table
+    OPEN,
+    ("s", "s", N_("Start")),
+    ("i", "i", N_("Invite")),
+    *KEYS_AT_TABLE[1:],
+)
+KEYS_INVITED: Keys = (OPEN, ("j", "j", N_("Accept")), *KEYS_AT_TABLE[1:])  # invited, a rematch too
 SPARE = ("L", "v", "p")  # the keys that give way on a narrow key line (in the help)
 TYPING: Keys = (("enter", "⏎", N_("Say")), ("escape", "esc", N_("Close")))
 LOBBY_KEYS = [
@@ -64,10 +70,12 @@ LOBBY_KEYS = [
         ),
     ),
     ("g", N_("a quick game against bots, at once")),
-    ("c", N_("create a table: 2 to 4 seats, each open or a bot")),
+    ("c", N_("create a table: 2 to 4 seats, each open, a bot or a player you invite")),
+    ("i", N_("invite a player by name to an open seat of the table you host")),
     (N_("j / w"), N_("join / watch the selected table")),
     ("s", N_("start the table you host, once every seat is filled")),
     ("l", N_("leave the table you wait at")),
+    (N_("j / l"), N_("invited to a table: accept / decline")),
     ("m", N_("your next game where it is your move")),
     (
         "t",
