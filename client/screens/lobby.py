@@ -47,7 +47,7 @@ from .club import GameIdDialog, PlayerPicker, candidates
 from .language import LanguageDialog
 from .lobby_dialogs import CreateTableDialog, InviteDialog, QuickGameDialog
 from .lobby_keys import BINDINGS, SPARE, TYPING, key_line
-from .lobby_text import COLUMNS, my_table, table_rows, title
+from .lobby_text import COLUMNS, my_table, playing_at, table_rows, title
 
 if TYPE_CHECKING:
     from ..app import SplendorApp
@@ -115,7 +115,7 @@ class LobbyScreen(Screen[None]):
         self.online.show(lobby.online)
         if self.typing is None:
             self.query_one(KeyBar).show(self._keys(), SPARE)
-        self._show_mine(lobby.waiting_at(), lobby.to_move)
+        self._show_mine(lobby.waiting_at(), lobby.to_move, playing_at(lobby))
 
     def action_humans(self) -> None:
         """h: hide the tables where a program plays, or show them again."""
@@ -132,8 +132,11 @@ class LobbyScreen(Screen[None]):
         self._statics[selector] = content
         self.query_one(selector, Static).update(content, layout=False)  # fixed heights
 
-    def _show_mine(self, table: TableSummary | None, to_move: tuple[str, ...] = ()) -> None:
-        self._update_static("#my-table", my_table(self.splendor.player_name, table, to_move))
+    def _show_mine(
+        self, table: TableSummary | None, to_move: tuple[str, ...], playing: tuple[str, ...]
+    ) -> None:
+        mine = my_table(self.splendor.player_name, table, to_move, playing)
+        self._update_static("#my-table", mine)
 
     def selected_id(self) -> str | None:
         return self.tables.selected

@@ -81,9 +81,22 @@ def seat_label(seat: SeatSummary) -> str:
     return _("open")
 
 
-def my_table(me: str, table: TableSummary | None, to_move: tuple[str, ...] = ()) -> str:
+def playing_at(lobby: LobbyList) -> tuple[str, ...]:
+    """The games in play where the player has a seat (kept while they look elsewhere)."""
+    return tuple(
+        t.id for t in lobby.tables if t.status is TableStatus.PLAYING and t.id in lobby.mine
+    )
+
+
+def my_table(
+    me: str,
+    table: TableSummary | None,
+    to_move: tuple[str, ...] = (),
+    playing: tuple[str, ...] = (),
+) -> str:
     """The lines below the lists: the table `me` waits at (its seats, who starts it, a
-    rematch offered) or how to find one, then the tables where it is `me`'s move."""
+    rematch offered), else the games `me` plays in (`playing`: back to one with Enter) or
+    how to find a table, then the tables where it is `me`'s move."""
     moves = ""
     if to_move:
         moves = "\n" + (
@@ -93,6 +106,18 @@ def my_table(me: str, table: TableSummary | None, to_move: tuple[str, ...] = ())
                 len(to_move),
                 tables=", ".join(to_move),
             )
+        )
+    if table is None and playing:
+        return (
+            ngettext(
+                "[#8a8f98]You play at table {tables}: [b]⏎[/b] on it goes back. [b]c[/b] "
+                "creates another table, [b]g[/b] plays at once against bots.[/]",
+                "[#8a8f98]You play at tables {tables}: [b]⏎[/b] on one goes back. [b]c[/b] "
+                "creates another table, [b]g[/b] plays at once against bots.[/]",
+                len(playing),
+                tables=", ".join(playing),
+            )
+            + moves
         )
     if table is None:
         return (

@@ -116,8 +116,8 @@ async def test_m_and_esc_go_to_the_lobby_keeping_the_seat_and_j_comes_back(
     tmp_path: Path, bot_executor: Any
 ) -> None:
     """Rows: m at a game with no other game waiting → the lobby, seat kept (never a
-    frozen table); the turn comes while there → the lobby says so; j → back at the seat,
-    the turn shown; Esc at a game → the lobby, seat kept."""
+    frozen table), which says where they play; the turn comes while there → the lobby
+    says so; j → back at the seat, the turn shown; Esc at a game → the lobby, seat kept."""
     async with game_server(tmp_path, bot_executor) as game:
         ann, bob = await enter(game, "ann"), await enter(game, "bob")
         table = await two_player_game(game, ann, bob)
@@ -127,6 +127,7 @@ async def test_m_and_esc_go_to_the_lobby_keeping_the_seat_and_j_comes_back(
         other.press("m")  # not their move, and no other game waits for them
         await other.wait_for("Splendor lobby")
         await other.wait_for(lambda t: table in t and "your game" in t)
+        await other.wait_for(f"You play at table {table}: ⏎ on it goes back")  # not "not at"
         assert where(game, other_name) == Where()
         await mover.wait_for(lambda t: "your turn" in status(t))
         assert "(away)" not in lobby_of(game, other_name).tables[0].seats.__repr__()
