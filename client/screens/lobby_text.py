@@ -138,10 +138,15 @@ def my_table(
     longer = target_text(table.target)  # a game to 21, say (R15)
     waiting = _("waiting, {longer}", longer=longer) if longer else _("waiting")
     invited = [s.name for s in table.seats if s.invited and s.name]
-    if me in invited:
+    names = ", ".join(invited)
+    if me in invited and table.rematch:
         action = _("a rematch: [b]j[/b] accepts")
+    elif me in invited:  # l declines
+        action = _("{host} invites you: [b]j[/b] accepts", host=host)
+    elif invited and table.rematch:
+        action = _("a rematch: waiting for {names} to accept", names=names)
     elif invited:
-        action = _("a rematch: waiting for {names} to accept", names=", ".join(invited))
+        action = _("waiting for {names} to accept the invitation", names=names)
     return _(
         "[b]Your table {id}[/b] ({waiting})  {seats}\n{action} · [b]l[/b] leaves{moves}",
         id=table.id,

@@ -15,6 +15,7 @@ from typing import Any
 import asyncssh
 from gamekit import KEYS, game_server, login, play_to_end, status
 from sshkit import host_key
+from test_ssh_invite import create_inviting
 
 from client.club import ranked_cells
 from server.commands.admin import bot_account
@@ -107,3 +108,25 @@ async def test_the_example_program_joins_a_humans_table_and_plays_it_to_the_end(
         final = await play_to_end(ann, game.tap.latest("ann"))
         assert final.is_over
         await finish(bot)
+
+
+async def test_the_example_program_accepts_an_invitation_and_plays_the_game(tmp_path, bot_executor):
+    """robo waits in the lobby (no open seat anywhere); ann creates a table with seat 2
+    "a player: robo" by keys; robo hears of it, accepts with `join`, and they play it out."""
+    async with game_server(tmp_path, bot_executor) as game:
+        await game.host.store.mark_program("robo")
+        bot = await start_bot(tmp_path, game.port)
+        for _ in range(500):  # its key owns the name once it has logged in
+            if "robo" in game.tap.records and await game.host.store.name_owner("robo"):
+                break
+            await asyncio.sleep(0.02)
+        ann = await login(game.port, "ann")
+        await ann.wait_for("you are ann")
+        await create_inviting(ann, "robo")
+        await ann.wait_for(lambda t: "⚙ robo" in t and "s starts the game" in t)
+        ann.press("s")
+        await ann.wait_for(lambda t: "turn 1 ·" in status(t))
+        final = await play_to_end(ann, game.tap.latest("ann"))
+        assert final.is_over
+        said = await finish(bot)
+        assert "the host says: ann invites you to table" in said
