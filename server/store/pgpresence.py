@@ -68,11 +68,12 @@ class Presence:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._heartbeats()), loop.create_task(self._flushes())]
 
-    async def stop(self) -> None:
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Stop the heartbeats and the batches; their tasks, for the caller to await."""
         self._flush_due.set()
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        return self._tasks
 
     @asynccontextmanager
     async def own_conn(self) -> AsyncIterator[Conn]:

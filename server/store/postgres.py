@@ -131,10 +131,10 @@ class PostgresStore(Store):
 
     async def close(self) -> None:
         self._closing = True
-        await self._presence.stop()
+        stopped = self._presence.stop()
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*stopped, *self._tasks, return_exceptions=True)
         try:
             async with self._conn() as conn:  # its sessions go with it
                 await conn.execute("DELETE FROM processes WHERE id = $1", self.process)
