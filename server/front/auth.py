@@ -7,7 +7,8 @@ authentication has succeeded, from the method that succeeded: a key that was mer
 offered (asyncssh asks `validate_public_key` before any signature) never makes anyone
 its owner. Bans, the connection caps (`server.front.gate`) and a logged-in connection
 that opens no session within `login_timeout` are refused here too; forwarding of any
-kind is refused. Sessions are `server.front.sessions`'s business.
+kind is refused. Each refusal is said in the player's language as far as it is known
+yet (`server.front.refusals`). Sessions are `server.front.sessions`'s business.
 """
 
 from __future__ import annotations
@@ -18,18 +19,18 @@ from typing import Any, Protocol
 
 import asyncssh
 
-from shared.text import safe_text
+from shared.i18n import Text
 
 from ..host.identity import Identity, check_name, guest_key
 from ..host.table import BUSY
 from ..store import StoreUnavailable
+from . import refusals
 from .gate import Gate
+from .refusals import denied, language_for
 from .session import GameSession
-from .sessions import Sessions
+from .sessions import Refusal, Sessions
 
 log = logging.getLogger("splendor.ssh")
-
-MAX_REASON = 200  # characters of a ban's reason a refused player is told
 
 
 class Names(Protocol):
@@ -64,6 +65,8 @@ class PlayerAuth(asyncssh.SSHServer):
         self._bound = asyncio.Event()  # set once auth_completed has decided the identity
         self._sessions = 0  # sessions open on this connection now
         self._idle_timer: asyncio.TimerHandle | None = None  # runs while it has none
+        self._goodbye: asyncio.Future[None] | None = None  # closing it, once idle too long
+        self._saved: tuple[str, str] | None = None  # (name, its saved language), looked up
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         """Called when a TCP connection arrives; over a cap it is closed at once."""
@@ -84,6 +87,8 @@ class PlayerAuth(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         """Called when the connection closes, cleanly or not."""
         self._busy()
+        if self._goodbye is not None:
+            self._goodbye.cancel()
         self.gate.release(self)
 
     async def begin_auth(self, username: str) -> bool:
@@ -93,9 +98,9 @@ class PlayerAuth(asyncssh.SSHServer):
         is checked with its own ban in `validate_public_key`)."""
         try:
             self._name = check_name(username)
-        except ValueError as e:
+        except ValueError:
             log.info("login from %s refused: bad name %r", self.address, username[:40])
-            raise asyncssh.PermissionDenied(str(e)) from None
+            raise self._denied(refusals.bad_name(username)) from None
         self._key, self._key_refused, self._guest = None, False, False
         try:
             self._ban = await self.names.banned(self._name)
@@ -125,17 +130,19 @@ class PlayerAuth(asyncssh.SSHServer):
         store's reads never wait for a write, nor block the event loop."""
         self._attempts += 1
         if self._attempts > self.config.max_auth_attempts:
-            raise asyncssh.PermissionDenied("too many authentication attempts")
+            raise self._denied(refusals.TOO_MANY_ATTEMPTS)
         fingerprint = key.get_fingerprint("sha256")
         try:
             owner = await self.names.name_owner(self._name)
             ban = await self.names.banned(self._name, fingerprint)
         except StoreUnavailable:
             log.warning("login %s from %s: the database is unreachable", self._name, self.address)
-            raise asyncssh.PermissionDenied(BUSY.english()) from None  # before any session
+            raise self._denied(BUSY) from None  # before any session
         if ban is not None:
             log.info("login %s from %s refused: banned", self._name, self.address)
-            raise asyncssh.PermissionDenied(self._banned(ban))
+            owner_name = self._name if owner == fingerprint else None  # their saved language
+            said_in = await language_for(self.names, owner_name, self.config.default_language)
+            raise self._denied(refusals.banned(self._name, ban), said_in)
         if owner is None or owner == fingerprint:
             self._key = fingerprint
             return True
@@ -143,11 +150,10 @@ class PlayerAuth(asyncssh.SSHServer):
         self._key_refused = True
         return False
 
-    def _banned(self, reason: str) -> str:
-        """What a banned player is told (a ban holds the name and the key that owns it)."""
-        reason = safe_text(reason, MAX_REASON)  # an admin's words, on the player's terminal
-        why = f" ({reason})" if reason else ""
-        return f"the name {self._name!r}, or the key you connect with, is banned here{why}"
+    def _denied(self, text: Text, language: str | None = None) -> asyncssh.PermissionDenied:
+        """A login refused with `text`, in `language` (by default the server's: the
+        environment has not come yet, and the key, if any, is not the name's owner's)."""
+        return denied(self._conn, text, language or self.config.default_language)
 
     def kbdint_auth_supported(self) -> bool:
         """Keyboard-interactive is the guest door, and the route for refusal messages. True."""
@@ -161,18 +167,12 @@ class PlayerAuth(asyncssh.SSHServer):
             log.info(
                 "login %s from %s refused: name owned by another key", self._name, self.address
             )
-            raise asyncssh.PermissionDenied(
-                f"the name {self._name!r} belongs to another player's SSH key. Connect with "
-                f"that key, or pick another name: {self._ssh}NAME@{self._host}"
-            )
+            raise self._denied(refusals.owned_pick_another(self._name, self._ssh, self._host))
         if not self.config.allow_guests:
-            raise asyncssh.PermissionDenied(
-                "this server admits players with an SSH key only: make one with "
-                "'ssh-keygen -t ed25519', then connect again"
-            )
+            raise self._denied(refusals.KEYS_ONLY)
         if self._ban is not None:  # a banned name is no guest's either
             log.info("guest %s from %s refused: banned", self._name, self.address)
-            raise asyncssh.PermissionDenied(self._banned(self._ban))
+            raise self._denied(refusals.banned(self._name, self._ban))
         self._guest = True
         return True
 
@@ -193,19 +193,17 @@ class PlayerAuth(asyncssh.SSHServer):
         assert conn is not None
         program = False  # a program's name (a guest never is one)
         if not self._guest:
+            no_more = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE
             if key is None:  # unreachable: no other login method is enabled
-                conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "login refused")
+                conn.disconnect(no_more, self._said(refusals.LOGIN_REFUSED))
                 return
             try:
                 claimed = await self.names.claim_name(self._name, key)
             except StoreUnavailable:
-                conn.disconnect(asyncssh.DISC_BY_APPLICATION, BUSY.english())
+                conn.disconnect(asyncssh.DISC_BY_APPLICATION, self._said(BUSY))
                 return
             if not claimed:  # another key claimed the name a moment ago
-                conn.disconnect(
-                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                    f"the name {self._name!r} belongs to another player's SSH key",
-                )
+                conn.disconnect(no_more, self._said(refusals.owned(self._name)))
                 return
             try:
                 program = await self.names.is_program(self._name)
@@ -216,9 +214,8 @@ class PlayerAuth(asyncssh.SSHServer):
         refusal = self.gate.logged_in(self)
         if refusal:
             log.warning("login %s from %s refused: %s", self._name, self.address, refusal)
-            conn.disconnect(
-                asyncssh.DISC_TOO_MANY_CONNECTIONS, "the server is busy; try again in a minute"
-            )
+            said_in = await self._language(None if self._guest else self._name)
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, BUSY.render(said_in))
             return
         if self._guest:
             key = guest_key(self.address, self.gate.guest_secret)
@@ -239,9 +236,14 @@ class PlayerAuth(asyncssh.SSHServer):
             await asyncio.wait_for(self._bound.wait(), self.config.login_timeout)
         except TimeoutError:
             return False
-        if self.identity is None:
+        identity = self.identity
+        if identity is None:
             return False
-        session = self.sessions.open(self.identity, self.address, self.hint, self._session_ended)
+        try:
+            session = self.sessions.open(identity, self.address, self.hint, self._session_ended)
+        except Refusal as refusal:  # a cap: said in the key's saved language, or the server's
+            said_in = await self._language(None if identity.guest else identity.name)
+            raise refusals.closed(refusal.text, said_in) from None
         self._sessions += 1
         self._busy()
         return session
@@ -272,24 +274,44 @@ class PlayerAuth(asyncssh.SSHServer):
     def _close_idle(self, since: str) -> None:
         """Called `login_timeout` after the connection became idle, if it still is."""
         self._idle_timer = None
-        if self._conn is None or self.identity is None:
+        if self._conn is not None and self.identity is not None:
+            self._goodbye = asyncio.ensure_future(self._say_goodbye(self.identity, since))
+
+    async def _say_goodbye(self, identity: Identity, since: str) -> None:
+        """Close an idle connection, saying why in its player's saved language."""
+        said_in = await self._language(None if identity.guest else identity.name)
+        if self._conn is None or self not in self.gate.idle:  # a session came meanwhile
             return
         log.info(
             "%s from %s: no session within %g s of %s; connection closed",
-            self.identity.name,
+            identity.name,
             self.address,
             self.config.login_timeout,
             since,
         )
-        self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, "no session was opened; goodbye")
+        self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, refusals.NO_SESSION.render(said_in))
+
+    # -- what a refusal is said in (server.front.refusals) ---------------------------------------
+
+    def _said(self, text: Text) -> str:
+        """`text` in the server's language: for a connection whose key owns no name."""
+        return text.render(self.config.default_language)
+
+    async def _language(self, name: str | None) -> str:
+        """The language to refuse this connection's player in: the saved choice of `name`,
+        which this connection's key owns (looked up once), else the server's."""
+        if name is None:
+            return self.config.default_language
+        if self._saved is None or self._saved[0] != name:
+            default = self.config.default_language
+            self._saved = (name, await language_for(self.names, name, default))
+        return self._saved[1]
 
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
     ) -> bool:
         """Port forwarding from the client (ssh -L, -D): always refused."""
-        raise asyncssh.ChannelOpenError(
-            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "port forwarding is disabled"
-        )
+        raise refusals.closed(refusals.NO_PORT_FORWARDING, self.config.default_language)
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
         """Port forwarding to the client (ssh -R): always refused (False)."""
@@ -297,9 +319,7 @@ class PlayerAuth(asyncssh.SSHServer):
 
     def unix_connection_requested(self, dest_path: str) -> bool:
         """UNIX socket forwarding: always refused."""
-        raise asyncssh.ChannelOpenError(
-            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "forwarding is disabled"
-        )
+        raise refusals.closed(refusals.NO_FORWARDING, self.config.default_language)
 
     def unix_server_requested(self, listen_path: str) -> bool:
         """Remote UNIX socket forwarding: always refused (False)."""

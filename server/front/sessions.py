@@ -11,9 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-import asyncssh
-
-from shared.i18n import Text
+from shared.i18n import L_, Ln_, Text
 
 from ..host.identity import Identity
 from . import language
@@ -29,6 +27,14 @@ def release(counter: Counter[str], key: str) -> None:
     counter[key] -= 1
     if counter[key] <= 0:
         del counter[key]
+
+
+class Refusal(Exception):
+    """A session refused by a cap: `text` says why, not yet in any language."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.english())
+        self.text = text
 
 
 class Sessions:
@@ -54,19 +60,25 @@ class Sessions:
         command_hint: str,
         on_end: Callable[[], None] | None = None,
     ) -> GameSession:
-        """A new session for `identity`, or ChannelOpenError with the reason the player sees.
-        `on_end` is called once the session has ended."""
+        """A new session for `identity`, or `Refusal` with what the player is told (the
+        caller says it in their language). `on_end` is called once the session has ended."""
         c = self.config
         if self.closing:
-            raise _refuse("the server is shutting down; try again in a minute")
+            raise Refusal(L_("the server is shutting down; try again in a minute"))
         if len(self.live) >= c.max_sessions:
-            raise _refuse("the server is full; try again later")
-        if self._per_identity[identity.name] >= c.max_sessions_per_identity:
-            raise _refuse(
-                f"{identity.name} already has {c.max_sessions_per_identity} sessions open"
+            raise Refusal(L_("the server is full; try again later"))
+        most = c.max_sessions_per_identity
+        if self._per_identity[identity.name] >= most:
+            raise Refusal(
+                Ln_(
+                    "{name} already has {n} session open",
+                    "{name} already has {n} sessions open",
+                    most,
+                    name=identity.name,
+                )
             )
         if self._per_address[address] >= c.max_sessions_per_address:
-            raise _refuse(f"too many sessions from {address}")
+            raise Refusal(L_("too many sessions from {address}", address=address))
         session = GameSession(self, identity, address, command_hint, on_end)
         self.live.add(session)
         self._per_identity[identity.name] += 1
@@ -93,7 +105,3 @@ class Sessions:
             _, pending = await asyncio.wait(waits, timeout=self.config.shutdown_grace)
             if pending:
                 log.warning("%d sessions did not end within the shutdown grace", len(pending))
-
-
-def _refuse(reason: str) -> asyncssh.ChannelOpenError:
-    return asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, reason)
