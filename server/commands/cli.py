@@ -32,7 +32,7 @@ from shared.i18n import L_
 from shared.text import safe_text
 
 from ..front.config import MAX_WORKERS, Config, ConfigError, load_config, workers_setting
-from ..front.session import Sessions
+from ..front.sessions import Sessions
 from ..host.identity import Identity
 from . import checks
 from .checks import Parser, one_line

@@ -3,7 +3,7 @@
 A connection is counted from the moment it arrives (per address), as logging in
 until authentication ends, then as an idle login whenever it has no session open:
 right after logging in, and again once its sessions have all ended. An idle login
-must open a session within `login_timeout` (`server.front.ssh.PlayerAuth` closes it
+must open a session within `login_timeout` (`server.front.auth.PlayerAuth` closes it
 otherwise), and at most `max_idle_logins` may be idle at once, so logged-in
 connections that open nothing cost a bounded amount however many arrive.
 """
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from ..host.identity import GUEST_PREFIX
 from .config import Config
-from .session import release
+from .sessions import release
 
 if TYPE_CHECKING:
-    from .ssh import PlayerAuth
+    from .auth import PlayerAuth
 
 
 class Gate:

@@ -4,8 +4,7 @@
 refuses sessions that are not interactive, runs the app and bridges it to
 the game host through a `server.front.bridge.HostBridge`; on the `splendor`
 subsystem it runs no app, and `server.front.channel` speaks the protocol itself.
-`Sessions` holds every live session: the caps per identity and per address, the start-up
-semaphore, what the garbage collector's schedule needs, the shutdown path.
+`server.front.sessions.Sessions` holds every live session, and what they share.
 A failure in one session ends that session alone, with a short apology to
 its player and a log entry.
 """
@@ -17,9 +16,8 @@ import logging
 import secrets
 import time
 import traceback
-from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 from textual.app import App
@@ -30,88 +28,17 @@ from shared.text import safe_text
 
 from ..host.identity import Identity
 from . import language
-from .bridge import AppFactory, Host, HostBridge, connect_app
+from .bridge import HostBridge, connect_app
 from .channel import ProtocolChannel
-from .config import Config
-from .tui_driver import RemoteTerminal, choose_colors, run_app
+from .terminal import RemoteTerminal, choose_colors
+from .tui_driver import run_app
+
+if TYPE_CHECKING:
+    from .sessions import Sessions
 
 log = logging.getLogger("splendor.ssh")
 
 STARTUP_WAIT = 10.0  # seconds an app start-up may hold its slot before the next one goes
-
-
-def release(counter: Counter[str], key: str) -> None:
-    """One fewer of `key` in `counter`; the key goes when none is left (caps stay small)."""
-    counter[key] -= 1
-    if counter[key] <= 0:
-        del counter[key]
-
-
-class Sessions:
-    """Every live session of one server, and what they share."""
-
-    def __init__(self, config: Config, host: Host, app_factory: AppFactory) -> None:
-        self.config = config
-        self.host = host
-        self.app_factory = app_factory
-        self.live: set[GameSession] = set()
-        self.closing = False
-        self.startup = asyncio.Semaphore(config.startup_concurrency)
-        self._per_identity: Counter[str] = Counter()
-        self._per_address: Counter[str] = Counter()
-        self.last_input = time.monotonic()
-        self.gc_debt = 0  # sessions ended since the last full collection
-        self.saved_language: language.SavedLanguage | None = None  # a choice, from the store
-
-    def open(
-        self,
-        identity: Identity,
-        address: str,
-        command_hint: str,
-        on_end: Callable[[], None] | None = None,
-    ) -> GameSession:
-        """A new session for `identity`, or ChannelOpenError with the reason the player sees.
-        `on_end` is called once the session has ended."""
-        c = self.config
-        if self.closing:
-            raise _refuse("the server is shutting down; try again in a minute")
-        if len(self.live) >= c.max_sessions:
-            raise _refuse("the server is full; try again later")
-        if self._per_identity[identity.name] >= c.max_sessions_per_identity:
-            raise _refuse(
-                f"{identity.name} already has {c.max_sessions_per_identity} sessions open"
-            )
-        if self._per_address[address] >= c.max_sessions_per_address:
-            raise _refuse(f"too many sessions from {address}")
-        session = GameSession(self, identity, address, command_hint, on_end)
-        self.live.add(session)
-        self._per_identity[identity.name] += 1
-        self._per_address[address] += 1
-        return session
-
-    def _ended(self, session: GameSession) -> None:
-        if session not in self.live:
-            return
-        self.live.discard(session)
-        release(self._per_identity, session.identity.name)
-        release(self._per_address, session.address)
-        self.gc_debt += 1
-
-    async def shutdown(self, message: str | Text) -> None:
-        """Tell every session `message`, exit every app and wait for them (SIGTERM)."""
-        self.closing = True
-        sessions = list(self.live)
-        for session in sessions:
-            session.end(message)
-        waits = [asyncio.ensure_future(s.wait_closed()) for s in sessions]
-        if waits:
-            _, pending = await asyncio.wait(waits, timeout=self.config.shutdown_grace)
-            if pending:
-                log.warning("%d sessions did not end within the shutdown grace", len(pending))
-
-
-def _refuse(reason: str) -> asyncssh.ChannelOpenError:
-    return asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, reason)
 
 
 class GameSession(asyncssh.SSHServerSession[bytes]):
@@ -351,7 +278,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._slow_timer.cancel()
             self._slow_timer = None
         if not self._closed.is_set():
-            self.sessions._ended(self)
+            self.sessions.ended(self)
             self._closed.set()
             if not self._refused:  # a refusal had its own line
                 seconds = time.monotonic() - self.started

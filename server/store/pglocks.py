@@ -38,7 +38,7 @@ CHECK_TIMEOUT = 3.0  # seconds the look may take; then the connection is cut
 # Seconds an idle lock connection lives on the server (PostgreSQL 14 and later: the
 # session's idle_session_timeout). A holder that stops looking (stopped, hung, cut off)
 # loses its locks then, and another process takes its games on. As long as a process
-# may go unheard before it counts as dead (`postgres.PROCESS_TIMEOUT`).
+# may go unheard before it counts as dead (`pgpresence.PROCESS_TIMEOUT`).
 LEASE = 8.0
 # The server's keepalives on the lock connection: a holder's machine that vanished
 # (no FIN, no RST) is found out within about 5 + 2 * 3 seconds, on any version. Set

@@ -157,7 +157,7 @@ async def test_a_connection_asyncpg_closes_without_a_word_is_found_closed(
     half closed, without calling its termination listeners (it happened as PostgreSQL
     restarted: a process then never listened again). The lock connection's locks count
     as lost all the same, and the listening connection is made again."""
-    monkeypatch.setattr("server.store.postgres.HEARTBEAT_EVERY", 0.1)
+    monkeypatch.setattr("server.store.pgpresence.HEARTBEAT_EVERY", 0.1)
     monkeypatch.setattr("server.store.pglocks.CHECK_EVERY", 0.1)
     async with opened_stores(postgres.create_database(), 1) as (a,):
         heard: list[object] = []

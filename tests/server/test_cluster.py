@@ -278,7 +278,7 @@ async def test_a_change_the_store_was_too_busy_to_read_is_read_again(
     """Process b hears that ann's table on a changed (bob sat down) while every connection
     of its pool is in use: reading the table times out, and b tries again once the pool
     has a connection free, so its copy does not stay behind."""
-    monkeypatch.setattr("server.store.postgres.POOL_WAIT", 0.3)  # a quick time-out
+    monkeypatch.setattr("server.store.pgpool.POOL_WAIT", 0.3)  # a quick time-out
     url = postgres.create_database()
     async with AsyncExitStack() as stack:
         a, b = await servers(stack, tmp_path, bot_executor, url, 2)
@@ -307,8 +307,8 @@ async def test_a_process_whose_pool_is_all_in_use_is_not_taken_for_dead(
     """Every pooled connection of process a is busy for longer than a process may go
     unheard: its signs of life go on its own connection, so b never removes it (nor
     shows its players as away)."""
-    monkeypatch.setattr("server.store.postgres.HEARTBEAT_EVERY", 0.1)
-    monkeypatch.setattr("server.store.postgres.PROCESS_TIMEOUT", 0.5)
+    monkeypatch.setattr("server.store.pgpresence.HEARTBEAT_EVERY", 0.1)
+    monkeypatch.setattr("server.store.pgpresence.PROCESS_TIMEOUT", 0.5)
     caplog.set_level("INFO", logger="splendor")
     async with opened_stores(postgres.create_database(), 2) as (a, b):
         pool = a._pool
@@ -326,7 +326,7 @@ async def test_a_request_waits_for_a_busy_pool_past_the_time_to_reach_the_databa
     """With every pooled connection in use (a burst of arrivals on a loaded machine), a
     request waits for one past the time allowed to reach the database, and goes through
     when one comes free, instead of telling its player the server is busy."""
-    monkeypatch.setattr("server.store.postgres.CONNECT_TIMEOUT", 0.2)
+    monkeypatch.setattr("server.store.pgpool.CONNECT_TIMEOUT", 0.2)
     async with opened_stores(postgres.create_database(), 1) as (store,):
         pool = store._pool
         async with pool_in_use(pool):
@@ -344,7 +344,7 @@ async def test_a_lobby_request_the_database_could_not_serve_is_refused_and_logge
 ) -> None:
     """Ann asks for a table while no pooled connection comes free: she hears that the
     server is busy, and the log says why (the operator's only clue)."""
-    monkeypatch.setattr("server.store.postgres.POOL_WAIT", 0.3)
+    monkeypatch.setattr("server.store.pgpool.POOL_WAIT", 0.3)
     async with AsyncExitStack() as stack:
         (a,) = await servers(stack, tmp_path, bot_executor, postgres.create_database(), 1)
         ann = HostConnection(a.host, identity("ann"))
@@ -364,11 +364,11 @@ async def test_a_sign_of_life_on_the_pool_waits_no_longer_than_a_heartbeat_may_t
     """While the listening connection is being made again, signs of life go through the
     pool; with all of it in use they give up after BEAT_TIMEOUT, not the pool wait of a
     player's request (longer than a process may go unheard)."""
-    monkeypatch.setattr("server.store.postgres.BEAT_TIMEOUT", 0.2)
-    monkeypatch.setattr("server.store.postgres.POOL_WAIT", 60.0)
+    monkeypatch.setattr("server.store.pgpresence.BEAT_TIMEOUT", 0.2)
+    monkeypatch.setattr("server.store.pgpool.POOL_WAIT", 60.0)
 
     async def sign_of_life(store: Any) -> None:
-        async with store._own_conn():
+        async with store._presence.own_conn():
             pass
 
     async with opened_stores(postgres.create_database(), 1) as (store,):
@@ -387,7 +387,7 @@ async def test_a_pooled_connection_held_long_is_logged_with_its_user(
 ) -> None:
     """What starves a worker's pool is in its log: who held a connection, how long, and
     how long it waited for it."""
-    monkeypatch.setattr("server.store.postgres.HELD_LONG", 0.2)
+    monkeypatch.setattr("server.store.pgpool.HELD_LONG", 0.2)
     async with opened_stores(postgres.create_database(), 1) as (store,):
 
         async def slow_report() -> None:

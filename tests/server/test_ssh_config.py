@@ -10,7 +10,8 @@ import pytest
 
 from server.commands.cli import parse_args, worker_argv
 from server.front.config import Config, ConfigError, load_config, workers_setting
-from server.front.ssh import HOST_KEY_FILE, check_name, load_host_key
+from server.front.ssh import HOST_KEY_FILE, load_host_key
+from server.host.identity import check_name
 
 
 def test_defaults_are_the_documented_ones():

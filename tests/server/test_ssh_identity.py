@@ -9,8 +9,9 @@ import pytest
 from hostkit import write_in_progress
 from sshkit import WAIT, EchoApp, FakeHost, Player, connect, running_server
 
+from server.front.auth import PlayerAuth
 from server.front.config import Config
-from server.front.ssh import PlayerAuth, SSHService, load_host_key
+from server.front.ssh import SSHService, load_host_key
 from server.host.identity import guest_key
 
 

@@ -17,7 +17,7 @@ from sshkit import EchoApp, FakeHost, Player, TerminalSession, connect, running_
 from textual._xterm_parser import XTermParser
 from textual.app import App
 
-from server.front.tui_driver import RESTORE_SEQUENCE, choose_colors
+from server.front.terminal import RESTORE_SEQUENCE, choose_colors
 
 
 async def test_first_screen_a_key_and_host_messages(server, new_key):
