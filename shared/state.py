@@ -1,21 +1,19 @@
-"""The game state and the rules R3–R18: `legal_moves`, `apply`, `outcome`.
+"""The game state and the rules R3–R18: `legal_moves` and `apply`.
 
-The deal (R2, R5, R6: `new_game`) lives in `shared.deal`; the codec stores a state
-field by field as `GameState` declares them (`shared.wire`).
+What a position holds, and its scores and ranks (`outcome`), are `shared.position`'s;
+a seat's view of it `shared.hidden`'s; the deal (R2, R5, R6: `new_game`) `shared.deal`'s.
+The codec stores a state field by field as `Position` declares them (`shared.wire`).
 
-A `GameState` is immutable to its users: `apply` returns a new state. It holds
-plain tuples of ints (card and noble *indexes*) so that move generation and
-application stay cheap; ids appear only at the edges (views, notation, codec).
+A `GameState` is immutable to its users: `apply` returns a new state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar, dataclass_transform
+from dataclasses import field, fields
+from typing import Any
 
-from . import tables, wire
-from .cards import CARDS, NOBLES
+from . import tables
 from .constants import (
     ACTION,
     GEMS_BY_PLAYERS,
@@ -29,6 +27,7 @@ from .constants import (
 )
 from .errors import IllegalMoveError
 from .explain import why_not_now
+from .hidden import view_of
 from .i18n import L_
 from .moves import (
     ALL_MOVES,
@@ -46,12 +45,9 @@ from .moves import (
     returns_for,
     takes_for,
 )
+from .position import OnTable, Position, declared
 from .records import Outcome, TurnSummary
-from .settings import GameSettings
-from .view import PlayerInfo, PlayerView, ReservedCard, last_turn
-from .wire import stored
-
-_T = TypeVar("_T")
+from .view import PlayerView
 
 _TOP_BIT = tables.TOP_BIT
 _SHORT0, _SHORT1, _SHORT2, _SHORT3, _SHORT4 = tables.SHORT
@@ -65,80 +61,14 @@ _FEWEST_FOR_NOBLE = tables.FEWEST_BONUSES_FOR_A_NOBLE  # R14
 _BUY_AT_BIT = {i.bit_length(): BUYS[n] for n, i in enumerate(_TOP_BIT)}
 
 
-@dataclass_transform(kw_only_default=True, field_specifiers=(field, stored))
-def _declared(cls: type[_T]) -> type[_T]:
-    """GameState's dataclass options; tells type checkers that `stored` declares a field."""
-    return dataclass(kw_only=True, slots=True, repr=False, unsafe_hash=True)(cls)
+@declared
+class GameState(Position):
+    """A whole game position and its rules. Build one with `shared.deal.new_game`; move on
+    with `apply`. Its fields are `Position`'s (`shared.position`), declared there alone,
+    and the legal moves' cache."""
 
-
-_Table = tuple[tuple[int, ...], tuple[Move, ...], int]  # see `_OnTheTable`
-
-
-class _OnTheTable:
-    """What a state's board and decks decide, kept with the state: the face-up cards in
-    table order, the reserve moves (R9: those cards', then the decks' that still hold
-    cards) and the cards' `shared.tables.TOP_BIT`s. Not a field (not stored, compared or
-    hashed); a cache like the legal moves, but `apply` carries it to the next state and
-    updates it when a card leaves the table, since the board changes far less often
-    than the state. None until first needed."""
-
-    __slots__ = ("_table",)
-    _table: _Table | None
-
-
-@_declared
-class GameState(_OnTheTable):
-    """A whole game position. Build one with `shared.deal.new_game`; move on with `apply`.
-
-    The fields are declared here and nowhere else: each with its type and the shape
-    it is stored in (`shared.wire`). The constructor, `==`, the copy `apply` makes, the
-    codec's encoding and decoding, and the bots' determinization follow this list.
-    """
-
-    num_players: int = stored(wire.PLAYER_COUNT)
-    seed: int = stored(wire.SEED)
-    target: int = stored(wire.TARGET, absent=WINNING_PRESTIGE)  # R15 (`shared.settings`)
-    bank: Six = stored(wire.TOKENS)
-    tokens: tuple[Six, ...] = stored(wire.per_seat(wire.TOKENS))
-    bonuses: tuple[Five, ...] = stored(wire.per_seat(wire.BONUSES))
-    card_prestige: tuple[int, ...] = stored(wire.per_seat(wire.PRESTIGE))
-    bought: tuple[tuple[int, ...], ...] = stored(wire.per_seat(wire.CARD_LIST))
-    # (card index, blind) per seat (R9)
-    reserved: tuple[tuple[tuple[int, bool], ...], ...] = stored(wire.per_seat(wire.RESERVED))
-    player_nobles: tuple[tuple[int, ...], ...] = stored(wire.per_seat(wire.NOBLE_LIST))
-    # 3 levels x 4 slots, -1 for an empty slot (R11)
-    board: tuple[tuple[int, ...], ...] = stored(wire.BOARD)
-    decks: tuple[tuple[int, ...], ...] = stored(wire.DECKS)  # top of the deck first
-    nobles: tuple[int, ...] = stored(wire.NOBLE_LIST)  # on the table, in table order (R14)
-    current_player: int = stored(wire.SEAT)
-    starting_player: int = stored(wire.SEAT)
-    phase: str = stored(wire.PHASE)  # ACTION, or RETURN_PHASE (R13)
-    turn: int = stored(wire.TURN)  # 1 for the first turn; +1 each time a turn ends
-    final_round: bool = stored(wire.FLAG)  # R15
-    passes: int = stored(wire.PASSES)  # passes in a row (R18)
-    is_over: bool = stored(wire.FLAG)
-    last_turns: tuple[TurnSummary | None, ...] = stored(wire.per_seat(wire.LAST_TURN))
     # legal_moves(), worked out once; not part of the position
     _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._table = None
-
-    # -- reading ---------------------------------------------------------
-
-    def prestige(self, seat: int) -> int:
-        """R16: cards' prestige plus 3 per noble."""
-        return self.card_prestige[seat] + 3 * len(self.player_nobles[seat])
-
-    @property
-    def settings(self) -> GameSettings:
-        """The settings the game was dealt with (`shared.deal.new_game`)."""
-        return GameSettings(self.num_players, self.target)
-
-    @property
-    def round(self) -> int:
-        """The round number, 1-based: a round is one turn of every player."""
-        return (self.turn - 1) // self.num_players + 1
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The current player's legal moves in a stable order; empty only when over.
@@ -190,68 +120,16 @@ class GameState(_OnTheTable):
         legal = self._legal = moves or (PASS_MOVE,)  # R12
         return legal
 
-    def standing(self) -> Outcome:
-        """Scores (R16) and ranks (R17) as the game stands now, over or not (an abandoned
-        game is rated by them)."""
-        scores = tuple(self.prestige(s) for s in range(self.num_players))
-        keys = [(-scores[s], len(self.bought[s])) for s in range(self.num_players)]
-        ranks = tuple(1 + sum(1 for k in keys if k < keys[s]) for s in range(self.num_players))
-        return Outcome(scores=scores, ranks=ranks)
-
-    def outcome(self) -> Outcome | None:
-        """None until the game is over; then scores (R16) and ranks (R17)."""
-        return self.standing() if self.is_over else None
-
     def view(self, seat: int | None, *, reveal: bool = False) -> PlayerView:
-        """What `seat` may know (None: a spectator): the one function that decides hidden
-        information (docs/design.md). Decks are sizes; another seat's blind reserve is its
-        level alone (R9), unless `reveal` (the replay of a game that is over, whose record
-        names every card); legal moves only for the seat whose decision it is."""
-        if seat is not None and not 0 <= seat < self.num_players:
-            raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
-        players = []
-        for s in range(self.num_players):
-            reserved = tuple(
-                ReservedCard(
-                    level=CARDS[idx].level,
-                    card=None if blind and s != seat and not reveal else CARDS[idx].id,
-                    blind=blind,
-                )
-                for idx, blind in self.reserved[s]
-            )
-            players.append(
-                PlayerInfo(
-                    seat=s,
-                    tokens=self.tokens[s],
-                    bonuses=self.bonuses[s],
-                    prestige=self.prestige(s),
-                    bought=tuple(CARDS[i].id for i in self.bought[s]),
-                    nobles=tuple(NOBLES[i].id for i in self.player_nobles[s]),
-                    reserved=reserved,
-                    last_turn=last_turn(self.last_turns[s]),
-                )
-            )
+        """What `seat` may know (None: a spectator): `shared.hidden.view_of`, the one
+        function that decides hidden information (docs/design.md). Decks are sizes; another
+        seat's blind reserve is its level alone (R9), unless `reveal` (the replay of a game
+        that is over, whose record names every card); legal moves only for the seat whose
+        decision it is."""
         mine = seat is not None and seat == self.current_player and not self.is_over
-        return PlayerView(
-            seat=seat,
-            num_players=self.num_players,
-            bank=self.bank,
-            board=tuple(tuple(None if i < 0 else CARDS[i].id for i in row) for row in self.board),
-            deck_sizes=tuple(len(d) for d in self.decks),
-            nobles=tuple(NOBLES[i].id for i in self.nobles),
-            players=tuple(players),
-            current_player=self.current_player,
-            starting_player=self.starting_player,
-            phase=self.phase,
-            turn=self.turn,
-            final_round=self.final_round,
-            is_over=self.is_over,
-            outcome=self.outcome(),
-            legal_moves=self.legal_moves() if mine else (),
-            target=self.target,
-        )
+        return view_of(self, seat, reveal=reveal, legal=self.legal_moves() if mine else ())
 
-    def _on_the_table(self) -> _Table:
+    def _on_the_table(self) -> OnTable:
         face_up = tuple(i for row in self.board for i in row if i >= 0)  # R11: -1 is empty
         reserves: tuple[Move, ...] = tuple(RESERVES[i] for i in face_up)
         reserves += tuple(RESERVE_DECKS[level] for level, deck in enumerate(self.decks) if deck)
@@ -457,13 +335,6 @@ class GameState(_OnTheTable):
                     self.last_turns, p, _summary(last[0], last[1], noble, last[3])
                 )
                 return
-
-    def __repr__(self) -> str:
-        return (
-            f"<GameState players={self.num_players} seed={self.seed} target={self.target} "
-            f"turn={self.turn} "
-            f"seat={self.current_player} phase={self.phase}{' over' if self.is_over else ''}>"
-        )
 
 
 def _copier() -> Callable[[GameState], GameState]:
