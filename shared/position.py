@@ -38,7 +38,7 @@ class _OnTheTable:
     cards) and the cards' `shared.tables.TOP_BIT`s. Not a field (not stored, compared or
     hashed); a cache like the legal moves, but `apply` carries it to the next state and
     updates it when a card leaves the table, since the board changes far less often
-    than the state. None until first needed (`shared.state`)."""
+    than the state. None until first needed (`shared.state`, `shared.steps`)."""
 
     __slots__ = ("_table",)
     _table: OnTable | None

@@ -4,7 +4,8 @@ What a position holds, and its scores and ranks (`outcome`), are `shared.positio
 a seat's view of it `shared.hidden`'s; the deal (R2, R5, R6: `new_game`) `shared.deal`'s.
 The codec stores a state field by field as `Position` declares them (`shared.wire`).
 
-A `GameState` is immutable to its users: `apply` returns a new state.
+A `GameState` is immutable to its users: `apply` returns a new state, a copy that the
+steps of the move (`shared.steps`: a reserve, a buy, a noble's visit) then change.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from .explain import why_not_now
 from .hidden import view_of
 from .i18n import L_
 from .moves import (
-    ALL_MOVES,
     BUYS,
     PASS_MOVE,
     RESERVE_DECKS,
@@ -47,16 +47,12 @@ from .moves import (
 )
 from .position import OnTable, Position, declared
 from .records import Outcome, TurnSummary
+from .steps import PLAIN, buy, replace_at, reserve, summary_of, take_from_board, visit_noble
 from .view import PlayerView
 
 _TOP_BIT = tables.TOP_BIT
 _SHORT0, _SHORT1, _SHORT2, _SHORT3, _SHORT4 = tables.SHORT
 _SLACK = tables.SLACK
-_COST_PAIRS = tables.COST_PAIRS
-_CARD_COLOUR = tables.COLOUR
-_CARD_PRESTIGE = tables.PRESTIGE
-_CARD_LEVEL = tables.LEVEL
-_NOBLE_PAIRS = tables.NOBLE_PAIRS
 _FEWEST_FOR_NOBLE = tables.FEWEST_BONUSES_FOR_A_NOBLE  # R14
 _BUY_AT_BIT = {i.bit_length(): BUYS[n] for n, i in enumerate(_TOP_BIT)}
 
@@ -163,7 +159,7 @@ class GameState(Position):
         if kind is Return:  # R13: the end of the turn, put off by the action
             c = move.counts  # type: ignore[attr-defined]
             t = self.tokens[p]
-            s.tokens = _replace_at(
+            s.tokens = replace_at(
                 self.tokens,
                 p,
                 (t[0] - c[0], t[1] - c[1], t[2] - c[2], t[3] - c[3], t[4] - c[4], t[5] - c[5]),
@@ -172,8 +168,8 @@ class GameState(Position):
             s.bank = (b[0] + c[0], b[1] + c[1], b[2] + c[2], b[3] + c[3], b[4] + c[4], b[5] + c[5])
             last = self.last_turns[p]
             assert last is not None
-            s.last_turns = _replace_at(
-                self.last_turns, p, _summary(last[0], move, last[2], last[3])
+            s.last_turns = replace_at(
+                self.last_turns, p, summary_of(last[0], move, last[2], last[3])
             )
         else:
             if kind is Take:  # R7, R8
@@ -187,7 +183,7 @@ class GameState(Position):
                     t[4] + c[4],
                     t[5] + c[5],
                 )
-                s.tokens = _replace_at(self.tokens, p, mine)
+                s.tokens = replace_at(self.tokens, p, mine)
                 b = self.bank
                 s.bank = (
                     b[0] - c[0],
@@ -198,28 +194,28 @@ class GameState(Position):
                     b[5] - c[5],
                 )
                 s.passes = 0
-                summary = _PLAIN.get(id(move)) or TurnSummary(move)
+                summary = PLAIN.get(id(move)) or TurnSummary(move)
             elif kind is Buy:  # R10
-                mine = s._buy(p, move.index)  # type: ignore[attr-defined]
+                mine = buy(s, p, move.index)  # type: ignore[attr-defined]
                 s.passes = 0
-                summary = _PLAIN.get(id(move)) or TurnSummary(move)
+                summary = PLAIN.get(id(move)) or TurnSummary(move)
             elif kind is Reserve:  # R9
                 index = move.index  # type: ignore[attr-defined]
-                s._take_from_board(index)
-                mine, summary = s._reserve(p, move, index, blind=False)
+                take_from_board(s, index)
+                mine, summary = reserve(s, p, move, index, blind=False)
             elif kind is ReserveDeck:  # R9: blind, from the top of the deck
                 level = move.level - 1  # type: ignore[attr-defined]
                 deck = self.decks[level]
-                s.decks = _replace_at(self.decks, level, deck[1:])
+                s.decks = replace_at(self.decks, level, deck[1:])
                 if len(deck) == 1:  # the deck's reserve move goes
                     s._table = None
-                mine, summary = s._reserve(p, move, deck[0], blind=True)
+                mine, summary = reserve(s, p, move, deck[0], blind=True)
             else:
                 if kind is Pass:  # R12
                     s.passes = self.passes + 1
                 mine = self.tokens[p]
-                summary = _PLAIN.get(id(move)) or TurnSummary(move)
-            s.last_turns = _replace_at(self.last_turns, p, summary)
+                summary = PLAIN.get(id(move)) or TurnSummary(move)
+            s.last_turns = replace_at(self.last_turns, p, summary)
             if mine[0] + mine[1] + mine[2] + mine[3] + mine[4] + mine[5] > TOKEN_LIMIT:
                 s.phase = RETURN_PHASE  # R13: the same player decides what to return
                 return s
@@ -227,7 +223,7 @@ class GameState(Position):
         s.phase = ACTION
         bonus = s.bonuses[p]
         if s.nobles and bonus[0] + bonus[1] + bonus[2] + bonus[3] + bonus[4] >= _FEWEST_FOR_NOBLE:
-            s._visit_noble(p, bonus)
+            visit_noble(s, p, bonus)
         if s.card_prestige[p] + 3 * len(s.player_nobles[p]) >= s.target:  # R15
             s.final_round = True
         n = self.num_players
@@ -239,102 +235,6 @@ class GameState(Position):
             s.current_player = p + 1 if p + 1 < n else 0
             s.turn = self.turn + 1
         return s
-
-    # -- internals (only on a fresh copy) ---------------------------------
-
-    def _reserve(self, p: int, move: Move, idx: int, blind: bool) -> tuple[Six, TurnSummary]:
-        """R9: card `idx` joins p's reserves, with a gold if any is left. Gives p's tokens
-        and the turn's summary."""
-        self.reserved = _replace_at(self.reserved, p, (*self.reserved[p], (idx, blind)))
-        self.passes = 0
-        mine = self.tokens[p]
-        b = self.bank
-        if b[5] > 0:
-            mine = (mine[0], mine[1], mine[2], mine[3], mine[4], mine[5] + 1)
-            self.tokens = _replace_at(self.tokens, p, mine)
-            self.bank = (b[0], b[1], b[2], b[3], b[4], b[5] - 1)
-            return mine, _GOLD.get(id(move)) or TurnSummary(move, None, None, True)
-        return mine, _PLAIN.get(id(move)) or TurnSummary(move)
-
-    def _take_from_board(self, idx: int) -> None:
-        """Remove a face-up card and refill its slot from the deck (R11)."""
-        level = _CARD_LEVEL[idx] - 1
-        row = self.board[level]
-        slot = row.index(idx)
-        deck = self.decks[level]
-        new = deck[0] if deck else -1
-        if deck:
-            self.decks = _replace_at(self.decks, level, deck[1:])
-        self.board = _replace_at(self.board, level, _replace_at(row, slot, new))
-        table = self._table
-        if table is None:
-            return
-        if len(deck) <= 1:  # an empty slot, or the deck's reserve move goes: work it out anew
-            self._table = None
-            return
-        face_up, reserves, on_table = table
-        at = face_up.index(idx)
-        self._table = (
-            _replace_at(face_up, at, new),
-            _replace_at(reserves, at, RESERVES[new]),
-            on_table - _TOP_BIT[idx] + _TOP_BIT[new],
-        )
-
-    def _buy(self, p: int, idx: int) -> Six:
-        """R10: fixed payment, gold only for the shortfall; R11 refill. Gives p's tokens."""
-        t = self.tokens[p]
-        bonus = self.bonuses[p]
-        pay = [0, 0, 0, 0, 0]
-        gold = 0
-        for c, n in _COST_PAIRS[idx]:
-            n -= bonus[c]
-            if n > 0:
-                have = t[c]
-                if n > have:
-                    pay[c] = have
-                    gold += n - have
-                else:
-                    pay[c] = n
-        w, u, g, r, k = pay
-        mine = (t[0] - w, t[1] - u, t[2] - g, t[3] - r, t[4] - k, t[5] - gold)
-        self.tokens = _replace_at(self.tokens, p, mine)
-        b = self.bank
-        self.bank = (b[0] + w, b[1] + u, b[2] + g, b[3] + r, b[4] + k, b[5] + gold)
-        own = self.reserved[p]
-        for i, (held, _) in enumerate(own):
-            if held == idx:
-                self.reserved = _replace_at(self.reserved, p, own[:i] + own[i + 1 :])
-                break
-        else:
-            self._take_from_board(idx)
-        colours = list(bonus)
-        colours[_CARD_COLOUR[idx]] += 1
-        self.bonuses = _replace_at(self.bonuses, p, tuple(colours))
-        prestige = list(self.card_prestige)
-        prestige[p] += _CARD_PRESTIGE[idx]
-        self.card_prestige = tuple(prestige)
-        bought = list(self.bought)
-        bought[p] += (idx,)
-        self.bought = tuple(bought)
-        return mine
-
-    def _visit_noble(self, p: int, bonus: Five) -> None:
-        """R14: the first noble on the table whose demand p's bonuses meet visits p."""
-        for i, noble in enumerate(self.nobles):  # table order
-            for c, n in _NOBLE_PAIRS[noble]:
-                if bonus[c] < n:
-                    break
-            else:
-                self.nobles = self.nobles[:i] + self.nobles[i + 1 :]
-                self.player_nobles = _replace_at(
-                    self.player_nobles, p, (*self.player_nobles[p], noble)
-                )
-                last = self.last_turns[p]
-                assert last is not None
-                self.last_turns = _replace_at(
-                    self.last_turns, p, _summary(last[0], last[1], noble, last[3])
-                )
-                return
 
 
 def _copier() -> Callable[[GameState], GameState]:
@@ -356,31 +256,8 @@ def _copier() -> Callable[[GameState], GameState]:
 _copy = _copier()
 
 
-def _replace_at(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[type-arg]
-    """`tup` with item `i` replaced: through a list, twice as fast as slices."""
-    items = list(tup)
-    items[i] = value
-    return tuple(items)
-
-
 # The take moves for each bank (R7, R8), worked out once: at most 8**5 * 6 banks.
 _TAKES: dict[Six, tuple[Move, ...]] = {}
-
-
-# A turn's summary as `apply` first records it, made once per move: (move, None, None,
-# took gold). A move built without `parse_move` (not interned) gets a fresh one.
-_PLAIN: dict[int, TurnSummary] = {id(m): TurnSummary(m) for m in ALL_MOVES}
-_GOLD: dict[int, TurnSummary] = {
-    id(m): TurnSummary(m, None, None, True)
-    for m in ALL_MOVES
-    if isinstance(m, Reserve | ReserveDeck)
-}
-_new_tuple = tuple.__new__
-
-
-def _summary(action: Move, returned: Move | None, noble: int | None, gold: bool) -> TurnSummary:
-    """A TurnSummary from its four parts, without NamedTuple's keyword-handling `__new__`."""
-    return _new_tuple(TurnSummary, (action, returned, noble, gold))
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""GameState's fields are declared once (shared/state.py); the copy, the constructor, the
+"""GameState's fields are declared once (shared/position.py); the copy, the constructor, the
 codec and the bots' determinization all follow that declaration."""
 
 from __future__ import annotations
