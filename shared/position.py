@@ -29,23 +29,11 @@ def declared(cls: type[_T]) -> type[_T]:
     return dataclass(kw_only=True, slots=True, repr=False, unsafe_hash=True)(cls)
 
 
-OnTable = tuple[tuple[int, ...], tuple[Move, ...], int]  # see `_OnTheTable`
-
-
-class _OnTheTable:
-    """What a state's board and decks decide, kept with the state: the face-up cards in
-    table order, the reserve moves (R9: those cards', then the decks' that still hold
-    cards) and the cards' `shared.tables.TOP_BIT`s. Not a field (not stored, compared or
-    hashed); a cache like the legal moves, but `apply` carries it to the next state and
-    updates it when a card leaves the table, since the board changes far less often
-    than the state. None until first needed (`shared.state`, `shared.steps`)."""
-
-    __slots__ = ("_table",)
-    _table: OnTable | None
+OnTable = tuple[tuple[int, ...], tuple[Move, ...], int]  # see `Position._table`
 
 
 @declared
-class Position(_OnTheTable):
+class Position:
     """A whole game position, without the rules: build a `GameState` (`shared.deal.new_game`).
 
     The fields are declared here and nowhere else: each with its type and the shape
@@ -76,9 +64,13 @@ class Position(_OnTheTable):
     passes: int = stored(wire.PASSES)  # passes in a row (R18)
     is_over: bool = stored(wire.FLAG)
     last_turns: tuple[TurnSummary | None, ...] = stored(wire.per_seat(wire.LAST_TURN))
-
-    def __post_init__(self) -> None:
-        self._table = None
+    # What the board and decks decide, kept with the state: the face-up cards in table
+    # order, the reserve moves (R9: those cards', then the decks' that still hold cards)
+    # and the cards' `shared.tables.TOP_BIT`s. Not stored, compared or hashed; a cache
+    # like the legal moves, but `apply` carries it to the next state and updates it when a
+    # card leaves the table (`shared.steps`), since the board changes far less often than
+    # the state. None until first needed (`GameState.legal_moves`).
+    _table: OnTable | None = field(default=None, init=False, compare=False)
 
     def prestige(self, seat: int) -> int:
         """R16: cards' prestige plus 3 per noble."""

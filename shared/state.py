@@ -240,12 +240,13 @@ class GameState(Position):
 def _copier() -> Callable[[GameState], GameState]:
     """The copy `apply` starts from, written out field by field from the declaration,
     as `dataclasses` writes `__init__`: as fast as a hand-written copy, which matters
-    since search bots copy millions of states. The legal-move cache starts empty."""
+    since search bots copy millions of states. The legal-move cache starts empty; the
+    board's (`_table`) is carried."""
     names = [f.name for f in fields(GameState) if f.name != "_legal"]
     source = "\n".join(
         ["def _copy(self):", "    s = new(GameState)"]
         + [f"    s.{name} = self.{name}" for name in names]
-        + ["    s._table = self._table", "    s._legal = None", "    return s"]
+        + ["    s._legal = None", "    return s"]
     )
     namespace: dict[str, Any] = {"new": object.__new__, "GameState": GameState}
     exec(source, namespace)
