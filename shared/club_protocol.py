@@ -20,7 +20,7 @@ from .club_messages import (
     PlayerProfile,
     Ranked,
 )
-from .messages import MAX_ID, MAX_NAME, MAX_RATING, MAX_RECORD
+from .messages import MAX_ID, MAX_NAME, MAX_RATING, MAX_RECORD, ClientMessage, HostMessage
 from .reading import ProtocolError, Reader, as_map, line_item
 
 
@@ -84,9 +84,7 @@ def _profile(r: Reader) -> PlayerProfile:
     )
 
 
-HostReader = Callable[[Reader], Leaderboard | PlayerProfile | GameRecordText]
-ClientReader = Callable[[Reader], AskLeaderboard | AskProfile | AskRecord]
-HOST_READERS: dict[str, HostReader] = {
+HOST_READERS: dict[str, Callable[[Reader], HostMessage]] = {
     Leaderboard.TAG: lambda r: Leaderboard(
         r.seq("rows", _ranked, most=LEADERBOARD_PAGE),
         r.integer("offset", 0, 1 << 31, 0),
@@ -97,7 +95,7 @@ HOST_READERS: dict[str, HostReader] = {
         r.text("game", MAX_ID), r.text("text", MAX_RECORD)
     ),
 }
-CLIENT_READERS: dict[str, ClientReader] = {
+CLIENT_READERS: dict[str, Callable[[Reader], ClientMessage]] = {
     AskLeaderboard.TAG: lambda r: AskLeaderboard(r.integer("offset", 0, 1 << 31, 0)),
     AskProfile.TAG: lambda r: AskProfile(r.line("player", MAX_NAME)),
     AskRecord.TAG: lambda r: AskRecord(r.text("game", MAX_ID)),

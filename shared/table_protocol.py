@@ -23,9 +23,11 @@ from .messages import (
     SCREENS,
     Advice,
     Bye,
+    ClientMessage,
     Create,
     Hello,
     Hint,
+    HostMessage,
     Join,
     Language,
     Leave,
@@ -249,23 +251,7 @@ def _move(r: Reader) -> PlayMove:
         raise ProtocolError(str(e)) from None
 
 
-HostReader = Callable[[Reader], Welcome | LobbyList | TableUpdate | Where | Notice | Advice | Bye]
-ClientReader = Callable[
-    [Reader],
-    Hello
-    | Create
-    | Quick
-    | Join
-    | Watch
-    | Leave
-    | ToLobby
-    | Start
-    | PlayMove
-    | Undo
-    | Hint
-    | Language,
-]
-HOST_READERS: dict[str, HostReader] = {
+HOST_READERS: dict[str, Callable[[Reader], HostMessage]] = {
     Welcome.TAG: _welcome,
     LobbyList.TAG: _lobby,
     TableUpdate.TAG: _table_update,
@@ -274,7 +260,7 @@ HOST_READERS: dict[str, HostReader] = {
     Advice.TAG: _advice,
     Bye.TAG: lambda r: Bye(r.line("text", MAX_TEXT), said_wire.opt_read(r, "said")),
 }
-CLIENT_READERS: dict[str, ClientReader] = {
+CLIENT_READERS: dict[str, Callable[[Reader], ClientMessage]] = {
     Hello.TAG: _hello,
     Create.TAG: _create,
     Quick.TAG: _quick,
