@@ -1,21 +1,20 @@
-"""The game state and the rules R3–R18: `legal_moves`, `apply`, `outcome`.
+"""The game state and the rules R3–R18: `legal_moves` and `apply`.
 
-The deal (R2, R5, R6: `new_game`) lives in `shared.deal`; the codec stores a state
-field by field as `GameState` declares them (`shared.wire`).
+What a position holds, and its scores and ranks (`outcome`), are `shared.position`'s;
+a seat's view of it `shared.hidden`'s; the deal (R2, R5, R6: `new_game`) `shared.deal`'s.
+The codec stores a state field by field as `Position` declares them (`shared.wire`).
 
-A `GameState` is immutable to its users: `apply` returns a new state. It holds
-plain tuples of ints (card and noble *indexes*) so that move generation and
-application stay cheap; ids appear only at the edges (views, notation, codec).
+A `GameState` is immutable to its users: `apply` returns a new state, a copy that the
+steps of the move (`shared.steps`: a reserve, a buy, a noble's visit) then change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar, dataclass_transform
+from dataclasses import field, fields
+from typing import Any
 
-from . import tables, wire
-from .cards import CARDS, NOBLES
+from . import steps, tables
 from .constants import (
     ACTION,
     GEMS_BY_PLAYERS,
@@ -29,9 +28,9 @@ from .constants import (
 )
 from .errors import IllegalMoveError
 from .explain import why_not_now
+from .hidden import view_of
 from .i18n import L_
 from .moves import (
-    ALL_MOVES,
     BUYS,
     PASS_MOVE,
     RESERVE_DECKS,
@@ -46,99 +45,30 @@ from .moves import (
     returns_for,
     takes_for,
 )
+from .position import OnTable, Position, declared
 from .records import Outcome, TurnSummary
-from .settings import GameSettings
-from .view import PlayerInfo, PlayerView, ReservedCard, last_turn
-from .wire import stored
-
-_T = TypeVar("_T")
+from .steps import buy, replace_at, reserve, summary_of, take_from_board, visit_noble
+from .view import PlayerView
 
 _TOP_BIT = tables.TOP_BIT
 _SHORT0, _SHORT1, _SHORT2, _SHORT3, _SHORT4 = tables.SHORT
 _SLACK = tables.SLACK
-_COST_PAIRS = tables.COST_PAIRS
-_CARD_COLOUR = tables.COLOUR
-_CARD_PRESTIGE = tables.PRESTIGE
-_CARD_LEVEL = tables.LEVEL
-_NOBLE_PAIRS = tables.NOBLE_PAIRS
 _FEWEST_FOR_NOBLE = tables.FEWEST_BONUSES_FOR_A_NOBLE  # R14
 _BUY_AT_BIT = {i.bit_length(): BUYS[n] for n, i in enumerate(_TOP_BIT)}
+# Bound here, not imported: CPython 3.11 compiles `x.get(...)` of an imported name `x` as an
+# attribute load and a call, which makes a bound method each time (no LOAD_METHOD); 4% of
+# a take's `apply_unchecked`.
+_PLAIN = steps.PLAIN
 
 
-@dataclass_transform(kw_only_default=True, field_specifiers=(field, stored))
-def _declared(cls: type[_T]) -> type[_T]:
-    """GameState's dataclass options; tells type checkers that `stored` declares a field."""
-    return dataclass(kw_only=True, slots=True, repr=False, unsafe_hash=True)(cls)
+@declared
+class GameState(Position):
+    """A whole game position and its rules. Build one with `shared.deal.new_game`; move on
+    with `apply`. Its fields are `Position`'s (`shared.position`), declared there alone,
+    and the legal moves' cache."""
 
-
-_Table = tuple[tuple[int, ...], tuple[Move, ...], int]  # see `_OnTheTable`
-
-
-class _OnTheTable:
-    """What a state's board and decks decide, kept with the state: the face-up cards in
-    table order, the reserve moves (R9: those cards', then the decks' that still hold
-    cards) and the cards' `shared.tables.TOP_BIT`s. Not a field (not stored, compared or
-    hashed); a cache like the legal moves, but `apply` carries it to the next state and
-    updates it when a card leaves the table, since the board changes far less often
-    than the state. None until first needed."""
-
-    __slots__ = ("_table",)
-    _table: _Table | None
-
-
-@_declared
-class GameState(_OnTheTable):
-    """A whole game position. Build one with `shared.deal.new_game`; move on with `apply`.
-
-    The fields are declared here and nowhere else: each with its type and the shape
-    it is stored in (`shared.wire`). The constructor, `==`, the copy `apply` makes, the
-    codec's encoding and decoding, and the bots' determinization follow this list.
-    """
-
-    num_players: int = stored(wire.PLAYER_COUNT)
-    seed: int = stored(wire.SEED)
-    target: int = stored(wire.TARGET, absent=WINNING_PRESTIGE)  # R15 (`shared.settings`)
-    bank: Six = stored(wire.TOKENS)
-    tokens: tuple[Six, ...] = stored(wire.per_seat(wire.TOKENS))
-    bonuses: tuple[Five, ...] = stored(wire.per_seat(wire.BONUSES))
-    card_prestige: tuple[int, ...] = stored(wire.per_seat(wire.PRESTIGE))
-    bought: tuple[tuple[int, ...], ...] = stored(wire.per_seat(wire.CARD_LIST))
-    # (card index, blind) per seat (R9)
-    reserved: tuple[tuple[tuple[int, bool], ...], ...] = stored(wire.per_seat(wire.RESERVED))
-    player_nobles: tuple[tuple[int, ...], ...] = stored(wire.per_seat(wire.NOBLE_LIST))
-    # 3 levels x 4 slots, -1 for an empty slot (R11)
-    board: tuple[tuple[int, ...], ...] = stored(wire.BOARD)
-    decks: tuple[tuple[int, ...], ...] = stored(wire.DECKS)  # top of the deck first
-    nobles: tuple[int, ...] = stored(wire.NOBLE_LIST)  # on the table, in table order (R14)
-    current_player: int = stored(wire.SEAT)
-    starting_player: int = stored(wire.SEAT)
-    phase: str = stored(wire.PHASE)  # ACTION, or RETURN_PHASE (R13)
-    turn: int = stored(wire.TURN)  # 1 for the first turn; +1 each time a turn ends
-    final_round: bool = stored(wire.FLAG)  # R15
-    passes: int = stored(wire.PASSES)  # passes in a row (R18)
-    is_over: bool = stored(wire.FLAG)
-    last_turns: tuple[TurnSummary | None, ...] = stored(wire.per_seat(wire.LAST_TURN))
     # legal_moves(), worked out once; not part of the position
     _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._table = None
-
-    # -- reading ---------------------------------------------------------
-
-    def prestige(self, seat: int) -> int:
-        """R16: cards' prestige plus 3 per noble."""
-        return self.card_prestige[seat] + 3 * len(self.player_nobles[seat])
-
-    @property
-    def settings(self) -> GameSettings:
-        """The settings the game was dealt with (`shared.deal.new_game`)."""
-        return GameSettings(self.num_players, self.target)
-
-    @property
-    def round(self) -> int:
-        """The round number, 1-based: a round is one turn of every player."""
-        return (self.turn - 1) // self.num_players + 1
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The current player's legal moves in a stable order; empty only when over.
@@ -190,68 +120,16 @@ class GameState(_OnTheTable):
         legal = self._legal = moves or (PASS_MOVE,)  # R12
         return legal
 
-    def standing(self) -> Outcome:
-        """Scores (R16) and ranks (R17) as the game stands now, over or not (an abandoned
-        game is rated by them)."""
-        scores = tuple(self.prestige(s) for s in range(self.num_players))
-        keys = [(-scores[s], len(self.bought[s])) for s in range(self.num_players)]
-        ranks = tuple(1 + sum(1 for k in keys if k < keys[s]) for s in range(self.num_players))
-        return Outcome(scores=scores, ranks=ranks)
-
-    def outcome(self) -> Outcome | None:
-        """None until the game is over; then scores (R16) and ranks (R17)."""
-        return self.standing() if self.is_over else None
-
     def view(self, seat: int | None, *, reveal: bool = False) -> PlayerView:
-        """What `seat` may know (None: a spectator): the one function that decides hidden
-        information (docs/design.md). Decks are sizes; another seat's blind reserve is its
-        level alone (R9), unless `reveal` (the replay of a game that is over, whose record
-        names every card); legal moves only for the seat whose decision it is."""
-        if seat is not None and not 0 <= seat < self.num_players:
-            raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
-        players = []
-        for s in range(self.num_players):
-            reserved = tuple(
-                ReservedCard(
-                    level=CARDS[idx].level,
-                    card=None if blind and s != seat and not reveal else CARDS[idx].id,
-                    blind=blind,
-                )
-                for idx, blind in self.reserved[s]
-            )
-            players.append(
-                PlayerInfo(
-                    seat=s,
-                    tokens=self.tokens[s],
-                    bonuses=self.bonuses[s],
-                    prestige=self.prestige(s),
-                    bought=tuple(CARDS[i].id for i in self.bought[s]),
-                    nobles=tuple(NOBLES[i].id for i in self.player_nobles[s]),
-                    reserved=reserved,
-                    last_turn=last_turn(self.last_turns[s]),
-                )
-            )
+        """What `seat` may know (None: a spectator): `shared.hidden.view_of`, the one
+        function that decides hidden information (docs/design.md). Decks are sizes; another
+        seat's blind reserve is its level alone (R9), unless `reveal` (the replay of a game
+        that is over, whose record names every card); legal moves only for the seat whose
+        decision it is."""
         mine = seat is not None and seat == self.current_player and not self.is_over
-        return PlayerView(
-            seat=seat,
-            num_players=self.num_players,
-            bank=self.bank,
-            board=tuple(tuple(None if i < 0 else CARDS[i].id for i in row) for row in self.board),
-            deck_sizes=tuple(len(d) for d in self.decks),
-            nobles=tuple(NOBLES[i].id for i in self.nobles),
-            players=tuple(players),
-            current_player=self.current_player,
-            starting_player=self.starting_player,
-            phase=self.phase,
-            turn=self.turn,
-            final_round=self.final_round,
-            is_over=self.is_over,
-            outcome=self.outcome(),
-            legal_moves=self.legal_moves() if mine else (),
-            target=self.target,
-        )
+        return view_of(self, seat, reveal=reveal, legal=self.legal_moves() if mine else ())
 
-    def _on_the_table(self) -> _Table:
+    def _on_the_table(self) -> OnTable:
         face_up = tuple(i for row in self.board for i in row if i >= 0)  # R11: -1 is empty
         reserves: tuple[Move, ...] = tuple(RESERVES[i] for i in face_up)
         reserves += tuple(RESERVE_DECKS[level] for level, deck in enumerate(self.decks) if deck)
@@ -285,7 +163,7 @@ class GameState(_OnTheTable):
         if kind is Return:  # R13: the end of the turn, put off by the action
             c = move.counts  # type: ignore[attr-defined]
             t = self.tokens[p]
-            s.tokens = _replace_at(
+            s.tokens = replace_at(
                 self.tokens,
                 p,
                 (t[0] - c[0], t[1] - c[1], t[2] - c[2], t[3] - c[3], t[4] - c[4], t[5] - c[5]),
@@ -294,8 +172,8 @@ class GameState(_OnTheTable):
             s.bank = (b[0] + c[0], b[1] + c[1], b[2] + c[2], b[3] + c[3], b[4] + c[4], b[5] + c[5])
             last = self.last_turns[p]
             assert last is not None
-            s.last_turns = _replace_at(
-                self.last_turns, p, _summary(last[0], move, last[2], last[3])
+            s.last_turns = replace_at(
+                self.last_turns, p, summary_of(last[0], move, last[2], last[3])
             )
         else:
             if kind is Take:  # R7, R8
@@ -309,7 +187,7 @@ class GameState(_OnTheTable):
                     t[4] + c[4],
                     t[5] + c[5],
                 )
-                s.tokens = _replace_at(self.tokens, p, mine)
+                s.tokens = replace_at(self.tokens, p, mine)
                 b = self.bank
                 s.bank = (
                     b[0] - c[0],
@@ -322,26 +200,26 @@ class GameState(_OnTheTable):
                 s.passes = 0
                 summary = _PLAIN.get(id(move)) or TurnSummary(move)
             elif kind is Buy:  # R10
-                mine = s._buy(p, move.index)  # type: ignore[attr-defined]
+                mine = buy(s, p, move.index)  # type: ignore[attr-defined]
                 s.passes = 0
                 summary = _PLAIN.get(id(move)) or TurnSummary(move)
             elif kind is Reserve:  # R9
                 index = move.index  # type: ignore[attr-defined]
-                s._take_from_board(index)
-                mine, summary = s._reserve(p, move, index, blind=False)
+                take_from_board(s, index)
+                mine, summary = reserve(s, p, move, index, blind=False)
             elif kind is ReserveDeck:  # R9: blind, from the top of the deck
                 level = move.level - 1  # type: ignore[attr-defined]
                 deck = self.decks[level]
-                s.decks = _replace_at(self.decks, level, deck[1:])
+                s.decks = replace_at(self.decks, level, deck[1:])
                 if len(deck) == 1:  # the deck's reserve move goes
                     s._table = None
-                mine, summary = s._reserve(p, move, deck[0], blind=True)
+                mine, summary = reserve(s, p, move, deck[0], blind=True)
             else:
                 if kind is Pass:  # R12
                     s.passes = self.passes + 1
                 mine = self.tokens[p]
                 summary = _PLAIN.get(id(move)) or TurnSummary(move)
-            s.last_turns = _replace_at(self.last_turns, p, summary)
+            s.last_turns = replace_at(self.last_turns, p, summary)
             if mine[0] + mine[1] + mine[2] + mine[3] + mine[4] + mine[5] > TOKEN_LIMIT:
                 s.phase = RETURN_PHASE  # R13: the same player decides what to return
                 return s
@@ -349,7 +227,7 @@ class GameState(_OnTheTable):
         s.phase = ACTION
         bonus = s.bonuses[p]
         if s.nobles and bonus[0] + bonus[1] + bonus[2] + bonus[3] + bonus[4] >= _FEWEST_FOR_NOBLE:
-            s._visit_noble(p, bonus)
+            visit_noble(s, p, bonus)
         if s.card_prestige[p] + 3 * len(s.player_nobles[p]) >= s.target:  # R15
             s.final_round = True
         n = self.num_players
@@ -362,119 +240,17 @@ class GameState(_OnTheTable):
             s.turn = self.turn + 1
         return s
 
-    # -- internals (only on a fresh copy) ---------------------------------
-
-    def _reserve(self, p: int, move: Move, idx: int, blind: bool) -> tuple[Six, TurnSummary]:
-        """R9: card `idx` joins p's reserves, with a gold if any is left. Gives p's tokens
-        and the turn's summary."""
-        self.reserved = _replace_at(self.reserved, p, (*self.reserved[p], (idx, blind)))
-        self.passes = 0
-        mine = self.tokens[p]
-        b = self.bank
-        if b[5] > 0:
-            mine = (mine[0], mine[1], mine[2], mine[3], mine[4], mine[5] + 1)
-            self.tokens = _replace_at(self.tokens, p, mine)
-            self.bank = (b[0], b[1], b[2], b[3], b[4], b[5] - 1)
-            return mine, _GOLD.get(id(move)) or TurnSummary(move, None, None, True)
-        return mine, _PLAIN.get(id(move)) or TurnSummary(move)
-
-    def _take_from_board(self, idx: int) -> None:
-        """Remove a face-up card and refill its slot from the deck (R11)."""
-        level = _CARD_LEVEL[idx] - 1
-        row = self.board[level]
-        slot = row.index(idx)
-        deck = self.decks[level]
-        new = deck[0] if deck else -1
-        if deck:
-            self.decks = _replace_at(self.decks, level, deck[1:])
-        self.board = _replace_at(self.board, level, _replace_at(row, slot, new))
-        table = self._table
-        if table is None:
-            return
-        if len(deck) <= 1:  # an empty slot, or the deck's reserve move goes: work it out anew
-            self._table = None
-            return
-        face_up, reserves, on_table = table
-        at = face_up.index(idx)
-        self._table = (
-            _replace_at(face_up, at, new),
-            _replace_at(reserves, at, RESERVES[new]),
-            on_table - _TOP_BIT[idx] + _TOP_BIT[new],
-        )
-
-    def _buy(self, p: int, idx: int) -> Six:
-        """R10: fixed payment, gold only for the shortfall; R11 refill. Gives p's tokens."""
-        t = self.tokens[p]
-        bonus = self.bonuses[p]
-        pay = [0, 0, 0, 0, 0]
-        gold = 0
-        for c, n in _COST_PAIRS[idx]:
-            n -= bonus[c]
-            if n > 0:
-                have = t[c]
-                if n > have:
-                    pay[c] = have
-                    gold += n - have
-                else:
-                    pay[c] = n
-        w, u, g, r, k = pay
-        mine = (t[0] - w, t[1] - u, t[2] - g, t[3] - r, t[4] - k, t[5] - gold)
-        self.tokens = _replace_at(self.tokens, p, mine)
-        b = self.bank
-        self.bank = (b[0] + w, b[1] + u, b[2] + g, b[3] + r, b[4] + k, b[5] + gold)
-        own = self.reserved[p]
-        for i, (held, _) in enumerate(own):
-            if held == idx:
-                self.reserved = _replace_at(self.reserved, p, own[:i] + own[i + 1 :])
-                break
-        else:
-            self._take_from_board(idx)
-        colours = list(bonus)
-        colours[_CARD_COLOUR[idx]] += 1
-        self.bonuses = _replace_at(self.bonuses, p, tuple(colours))
-        prestige = list(self.card_prestige)
-        prestige[p] += _CARD_PRESTIGE[idx]
-        self.card_prestige = tuple(prestige)
-        bought = list(self.bought)
-        bought[p] += (idx,)
-        self.bought = tuple(bought)
-        return mine
-
-    def _visit_noble(self, p: int, bonus: Five) -> None:
-        """R14: the first noble on the table whose demand p's bonuses meet visits p."""
-        for i, noble in enumerate(self.nobles):  # table order
-            for c, n in _NOBLE_PAIRS[noble]:
-                if bonus[c] < n:
-                    break
-            else:
-                self.nobles = self.nobles[:i] + self.nobles[i + 1 :]
-                self.player_nobles = _replace_at(
-                    self.player_nobles, p, (*self.player_nobles[p], noble)
-                )
-                last = self.last_turns[p]
-                assert last is not None
-                self.last_turns = _replace_at(
-                    self.last_turns, p, _summary(last[0], last[1], noble, last[3])
-                )
-                return
-
-    def __repr__(self) -> str:
-        return (
-            f"<GameState players={self.num_players} seed={self.seed} target={self.target} "
-            f"turn={self.turn} "
-            f"seat={self.current_player} phase={self.phase}{' over' if self.is_over else ''}>"
-        )
-
 
 def _copier() -> Callable[[GameState], GameState]:
     """The copy `apply` starts from, written out field by field from the declaration,
     as `dataclasses` writes `__init__`: as fast as a hand-written copy, which matters
-    since search bots copy millions of states. The legal-move cache starts empty."""
+    since search bots copy millions of states. The legal-move cache starts empty; the
+    board's (`_table`) is carried."""
     names = [f.name for f in fields(GameState) if f.name != "_legal"]
     source = "\n".join(
         ["def _copy(self):", "    s = new(GameState)"]
         + [f"    s.{name} = self.{name}" for name in names]
-        + ["    s._table = self._table", "    s._legal = None", "    return s"]
+        + ["    s._legal = None", "    return s"]
     )
     namespace: dict[str, Any] = {"new": object.__new__, "GameState": GameState}
     exec(source, namespace)
@@ -485,31 +261,8 @@ def _copier() -> Callable[[GameState], GameState]:
 _copy = _copier()
 
 
-def _replace_at(tup: tuple, i: int, value: object) -> tuple:  # type: ignore[type-arg]
-    """`tup` with item `i` replaced: through a list, twice as fast as slices."""
-    items = list(tup)
-    items[i] = value
-    return tuple(items)
-
-
 # The take moves for each bank (R7, R8), worked out once: at most 8**5 * 6 banks.
 _TAKES: dict[Six, tuple[Move, ...]] = {}
-
-
-# A turn's summary as `apply` first records it, made once per move: (move, None, None,
-# took gold). A move built without `parse_move` (not interned) gets a fresh one.
-_PLAIN: dict[int, TurnSummary] = {id(m): TurnSummary(m) for m in ALL_MOVES}
-_GOLD: dict[int, TurnSummary] = {
-    id(m): TurnSummary(m, None, None, True)
-    for m in ALL_MOVES
-    if isinstance(m, Reserve | ReserveDeck)
-}
-_new_tuple = tuple.__new__
-
-
-def _summary(action: Move, returned: Move | None, noble: int | None, gold: bool) -> TurnSummary:
-    """A TurnSummary from its four parts, without NamedTuple's keyword-handling `__new__`."""
-    return _new_tuple(TurnSummary, (action, returned, noble, gold))
 
 
 __all__ = [

@@ -103,7 +103,7 @@ def shortfall_of(idx: int, bonus: tuple[int, ...], tokens: tuple[int, ...]) -> i
 def payment(idx: int, bonus: tuple[int, ...], tokens: tuple[int, ...]) -> tuple[int, ...]:
     """R10's fixed payment for card `idx`: six counts, gems after bonuses and then gold for
     the whole shortfall. The caller checks that the gold is there (`unaffordable`).
-    `GameState._buy` inlines the same loop: a call there made a buy ply 20-40% slower."""
+    `shared.steps.buy` inlines the same loop: a call there made a buy ply 20-40% slower."""
     pay = [0, 0, 0, 0, 0, 0]
     for c, n in COST_PAIRS[idx]:
         n -= bonus[c]
@@ -119,7 +119,7 @@ def payment(idx: int, bonus: tuple[int, ...], tokens: tuple[int, ...]) -> tuple[
 
 def visiting_noble(bonus: tuple[int, ...], nobles: tuple[int, ...]) -> int | None:
     """R14: the first noble of `nobles` (table order) whose demand the bonuses meet.
-    `GameState._visit_noble` inlines the same loop, on the engine's hot path."""
+    `shared.steps.visit_noble` inlines the same loop, on the engine's hot path."""
     for noble in nobles:
         for c, n in NOBLE_PAIRS[noble]:
             if bonus[c] < n:

@@ -1,6 +1,6 @@
 """Per-player views: the table as one seat may know it, and nothing more (docs/design.md).
 
-These are the values a player receives. `GameState.view` (shared/state.py) is the
+These are the values a player receives. `GameState.view` (shared/hidden.py) is the
 one function that decides hidden information: a view names a card only where
 its viewer can see it: face-up cards, cards bought, face-up reserves and the
 viewer's own reserves. Decks are sizes; an opponent's blind reserve is its level

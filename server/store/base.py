@@ -18,13 +18,13 @@ not shared (SQLite) has nothing to tell and every lock is this process's.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .games import Forward, Games
 from .queries import Standing
-from .ratings import Rated
-from .records import DEFAULT_SETTINGS, ChatRecord, GameRecord, SeatRecord, Settings, Timing
+from .records import ChatRecord, Timing
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,88 +174,18 @@ class Store(ABC):
     async def name_owner(self, name: str) -> str | None:
         """The key fingerprint that owns `name`, or None."""
 
-    # -- tables and games ------------------------------------------------
+    # -- tables and games: the part `games` (`server.store.games`) ---------
 
-    @abstractmethod
-    async def create_table(
-        self,
-        table: str,
-        seats: Sequence[SeatRecord],
-        host: str,
-        rated: bool = False,
-        settings: Settings = DEFAULT_SETTINGS,
-    ) -> bool:
-        """A new waiting table at version 0 (`rated`: its game will be; `settings`: its
-        clock, patience, the game it is a rematch of); False if the id is taken, or if
-        that game has a rematch already."""
-
-    @abstractmethod
-    async def update_table(
-        self,
-        table: str,
-        version: int,
-        seats: Sequence[SeatRecord],
-        host: str,
-        status: str | None = None,
-        seed: int | None = None,
-        timing: Timing | None = None,
-        held: bool = False,
-    ) -> bool:
-        """Replace a table's seats and host (and status, seed and clocks when its game
-        starts) if it is still at `version`; it is then at version + 1. False if it was
-        not. `held`: an act of the game's lock holder (a time-out), see `append_move`."""
-
-    @abstractmethod
-    async def append_move(
-        self,
-        game: str,
-        seq: int,
-        notation: str,
-        turn: int,
-        timing: Timing | None = None,
-        held: bool = False,
-    ) -> None:
-        """Store move `seq`, and the clocks after it (`timing`), and commit (everyone hears
-        of it at commit, never before); `MoveTaken` if that place is taken. `held`: an act
-        of the game's lock holder (a bot's move), which a shared store writes only while
-        this process holds the game's lock (`try_lock_game`; else `StoreUnavailable`, and
-        nothing is written)."""
-
-    @abstractmethod
-    async def take_back(self, game: str, seq: int) -> None:
-        """Drop moves `seq` onwards of a game in progress, and the snapshots after them, in
-        one transaction (offline play's undo: the game is then its seed and the moves
-        left). A server never calls it: there, a move anyone has seen stays."""
-
-    @abstractmethod
-    async def finish_game(
-        self,
-        game: str,
-        status: str,
-        outcome: dict[str, Any] | None,
-        rated: Sequence[Rated] = (),
-    ) -> bool:
-        """A game in progress ends (finished, abandoned) or a waiting table closes; its
-        moves stay. The ratings of `rated` are updated in the same transaction, so no
-        game is rated twice or lost. False if it had ended already (another process came
-        first): then nothing is rated."""
-
-    @abstractmethod
-    async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
-        """Keep the state after `seq` moves (a cache for loading a game faster)."""
-
-    @abstractmethod
-    async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
-        """A table as stored, with its moves and latest snapshot (unless `moves` is
-        False: its seats and status are wanted, nothing more)."""
-
-    @abstractmethod
-    async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
-        """The game's moves from `start` on, in order."""
-
-    @abstractmethod
-    async def open_tables(self) -> list[GameRecord]:
-        """Every waiting table and game in progress, oldest first, with moves."""
+    games: Games  # tables and games, moves, snapshots: a part each backend makes
+    create_table = Forward(Games.create_table)
+    update_table = Forward(Games.update_table)
+    append_move = Forward(Games.append_move)
+    take_back = Forward(Games.take_back)
+    finish_game = Forward(Games.finish_game)
+    save_snapshot = Forward(Games.save_snapshot)
+    load_game = Forward(Games.load_game)
+    moves = Forward(Games.moves)
+    open_tables = Forward(Games.open_tables)
 
     async def rematch_for(self, game: str) -> str | None:
         """The table that is `game`'s rematch, if one was made."""

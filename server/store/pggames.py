@@ -84,7 +84,8 @@ Writer = Callable[[str, bool], AbstractAsyncContextManager[Conn]]  # (game, held
 
 
 class PgGames:
-    """The store's tables and games over `pooled()` (a connection of the pool) and
+    """The store's tables and games (`Store.games`: `server.store.games.Games` says what
+    each method does) over `pooled()` (a connection of the pool) and
     `writer(game, held)` (where a write for a game goes: its lock holder's connection for
     an act of the holder, else the pool)."""
 

@@ -52,19 +52,13 @@ from .pgnews import CHANNEL, NOTIFY, PRESENCE, chat_news, heard, removal_news, t
 from .pgpool import Conn, bring_up_to_date, connect, open_pool, pooled
 from .pgpresence import Presence
 from .queries import COPIED, insert_missing, pg
-from .ratings import Rated
 from .records import (
     ADD_CHAT,
     CHAT_COLUMNS,
-    DEFAULT_SETTINGS,
     OPEN_STATUSES,
     ChatRecord,
-    GameRecord,
-    SeatRecord,
-    Settings,
     StoreError,
     StoreUnavailable,
-    Timing,
     chat_record,
 )
 from .tournaments import TournamentQueries
@@ -86,7 +80,7 @@ class PostgresStore(Store):
         self.process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._pool: asyncpg.Pool | None = None
         self._listener: asyncpg.Connection | None = None
-        self._games = PgGames(self._conn, self._writer)
+        self.games = PgGames(self._conn, self._writer)
         locks_name = f"splendor-locks {self.process}"  # pg_stat_activity shows whose
         self._locks = GameLocks(self._connect, locks_name, self._locks_lost)
         self._presence = Presence(self.process, self._conn, lambda: self._listener, self._lost)
@@ -201,68 +195,6 @@ class PostgresStore(Store):
         async with self._conn() as conn:
             owner = await conn.fetchval(pg(NAME_OWNER), name.lower())
         return None if owner is None else str(owner)
-
-    # -- tables and games: the part `PgGames` ------------------------------
-
-    async def create_table(
-        self,
-        table: str,
-        seats: Sequence[SeatRecord],
-        host: str,
-        rated: bool = False,
-        settings: Settings = DEFAULT_SETTINGS,
-    ) -> bool:
-        return await self._games.create_table(table, seats, host, rated, settings)
-
-    async def update_table(
-        self,
-        table: str,
-        version: int,
-        seats: Sequence[SeatRecord],
-        host: str,
-        status: str | None = None,
-        seed: int | None = None,
-        timing: Timing | None = None,
-        held: bool = False,
-    ) -> bool:
-        return await self._games.update_table(
-            table, version, seats, host, status, seed, timing, held
-        )
-
-    async def append_move(
-        self,
-        game: str,
-        seq: int,
-        notation: str,
-        turn: int,
-        timing: Timing | None = None,
-        held: bool = False,
-    ) -> None:
-        await self._games.append_move(game, seq, notation, turn, timing, held)
-
-    async def take_back(self, game: str, seq: int) -> None:
-        await self._games.take_back(game, seq)
-
-    async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
-        await self._games.save_snapshot(game, seq, state)
-
-    async def finish_game(
-        self,
-        game: str,
-        status: str,
-        outcome: dict[str, Any] | None,
-        rated: Sequence[Rated] = (),
-    ) -> bool:
-        return await self._games.finish_game(game, status, outcome, rated)
-
-    async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
-        return await self._games.load_game(game, moves)
-
-    async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
-        return await self._games.moves(game, start)
-
-    async def open_tables(self) -> list[GameRecord]:
-        return await self._games.open_tables()
 
     # -- chat ------------------------------------------------------------------
 

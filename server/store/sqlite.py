@@ -32,17 +32,11 @@ from .base import ChatPosted, ChatRemoved, Dump, Event, Store
 from .club import ClubQueries, Statement
 from .common import ADD_NAME, NAME_OWNER, select_all
 from .queries import COPIED, insert_missing
-from .ratings import Rated
 from .records import (
     ADD_CHAT,
     CHAT_COLUMNS,
-    DEFAULT_SETTINGS,
     ChatRecord,
-    GameRecord,
-    SeatRecord,
-    Settings,
     StoreError,
-    Timing,
     chat_record,
 )
 from .sqlitefile import open_file
@@ -62,7 +56,7 @@ class SqliteStore(Store):
         super().__init__()
         self.club = ClubQueries(self._rows, self._statements)
         self.tournaments = TournamentQueries(self._rows, self._statements)
-        self._games = SqliteGames(self._in_write, self._in_read)
+        self.games = SqliteGames(self._in_write, self._in_read)
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
         self.path = Path(path)
@@ -182,66 +176,6 @@ class SqliteStore(Store):
     async def name_owner(self, name: str) -> str | None:
         rows = await self._in_read(_fetch, NAME_OWNER, (name,))
         return str(rows[0][0]) if rows else None
-
-    # -- tables and games: the part `SqliteGames` --------------------------
-
-    async def create_table(
-        self,
-        table: str,
-        seats: Sequence[SeatRecord],
-        host: str,
-        rated: bool = False,
-        settings: Settings = DEFAULT_SETTINGS,
-    ) -> bool:
-        return await self._games.create_table(table, seats, host, rated, settings)
-
-    async def update_table(
-        self,
-        table: str,
-        version: int,
-        seats: Sequence[SeatRecord],
-        host: str,
-        status: str | None = None,
-        seed: int | None = None,
-        timing: Timing | None = None,
-        held: bool = False,  # one process: every lock is its own
-    ) -> bool:
-        return await self._games.update_table(table, version, seats, host, status, seed, timing)
-
-    async def append_move(
-        self,
-        game: str,
-        seq: int,
-        notation: str,
-        turn: int,
-        timing: Timing | None = None,
-        held: bool = False,  # one process: every lock is its own
-    ) -> None:
-        await self._games.append_move(game, seq, notation, turn, timing)
-
-    async def take_back(self, game: str, seq: int) -> None:
-        await self._games.take_back(game, seq)
-
-    async def save_snapshot(self, game: str, seq: int, state: bytes) -> None:
-        await self._games.save_snapshot(game, seq, state)
-
-    async def finish_game(
-        self,
-        game: str,
-        status: str,
-        outcome: dict[str, Any] | None,
-        rated: Sequence[Rated] = (),
-    ) -> bool:
-        return await self._games.finish_game(game, status, outcome, rated)
-
-    async def load_game(self, game: str, moves: bool = True) -> GameRecord | None:
-        return await self._games.load_game(game, moves)
-
-    async def moves(self, game: str, start: int = 0) -> tuple[str, ...]:
-        return await self._games.moves(game, start)
-
-    async def open_tables(self) -> list[GameRecord]:
-        return await self._games.open_tables()
 
     # -- chat ------------------------------------------------------------------
 

@@ -49,7 +49,8 @@ class Run(Protocol):
 
 
 class SqliteGames:
-    """The store's tables and games: writes through `write`, reads through `read`."""
+    """The store's tables and games (`Store.games`: `server.store.games.Games` says what
+    each method does): writes through `write`, reads through `read`."""
 
     def __init__(self, write: Run, read: Run) -> None:
         self._write = write
@@ -79,13 +80,20 @@ class SqliteGames:
         status: str | None = None,
         seed: int | None = None,
         timing: Timing | None = None,
+        held: bool = False,  # one process: every lock is its own
     ) -> bool:
         args = update_args(table, version, seats, host, status, seed)
         players = game_players(table, seats) if status == PLAYING else []
         return await self._write(_update, args, players, timing)
 
     async def append_move(
-        self, game: str, seq: int, notation: str, turn: int, timing: Timing | None = None
+        self,
+        game: str,
+        seq: int,
+        notation: str,
+        turn: int,
+        timing: Timing | None = None,
+        held: bool = False,  # one process: every lock is its own
     ) -> None:
         try:
             await self._write(_append, game, seq, notation, turn, timing or Timing())

@@ -16,7 +16,8 @@ from typing import Any
 
 from shared import CARDS, LETTERS, GameState, IllegalMoveError, Move, card, new_game, parse_move
 from shared.settings import GameSettings
-from shared.state import GEMS_BY_PLAYERS, GOLD_TOKENS, TOKEN_LIMIT, TurnSummary, _replace_at
+from shared.state import GEMS_BY_PLAYERS, GOLD_TOKENS, TOKEN_LIMIT, TurnSummary
+from shared.steps import replace_at
 
 Six = tuple[int, int, int, int, int, int]
 
@@ -50,7 +51,7 @@ def give_tokens(state: GameState, seat: int, letters: str) -> GameState:
     if min(bank) < 0:
         raise ValueError(f"the bank cannot give {letters}")
     mine = tuple(t + n for t, n in zip(state.tokens[seat], c, strict=True))
-    return edit(state, bank=bank, tokens=_replace_at(state.tokens, seat, mine))
+    return edit(state, bank=bank, tokens=replace_at(state.tokens, seat, mine))
 
 
 def empty_bank(state: GameState, letters: str) -> GameState:
@@ -73,11 +74,11 @@ def _remove_card(state: GameState, i: int) -> GameState:
         new = deck[0] if deck else -1
         return edit(
             state,
-            board=_replace_at(state.board, level, _replace_at(row, row.index(i), new)),
-            decks=_replace_at(state.decks, level, deck[1:]),
+            board=replace_at(state.board, level, replace_at(row, row.index(i), new)),
+            decks=replace_at(state.decks, level, deck[1:]),
         )
     if i in deck:
-        return edit(state, decks=_replace_at(state.decks, level, tuple(d for d in deck if d != i)))
+        return edit(state, decks=replace_at(state.decks, level, tuple(d for d in deck if d != i)))
     raise ValueError(f"{CARDS[i].id} is neither on the board nor in a deck")
 
 
@@ -91,9 +92,9 @@ def give_cards(state: GameState, seat: int, card_ids: Iterable[str]) -> GameStat
         bonus = s.bonuses[seat]
         s = edit(
             s,
-            bought=_replace_at(s.bought, seat, (*s.bought[seat], i)),
-            bonuses=_replace_at(s.bonuses, seat, _replace_at(bonus, c.colour, bonus[c.colour] + 1)),
-            card_prestige=_replace_at(s.card_prestige, seat, s.card_prestige[seat] + c.prestige),
+            bought=replace_at(s.bought, seat, (*s.bought[seat], i)),
+            bonuses=replace_at(s.bonuses, seat, replace_at(bonus, c.colour, bonus[c.colour] + 1)),
+            card_prestige=replace_at(s.card_prestige, seat, s.card_prestige[seat] + c.prestige),
         )
     return s
 
@@ -118,14 +119,14 @@ def give_reserved(state: GameState, seat: int, card_id: str, blind: bool) -> Gam
     """`seat` holds this card reserved (blind or face up); no gold comes with it."""
     i = idx(card_id)
     s = _remove_card(state, i)
-    return edit(s, reserved=_replace_at(s.reserved, seat, (*s.reserved[seat], (i, blind))))
+    return edit(s, reserved=replace_at(s.reserved, seat, (*s.reserved[seat], (i, blind))))
 
 
 def empty_deck(state: GameState, level: int) -> GameState:
     """Level `level`'s deck is empty: its cards go out of the game (as if bought by no one).
 
     Only for positions where conservation is not checked."""
-    return edit(state, decks=_replace_at(state.decks, level - 1, ()))
+    return edit(state, decks=replace_at(state.decks, level - 1, ()))
 
 
 def play(state: GameState, *moves: str) -> GameState:

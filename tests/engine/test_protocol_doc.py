@@ -1,7 +1,8 @@
 """docs/protocol.md cannot drift from the one declaration of each message: its tables of
-messages and limits are made from `shared.messages` (and `shared.social`), the view's keys
-from the codec, and every whole example in it decodes to what it says. To write the
-tables again after a change: `python tests/engine/test_protocol_doc.py`."""
+messages and limits are made from `shared.messages` (and `shared.club_messages`,
+`shared.social`), the view's keys from the codec, and every whole example in it decodes
+to what it says. To write the tables again after a change:
+`python tests/engine/test_protocol_doc.py`."""
 
 from __future__ import annotations
 
@@ -17,9 +18,15 @@ import msgpack
 
 from shared import codec, protocol
 from shared.clock import ClockView, TimeControl
+from shared.club_messages import (
+    LEADERBOARD_PAGE,
+    PROFILE_GAMES,
+    PROFILE_HISTORY,
+    GameLine,
+    Ranked,
+)
 from shared.deal import new_game
 from shared.messages import (
-    LEADERBOARD_PAGE,
     MAX_ID,
     MAX_NAME,
     MAX_RATING,
@@ -27,14 +34,10 @@ from shared.messages import (
     MAX_SEED,
     MAX_TEXT,
     MAX_VERSIONS,
-    PROFILE_GAMES,
-    PROFILE_HISTORY,
     SUBSYSTEM,
     ClientMessage,
-    GameLine,
     HostMessage,
     LoggedTurn,
-    Ranked,
     RatingChange,
     RematchOffer,
     SeatSummary,
