@@ -22,7 +22,7 @@ from .club_messages import (
 from .constants import WINNING_PRESTIGE
 from .i18n import Text
 from .moves import Move
-from .social import Absent, ChatLines, NextGame, Rematch, Say, Vote
+from .social import Absent, ChatLines, Invite, NextGame, Rematch, Say, Vote
 from .tourney_messages import (
     AskTourney,
     AskTourneys,
@@ -38,7 +38,8 @@ PROTOCOL_VERSION = 3  # 2: typed messages, the version in `welcome`, turns as on
 # 3: the host says where a session is (`Where`), and the app follows it. Added since, with
 # defaults (so version 3 still: a client that does not know them reads the rest as
 # before): a notice's and a bye's `said` (key and fields, `shared.said`, for the client to
-# translate), `welcome`'s saved `language` and `reading`, the `language` message.
+# translate), `welcome`'s saved `language` and `reading`, the `language` message;
+# invitations: `create`'s `invite`, the `invite` message, a table summary's `rematch`.
 
 BOT_LEVELS = ("easy", "medium", "hard")
 MAX_SEED = 1 << 63  # seeds are 0 .. 2**63-1: a signed 64-bit integer in any database
@@ -71,7 +72,7 @@ class SeatSummary:
     # time ran out, or the others voted while they were away).
     standin: str | None = None
     timeouts: int = 0  # times the player's clock ran out in this game
-    invited: bool = False  # a rematch: the seat is kept for its player until they accept
+    invited: bool = False  # the seat is kept for its player until they accept (an invitation)
     program: bool = False  # the player is a program (a bot account), shown with the bots' mark
 
     @property
@@ -91,6 +92,7 @@ class TableSummary:
     rated: bool = False  # its game changes the players' ratings
     clock: TimeControl = CASUAL  # its time control (`shared.clock`)
     target: int = WINNING_PRESTIGE  # the prestige that ends its game (R15, `shared.settings`)
+    rematch: bool = False  # a rematch: its seats are the players of the game before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,8 +247,10 @@ class Hello:
 @dataclass(frozen=True, slots=True)
 class Create:
     """A new table: `bots` has one level or None (an open seat) per seat; seat 0 is the
-    creator's. `seed` is honoured only by a host that lets players choose the deal
-    (offline play): on a server, a player who chose the seed would know the decks."""
+    creator's. `invite`, empty or one name or None per seat: a seat held for the player
+    named (docs/protocol.md, "Invitations"), whose `bots` entry is None. `seed` is honoured
+    only by a host that lets players choose the deal (offline play): on a server, a player
+    who chose the seed would know the decks."""
 
     TAG: ClassVar[str] = "create"
     seats: int
@@ -256,6 +260,7 @@ class Create:
     clock: TimeControl = CASUAL  # its time control (`shared.clock`)
     patience: int = 10  # minutes a player may be away before the others may vote
     target: int = WINNING_PRESTIGE  # R15: one of `shared.settings.TARGETS`
+    invite: tuple[str | None, ...] = ()  # seats held for players by name
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +371,7 @@ ClientMessage = (
     | Say
     | Vote
     | Rematch
+    | Invite
     | NextGame
     | Language
     | AskTourneys

@@ -92,7 +92,7 @@ from .messages import (
 )
 from .moves import Move
 from .reading import ProtocolError, Reader, T, shown
-from .social import Absent, ChatLine, ChatLines, NextGame, Rematch, Say, Vote
+from .social import Absent, ChatLine, ChatLines, Invite, NextGame, Rematch, Say, Vote
 from .tourney_messages import (
     TOURNEY_PARTS,
     AskTourney,
@@ -111,7 +111,7 @@ from .tourney_messages import (
 _QUIET = frozenset(
     (
         "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
-        "to_move", "target", "program", "said", "language", "reading",
+        "to_move", "target", "program", "said", "language", "reading", "invite",
         "format_said", "starts_said", "about_said", "path_said", "tournaments_said",
     )
 )  # fmt: skip
@@ -192,6 +192,7 @@ _CLIENT: dict[str, Callable[[Reader], ClientMessage]] = {
     Say.TAG: social.say,
     Vote.TAG: social.vote,
     Rematch.TAG: lambda r: Rematch(),
+    Invite.TAG: social.invite,
     NextGame.TAG: lambda r: NextGame(),
     **tourney.CLIENT_READERS,
 }
@@ -264,6 +265,7 @@ __all__ = [
     "Quick",
     "RatingChange",
     "Rematch",
+    "Invite",
     "RematchOffer",
     "Say",
     "SeatSummary",

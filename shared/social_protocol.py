@@ -101,6 +101,24 @@ def invite(r: Reader) -> Invite:
     return Invite(r.line("name", MAX_NAME), r.opt_integer("seat", 0, 3))
 
 
+def invitations(r: Reader, bots: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """`create`'s `invite`: absent, or a name or none for each seat; not seat 1 (the
+    creator's), nor a seat with a bot."""
+    names = r.seq("invite", _name_or_none, ())
+    if not names:
+        return ()
+    if len(names) != len(bots):
+        raise r.bad("invite", f"a name or none for each of the {len(bots)} seats")
+    both = any(n is not None and b is not None for n, b in zip(names, bots, strict=True))
+    if names[0] is not None or both:
+        raise r.bad("invite", "names for seats without a bot, seat 1 (yours) left out")
+    return names
+
+
+def _name_or_none(x: object, what: str) -> str | None:
+    return None if x is None else _name(x, what)
+
+
 def seat_extras(r: Reader) -> dict[str, Any]:
     """A seat summary's fields about clocks, votes and rematches (absent: none)."""
     standin = None if r.d.get("standin") is None else r.level("standin")

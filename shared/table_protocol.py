@@ -79,6 +79,7 @@ def _table(x: object, what: str) -> TableSummary:
         r.flag("rated", False),
         social.time_control(r, "clock"),
         _target(r, asked=False),
+        r.flag("rematch", False),
     )
 
 
@@ -214,7 +215,8 @@ def _create(r: Reader) -> Create:
     seed, rated = r.opt_integer("seed", 0, MAX_SEED - 1), r.flag("rated", False)
     clock = social.time_control(r, "clock")
     patience = r.integer("patience", 1, 24 * 60, 10)
-    return Create(n, bots, seed, rated, clock, patience, _target(r, asked=True))
+    invite = social.invitations(r, bots)
+    return Create(n, bots, seed, rated, clock, patience, _target(r, asked=True), invite)
 
 
 def _quick(r: Reader) -> Quick:

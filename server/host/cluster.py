@@ -134,6 +134,7 @@ class Cluster:
         await self.presence()
         self.lobby.refresh()
         self.lobby.seat_newcomers(table)
+        self.lobby.invites.changed(table)  # a table made with invitations: told here too
         table.kick_bots()
 
     async def _changed(self, table_id: str, version: int | None = None) -> None:

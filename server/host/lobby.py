@@ -266,10 +266,12 @@ class Lobby:
     async def _create(self, link: HostLink, msg: Create) -> None:
         patience = msg.patience * 60.0
         bots = msg.bots[1:]
+        invited = await self.invites.players(link.identity, msg.invite[1:])
         table = await self.maker.create(
-            link.identity, bots, msg.rated, msg.clock, patience, msg.target
+            link.identity, bots, msg.rated, msg.clock, patience, msg.target, invited
         )
         self.usher.place(link, table, 0)
+        self.invites.changed(table)  # the invitees here are told (elsewhere: `Cluster`)
         if msg.seed is not None and self.settings.client_seeds:
             self.maker.seed_asked[table.id] = msg.seed
         self.usher.send_lobby(link)

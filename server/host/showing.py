@@ -39,9 +39,10 @@ class Showing:
         seating = self._seating
         seats, host, status = seating.seat_summaries(), seating.host, seating.status
         target = seating.game_settings.target  # R15's, when it is not 15 (the lobby says)
+        rematch = seating.settings.rematch_of is not None
         return TableSummary(
             seating.id, host, status, seats, self._game.turn, seating.rated, seating.control,
-            target,
+            target, rematch,
         )  # fmt: skip
 
     def rematch_offer(self) -> RematchOffer | None:

@@ -30,6 +30,7 @@ from shared.protocol import (
     GameLine,
     GameRecordText,
     Hint,
+    Invite,
     Join,
     Leaderboard,
     Leave,
@@ -169,6 +170,12 @@ CLIENT_MESSAGES += [
     Vote(2),
     Rematch(),
     NextGame(),
+    Invite("bob"),
+    Invite("cy", 2),
+    Create(3, (None, None, "easy"), invite=(None, "bob", None)),
+]
+HOST_MESSAGES += [  # invitations (docs/protocol.md, "Invitations")
+    LobbyList((TableSummary("t3", "ann", TableStatus.WAITING, OFFER.seats, rematch=True),)),
 ]
 
 
@@ -217,6 +224,15 @@ def test_each_side_refuses_the_others_messages() -> None:
         ({"t": "say", "text": "x" * 1001}, "text should be text"),
         ({"t": "vote", "seat": 4}, "seat should be"),
         ({"t": "vote"}, "needs seat"),
+        ({"t": "invite", "name": "bob", "seat": 4}, "seat should be"),
+        ({"t": "invite"}, "needs name"),
+        ({"t": "create", "seats": 2, "invite": ("ann", None)}, "seat 1 (yours) left out"),
+        (
+            {"t": "create", "seats": 2, "bots": (None, "easy"), "invite": (None, "bob")},
+            "without a bot",
+        ),
+        ({"t": "create", "seats": 3, "invite": (None, "bob")}, "each of the 3 seats"),
+        ({"t": "create", "seats": 2, "invite": (None, 7)}, "should be a name"),
     ],
 )
 def test_a_malformed_client_message_says_what_is_wrong(
