@@ -3,6 +3,7 @@ the request to send (`shared.protocol.Create` or `Quick`; a name for `Invite`), 
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -98,13 +99,18 @@ class CreateTableDialog(_Dialog):
                 ),
                 classes="dialog-text",
             )
-            yield Static(
-                _(
-                    "[b]↑↓[/b]: field   [b]←→[/b]: change   "
-                    "[b]Enter[/b]: create   [b]Esc[/b]: cancel"
-                ),
-                classes="dialog-keys",
-            )
+            yield Static(self._keys(False), classes="dialog-keys", id="create-keys")
+
+    @staticmethod
+    def _keys(naming: bool) -> str:
+        """The dialog's keys; on an invited player's name, that it is typed there."""
+        if naming:
+            return _("Type the player's name.  [b]Enter[/b]: create   [b]↑[/b]: back")
+        return _("[b]↑↓[/b]: field   [b]←→[/b]: change   [b]Enter[/b]: create   [b]Esc[/b]: cancel")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        naming = isinstance(event.widget, Input)
+        self.query_one("#create-keys", Static).update(self._keys(naming))
 
     def on_mount(self) -> None:
         self._show_seats()

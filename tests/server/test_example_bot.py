@@ -120,7 +120,7 @@ async def test_the_example_program_accepts_an_invitation_and_plays_the_game(tmp_
             if "robo" in game.tap.records and await game.host.store.name_owner("robo"):
                 break
             await asyncio.sleep(0.02)
-        ann = await login(game.port, "ann")
+        ann = await login(game.port, "ann", asyncssh.generate_private_key("ssh-ed25519"))
         await ann.wait_for("you are ann")
         await create_inviting(ann, "robo")
         await ann.wait_for(lambda t: "⚙ robo" in t and "s starts the game" in t)

@@ -25,7 +25,8 @@ async def create_inviting(player: Player, name: str) -> str:
     player.press(KEYS["down"])  # from the seat count to seat 2
     player.press(KEYS["left"])  # "open" → "a player", the last choice
     await player.wait_for("the player's name")
-    player.press(KEYS["down"])  # to the name's line
+    player.press(KEYS["down"])  # to the name's line: keys typed before it has the focus
+    await player.wait_for("Type the player's name")  # would go to the seat's choice
     player.press(name)
     player.press(KEYS["enter"])
     text = await player.wait_for(
