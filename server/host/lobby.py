@@ -1,9 +1,9 @@
 """The lobby: the client commands that move players between tables. It holds its parts:
 where each session is (`.places`, the one place that moves one and tells its app), taking
 sessions there (`.usher`), the lobby list (`.listing`), chat, the club's desk, rematches
-(`.company`), making tables (`.making`), a game in play (`.playing`); the moves are
-docs/design.md's table ("Where a player is"). A refusal is a notice to the one session
-that sent it, and so is an unexpected error (logged)."""
+(`.company`), invitations (`.invitedesk`), making tables (`.making`), a game in play
+(`.playing`); the moves are docs/design.md's table ("Where a player is"). A refusal is a
+notice to the one session that sent it, and so is an unexpected error (logged)."""
 
 from __future__ import annotations
 
