@@ -111,7 +111,8 @@ async def bot_account(store: Store, name: str, program: bool) -> str:
         said = "is a program's name" + owned if changed else "was a program's name already"
     else:
         said = "is a person's name again" if changed else "was not a program's name"
-    return f"{name} {said}; from its next login\n"
+    later = "; it counts from its next login" if changed else ""  # a session keeps its mark
+    return f"{name} {said}{later}\n"
 
 
 async def chat_lines(store: Store, game: str | None, everywhere: bool, last: int) -> str:

@@ -96,14 +96,14 @@ async def test_bot_account_marks_a_name_as_a_programs(
     await host.stop()
     where = ["--database", database]
     code, out, _ = await run(capsys, "bot-account", "Robo", *where)
-    assert (code, out) == (0, "robo is a program's name; from its next login\n")
+    assert (code, out) == (0, "robo is a program's name; it counts from its next login\n")
     code, out, _ = await run(capsys, "bot-account", "robo", *where)
-    assert "was a program's name already" in out
+    assert out == "robo was a program's name already\n"  # nothing changed: no "from"
     code, out, _ = await run(capsys, "rename", "robo", "robot", *where)  # the mark goes along
     again = await start_host(database=database)
     assert await again.store.is_program("robot") and not await again.store.is_program("robo")
     await again.stop()
     code, out, _ = await run(capsys, "bot-account", "robot", "--remove", *where)
-    assert (code, out) == (0, "robot is a person's name again; from its next login\n")
+    assert (code, out) == (0, "robot is a person's name again; it counts from its next login\n")
     code, _, err = await run(capsys, "bot-account", "9", *where)
     assert code == 2 and "can't be a player name" in err
