@@ -141,12 +141,21 @@ def my_table(
     names = ", ".join(invited)
     if me in invited and table.rematch:
         action = _("a rematch: [b]j[/b] accepts")
-    elif me in invited:  # l declines
+    elif me in invited:
         action = _("{host} invites you: [b]j[/b] accepts", host=host)
     elif invited and table.rematch:
         action = _("a rematch: waiting for {names} to accept", names=names)
     elif invited:
         action = _("waiting for {names} to accept the invitation", names=names)
+    if me in invited:  # not theirs yet: l declines the seat held for them
+        return _(
+            "[b]Table {id}[/b] ({waiting})  {seats}\n{action} · [b]l[/b] declines{moves}",
+            id=table.id,
+            waiting=waiting,
+            seats=seats,
+            action=action,
+            moves=moves,
+        )
     return _(
         "[b]Your table {id}[/b] ({waiting})  {seats}\n{action} · [b]l[/b] leaves{moves}",
         id=table.id,

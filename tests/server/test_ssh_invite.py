@@ -54,7 +54,8 @@ async def test_an_invitation_at_creation_accepted_with_j_then_a_move_each(
         ann, bob = await enter(game, "ann"), await enter(game, "bob")
         table = await create_inviting(ann, "bob")
         await ann.wait_for("waiting for bob to accept the invitation")
-        await bob.wait_for("ann invites you: j accepts")
+        await bob.wait_for("ann invites you: j accepts · l declines")
+        await bob.wait_for(f"Table {table} (waiting)")  # not "Your table": not his yet
         assert told(game, "bob", "call") == [
             f"ann invites you to table {table}: j accepts · l declines"
         ]
