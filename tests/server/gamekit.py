@@ -202,7 +202,9 @@ async def play_to_end(player: Player, record: Record, limit: int = 200) -> Playe
     for _ in range(limit):
         view = await play_turn(player, record)
         if view.is_over:
-            await player.wait_for("Game over")
+            # The game-over screen comes with the ratings and, in a tournament, the next
+            # round's pairing: more work on a loaded machine than one move's screen.
+            await player.wait_for("Game over", timeout=3 * WAIT)
             return view
     raise AssertionError(f"the game did not end in {limit} decisions")
 
