@@ -6,7 +6,7 @@ human whose decision it is, as a deadline: an absolute time, stored with each mo
 (`Store.append_move`'s `timing`), so that the clock survives a restart and a change
 of process. A real-time game also stores each seat's bank as of its latest turn.
 Nothing counts down on the server: a process looks, twice a second, at whether a
-deadline has passed (`Lobby.check_clocks`).
+deadline has passed (`Play.check_clocks`).
 
 Only the process that runs the game's bots acts on its clock: the one holding the
 game's lock (`GameLock`, over `Store.try_lock_game`), taken by the process that starts the

@@ -53,7 +53,7 @@ def lock_name(tid: str) -> str:
 
 class TournamentDesk:
     """See the module docstring. `add` makes this process's copy of a stored table;
-    `place` seats a session at a table (`Lobby._place`); `deal` gives a game's seed."""
+    `place` seats a session at a table (`Usher.place`); `deal` gives a game's seed."""
 
     def __init__(
         self,
