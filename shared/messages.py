@@ -141,7 +141,7 @@ class LobbyList:
         return next((t for t in self.tables if t.id == table_id), None)
 
     def waiting_at(self) -> TableSummary | None:
-        """The waiting table this player sits at, if any."""
+        """The waiting table this player holds a seat at (an invitation too), if any."""
         return next(
             (t for t in self.tables if t.status is TableStatus.WAITING and t.id in self.mine),
             None,
@@ -290,7 +290,11 @@ class Watch:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
+    """Give up the seat of the table shown; in the lobby, decline an invitation (`table`:
+    the one to decline, else the first; a player waiting at a table of their own names it)."""
+
     TAG: ClassVar[str] = "leave"
+    table: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,7 +268,7 @@ CLIENT_READERS: dict[str, Callable[[Reader], ClientMessage]] = {
     Quick.TAG: _quick,
     Join.TAG: lambda r: Join(r.text("table", MAX_ID)),
     Watch.TAG: lambda r: Watch(r.text("table", MAX_ID)),
-    Leave.TAG: lambda r: Leave(),
+    Leave.TAG: lambda r: Leave(r.opt_text("table", MAX_ID)),
     ToLobby.TAG: lambda r: ToLobby(),
     Start.TAG: lambda r: Start(),
     PlayMove.TAG: _move,

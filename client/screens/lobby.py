@@ -47,7 +47,17 @@ from .club import GameIdDialog, PlayerPicker, candidates
 from .language import LanguageDialog
 from .lobby_dialogs import CreateTableDialog, InviteDialog, QuickGameDialog
 from .lobby_keys import BINDINGS, SPARE, TYPING, key_line
-from .lobby_text import COLUMNS, my_table, playing_at, table_rows, title
+from .lobby_text import (
+    COLUMNS,
+    held_for,
+    invited_to,
+    my_table,
+    playing_at,
+    seated_at,
+    shown_table,
+    table_rows,
+    title,
+)
 
 if TYPE_CHECKING:
     from ..app import SplendorApp
@@ -115,7 +125,7 @@ class LobbyScreen(Screen[None]):
         self.online.show(lobby.online)
         if self.typing is None:
             self.query_one(KeyBar).show(self._keys(), SPARE)
-        self._show_mine(lobby.waiting_at(), lobby.to_move, playing_at(lobby))
+        self._show_mine(lobby, playing_at(lobby))
 
     def action_humans(self) -> None:
         """h: hide the tables where a program plays, or show them again."""
@@ -123,7 +133,8 @@ class LobbyScreen(Screen[None]):
         self.show(self.lobby)
 
     def _keys(self) -> Keys:
-        return key_line(self.lobby.waiting_at(), self.splendor.player_name)
+        me = self.splendor.player_name
+        return key_line(shown_table(self.lobby, me), me)
 
     def _update_static(self, selector: str, content: str | Text) -> None:
         """`Static.update` only when the content differs from what the widget shows."""
@@ -132,10 +143,14 @@ class LobbyScreen(Screen[None]):
         self._statics[selector] = content
         self.query_one(selector, Static).update(content, layout=False)  # fixed heights
 
-    def _show_mine(
-        self, table: TableSummary | None, to_move: tuple[str, ...], playing: tuple[str, ...]
-    ) -> None:
-        mine = my_table(self.splendor.player_name, table, to_move, playing)
+    def _show_mine(self, lobby: LobbyList, playing: tuple[str, ...]) -> None:
+        """The table `me` sits at, else the invitation (`shown_table`); sitting at one and
+        invited to another, the invitation is said too."""
+        me = self.splendor.player_name
+        invited = next(iter(invited_to(lobby, me)), None)
+        table = shown_table(lobby, me)
+        other = invited if invited is not table else None
+        mine = my_table(me, table, lobby.to_move, playing, other)
         self._update_static("#my-table", mine)
 
     def selected_id(self) -> str | None:
@@ -170,13 +185,14 @@ class LobbyScreen(Screen[None]):
         return table.status is TableStatus.PLAYING and table.id in self.lobby.mine
 
     def action_join(self) -> None:
-        mine = self.lobby.waiting_at()
         me = self.splendor.player_name
-        if mine is not None and any(s.invited and s.name == me for s in mine.seats):
-            self.splendor.send(Join(mine.id))  # accept the invitation (a rematch too)
-            return
         table = self._selected()
-        if table is None:
+        invites = invited_to(self.lobby, me)
+        if table is not None and held_for(table, me):
+            self.splendor.send(Join(table.id))  # accept this invitation (a rematch too)
+        elif invites and seated_at(self.lobby, me) is None:
+            self.splendor.send(Join(invites[0].id))  # accept the invitation shown
+        elif table is None:
             self.notify(_("No table selected."))
         elif self._rejoin(table):
             self.splendor.send(Join(table.id))  # back to your seat
@@ -240,7 +256,7 @@ class LobbyScreen(Screen[None]):
             self.splendor.send(request)
 
     def action_start(self) -> None:
-        mine = self.lobby.waiting_at()
+        mine = seated_at(self.lobby, self.splendor.player_name)
         if mine is None:
             self.notify(_("You are not at a waiting table."))
         elif mine.host != self.splendor.player_name:
@@ -250,7 +266,7 @@ class LobbyScreen(Screen[None]):
 
     def action_invite(self) -> None:
         """i: invite a player by name to an open seat of the table one hosts."""
-        mine = self.lobby.waiting_at()
+        mine = seated_at(self.lobby, self.splendor.player_name)
         if mine is None:
             self.notify(_("You are not at a waiting table."))
         elif mine.host != self.splendor.player_name:
@@ -313,7 +329,16 @@ class LobbyScreen(Screen[None]):
             self._type(pasted(self.typing, event.text, MAX_CHAT))
 
     def action_leave(self) -> None:
-        if self.lobby.waiting_at() is None:
-            self.notify(_("You are not at a table."))
-        else:
+        """l: decline the selected table's invitation, else leave the table one sits at,
+        else decline the invitation shown."""
+        me = self.splendor.player_name
+        table = self._selected()
+        invites = invited_to(self.lobby, me)
+        if table is not None and held_for(table, me):
+            self.splendor.send(Leave(table.id))  # that invitation, not one's own table
+        elif seated_at(self.lobby, me) is not None:
             self.splendor.send(Leave())
+        elif invites:
+            self.splendor.send(Leave(invites[0].id))
+        else:
+            self.notify(_("You are not at a table."))

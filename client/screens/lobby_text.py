@@ -88,17 +88,63 @@ def playing_at(lobby: LobbyList) -> tuple[str, ...]:
     )
 
 
+def held_for(table: TableSummary, me: str) -> bool:
+    """Whether `table` holds a seat for `me` not accepted yet (an invitation, a rematch)."""
+    return any(s.invited and s.name == me for s in table.seats)
+
+
+def seated_at(lobby: LobbyList, me: str) -> TableSummary | None:
+    """The waiting table `me` sits at: the one `s`, `i` and `l` act on (not an invitation,
+    even an older one: a player waiting at their own table may be invited elsewhere)."""
+    return next((t for t in _waiting(lobby) if not held_for(t, me)), None)
+
+
+def invited_to(lobby: LobbyList, me: str) -> tuple[TableSummary, ...]:
+    """The waiting tables holding a seat for `me`: invitations and rematches offered."""
+    return tuple(t for t in _waiting(lobby) if held_for(t, me))
+
+
+def shown_table(lobby: LobbyList, me: str) -> TableSummary | None:
+    """The table the lobby shows as `me`'s: the one they sit at, else an invitation."""
+    return seated_at(lobby, me) or next(iter(invited_to(lobby, me)), None)
+
+
+def _waiting(lobby: LobbyList) -> list[TableSummary]:
+    waiting = TableStatus.WAITING
+    return [t for t in lobby.tables if t.status is waiting and t.id in lobby.mine]
+
+
+def invitation_line(table: TableSummary) -> str:
+    """The status line on an invitation to `table` while the player waits at another table."""
+    if table.rematch:
+        return _(
+            "[b #ffd23f]A rematch at table {id}[/]: select it, [b]j[/b] accepts, [b]l[/b] declines",
+            id=table.id,
+        )
+    return _(
+        "[b #ffd23f]{host} invites you to table {id}[/]: select it, [b]j[/b] accepts, "
+        "[b]l[/b] declines",
+        host=table.host,
+        id=table.id,
+    )
+
+
 def my_table(
     me: str,
     table: TableSummary | None,
     to_move: tuple[str, ...] = (),
     playing: tuple[str, ...] = (),
+    invitation: TableSummary | None = None,
 ) -> str:
     """The lines below the lists: the table `me` waits at (its seats, who starts it, a
     rematch offered), else the games `me` plays in (`playing`: back to one with Enter) or
-    how to find a table, then the tables where it is `me`'s move."""
+    how to find a table, then the tables where it is `me`'s move. `invitation`: another
+    table's invitation while `me` waits at `table`, said on the last line (the list marks
+    the games of `to_move` then)."""
     moves = ""
-    if to_move:
+    if invitation is not None and table is not None:
+        moves = "\n" + invitation_line(invitation)
+    elif to_move:
         moves = "\n" + (
             ngettext(
                 "[b #5fdc7f]Your move at {n} table[/]: {tables} · [b]m[/b] goes to each",

@@ -96,11 +96,14 @@ class InviteDesk:
         await table.held.invite(who, seat)
         self.changed(table)
 
-    def invitation(self, identity: Identity) -> Table | None:
-        """A waiting table (a rematch too) where this player's seat is held for them."""
-        for table in self.tables.values():
-            if table.status is TableStatus.WAITING and _held(table, identity):
-                return table
+    def invitation(self, identity: Identity, table: str | None = None) -> Table | None:
+        """A waiting table (a rematch too) where this player's seat is held for them
+        (`table`: that one, the one a player waiting at a table of their own declines)."""
+        for held in self.tables.values():
+            if table is not None and held.id != table:
+                continue
+            if held.status is TableStatus.WAITING and _held(held, identity):
+                return held
         return None
 
     async def decline(self, table: Table, identity: Identity) -> None:

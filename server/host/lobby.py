@@ -210,8 +210,8 @@ class Lobby:
                     await self._watch(link, self.maker.open_table(table))
                 case Start():
                     await self._start(link)
-                case Leave():
-                    await self._leave(link)
+                case Leave(table):
+                    await self._leave(link, table)
                 case ToLobby():  # the seat is kept: a game goes on, its seat held
                     self.usher.to_lobby(link)
                 case PlayMove(move):
@@ -322,12 +322,20 @@ class Lobby:
             )
         await table.start(self.maker.seed(self.maker.seed_asked.pop(table.id, None)))
 
-    async def _leave(self, link: HostLink) -> None:
+    async def _leave(self, link: HostLink, wanted: str | None = None) -> None:
         """Leave the table shown: a waiting table's seat is given up (a rematch's calls it
         off), a game's seat is left for good (bots play it), a watcher or a finished
-        game just goes. In the lobby, `Leave` declines an invitation (`InviteDesk.decline`)."""
+        game just goes. In the lobby, `Leave` declines an invitation (`InviteDesk.decline`):
+        the one at `wanted` when given (the player may wait at a table of their own)."""
         place = self.places.of(link)
         table, seat = place.table, place.seat
+        if wanted is not None and (table is None or table.id != wanted):
+            invited = self.invites.invitation(link.identity, wanted)
+            if invited is None:
+                raise TableError(L_("you have no invitation to table {table}", table=wanted))
+            await self.invites.decline(invited, link.identity)
+            self.refresh()
+            return
         if table is None:
             invited = self.invites.invitation(link.identity)
             if invited is not None:

@@ -132,6 +132,7 @@ CLIENT_MESSAGES = [
     Join("t1"),
     Watch("t2"),
     Leave(),
+    Leave("t3"),  # decline the invitation to t3 (protocol 3: an old host reads Leave())
     Start(),
     PlayMove(parse_move("buy 1-07")),
     Undo(),
