@@ -1,7 +1,8 @@
 """Invitations over real SSH at 80x24 (docs/design.md, "Where a player is"): ann invites
 bob when she creates a table, bob's lobby shows it and he accepts with j, ann starts,
 and each plays a move; bob declines with l and ann's seats show the seat open again;
-ann's i names someone who cannot be invited and she reads why. Players act by keys
+ann's i names someone who cannot be invited and she reads why; bob, waiting at a table
+of his own, declines with l on ann's table and then accepts with j there. Players act by keys
 and the test reads their screens; the tap tells it what the host sent."""
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any
 
 from gamekit import KEYS, Game, game_server
 from sshkit import Player
-from test_scenarios import a_turn, at_a_game, enter, first_to_move, where
+from test_scenarios import a_turn, at_a_game, create_open_table, enter, first_to_move, where
 
-from shared.protocol import Notice
+from shared.protocol import LobbyList, Notice
 
 
 async def create_inviting(player: Player, name: str) -> str:
@@ -118,5 +119,52 @@ async def test_i_at_ones_table_refuses_a_name_with_why_and_invites_a_player(
         ann.press("bob" + KEYS["enter"])
         await ann.wait_for("waiting for bob to accept the invitation")
         await bob.wait_for("ann invites you: j accepts")
+        await ann.close()
+        await bob.close()
+
+
+async def invite(player: Player, name: str) -> None:
+    """i at the table `player` hosts, `name` typed, Enter."""
+    player.press("i")
+    await player.wait_for("Invite a player")
+    player.press(name + KEYS["enter"])
+    await player.wait_for(f"waiting for {name} to accept the invitation")
+
+
+def select(game: Game, player: Player, name: str, table: str) -> None:
+    """Up to the list's first row, then down to `table` (the order of `name`'s lobby)."""
+    lobbies = [m for m in game.tap.latest(name).messages if isinstance(m, LobbyList)]
+    ids = [t.id for t in lobbies[-1].tables]
+    player.press(KEYS["up"] * len(ids) + KEYS["down"] * ids.index(table))
+
+
+async def test_invited_while_at_his_own_table_l_declines_and_j_accepts_on_that_table(
+    tmp_path: Path, bot_executor: Any
+) -> None:
+    """Rows: ann's table, then bob's, then ann invites bob → bob's lobby keeps his table
+    as his and says the invitation; l on ann's table declines it (ann reads so), his table
+    stays his; invited again, j on ann's table takes him there (his own is given up)."""
+    async with game_server(tmp_path, bot_executor) as game:
+        ann, bob = await enter(game, "ann"), await enter(game, "bob")
+        hers = await create_open_table(ann)
+        his = await create_open_table(bob)
+        await invite(ann, "bob")
+        line = f"ann invites you to table {hers}: select it, j accepts, l declines"
+        await bob.wait_for(lambda t: line in t and f"Your table {his} (waiting)" in t)
+        assert "s starts the game" in bob.text()
+        select(game, bob, "bob", hers)
+        bob.press("l")
+        await ann.wait_for("bob declined the")
+        assert told(game, "ann", "info")[-1] == f"bob declined the invitation to table {hers}"
+        await bob.wait_for(lambda t: "invites you" not in t and f"Your table {his}" in t)
+        assert where(game, "bob").table == his
+        await invite(ann, "bob")
+        await bob.wait_for(line)
+        select(game, bob, "bob", hers)
+        bob.press("j")
+        await bob.wait_for(f"Your table {hers} (waiting)")
+        await bob.wait_for("waiting for ann to start")
+        assert where(game, "bob").table == hers
+        await ann.wait_for(lambda t: "waiting for bob" not in t and "s starts the game" in t)
         await ann.close()
         await bob.close()
