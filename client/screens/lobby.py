@@ -133,7 +133,12 @@ class LobbyScreen(Screen[None]):
         self.show(self.lobby)
 
     def _keys(self) -> Keys:
+        """The keys for the table shown as one's own, or for the invitation selected (its
+        j accepts, its l declines: `action_join`, `action_leave`)."""
         me = self.splendor.player_name
+        selected = self._selected()
+        if selected is not None and held_for(selected, me):
+            return key_line(selected, me)
         return key_line(shown_table(self.lobby, me), me)
 
     def _update_static(self, selector: str, content: str | Text) -> None:
@@ -164,9 +169,11 @@ class LobbyScreen(Screen[None]):
 
     def action_select(self, delta: int) -> None:
         self.tables.move(delta)
+        if self.typing is None:  # the key line follows the selection (an invitation's)
+            self.query_one(KeyBar).show(self._keys(), SPARE)
 
     def action_page(self, direction: int) -> None:
-        self.tables.move(direction * self.tables.page)
+        self.action_select(direction * self.tables.page)
 
     def on_table_list_chosen(self, event: TableList.Chosen) -> None:
         event.stop()

@@ -17,12 +17,15 @@ from bidi import get_display as rust_display
 from bidi.algorithm import get_display as uba_display
 from clientkit import FakeConnection, screen_text, wait_for
 from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
 from test_tui_snapshots import position, seats
 
 from client.app import SplendorApp
 from client.bidi import LRM, NOTATION, ZWNJ, reorder_runs, shape, visual
 from client.screens.help import HelpScreen
 from client.screens.lobby import LobbyScreen
+from client.screens.lobby_text import invitation_line, my_table
 from client.screens.table import TableScreen
 from shared.deal import turns
 from shared.i18n import L_, Reader, _, pgettext, use_reader
@@ -31,6 +34,7 @@ from shared.protocol import (
     LoggedTurn,
     Notice,
     SeatSummary,
+    TableStatus,
     TableSummary,
     TableUpdate,
     Welcome,
@@ -45,6 +49,10 @@ SIZES = [(80, 24), (120, 40)]
 CASES = [(lang, reading, size) for lang, reading in READERS for size in SIZES]
 TABLES = (("2p", 2, "choose"), ("4p", 4, "choose"), ("over", 4, "over"))
 ERROR = L_("you already hold {most} reserved cards (R9)", most=3)
+OWN = TableSummary("t17", "Ann", TableStatus.WAITING, (SeatSummary("Ann"), *[SeatSummary()] * 3))
+HELD = (SeatSummary("Bob"), SeatSummary("Ann", invited=True))
+INVITED = (TableSummary("t9", "Bob", TableStatus.WAITING, HELD), OWN)
+INVITED_LOBBY = LobbyList(INVITED, ("Ann", "Bob"), ("t9", "t17"))
 _drawn: dict[tuple[str, str | None, tuple[int, int]], Screens] = {}
 
 
@@ -77,6 +85,10 @@ async def _draw(size: tuple[int, int]) -> Screens:
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await pilot.pause()
         out["lobby"] = screen_text(app)
+        conn.deliver(encode(INVITED_LOBBY))
+        await wait_for(pilot, lambda: getattr(app.screen, "lobby", None) == INVITED_LOBBY)
+        await pilot.pause()
+        out["lobby-invited"] = screen_text(app)  # at her own table, invited to Bob's
         for name, players, state in TABLES:
             pos = position(players, state)  # seeded playouts
             log = tuple(
@@ -246,3 +258,19 @@ def test_the_deck_columns_words_have_four_cells_at_most(language: str) -> None:
     for message in ("deck", "none"):
         word = pgettext("deck column", message)
         assert word and cell_len(word) <= 4, (language, message, word)
+
+
+@pytest.mark.parametrize(("language", "reading"), READERS, ids=[f"{r[0]}-{r[1]}" for r in READERS])
+def test_the_lobby_says_ones_table_and_an_invitation_within_its_three_lines(
+    language: str, reading: str | None
+) -> None:
+    """#my-table has 3 lines (client/splendor.tcss): at 80 columns, less its padding, a
+    table of 4 seats one sits at and another's invitation fit them, the invitation last."""
+    use_reader(Reader(language, reading))
+    invitation = INVITED[0]
+    text = my_table("Ann", OWN, (), (), invitation)
+    console = Console(width=78, color_system=None)
+    lines = console.render_lines(Text.from_markup(text), pad=False)
+    shown = ["".join(segment.text for segment in line) for line in lines]
+    assert len(shown) == 3, shown
+    assert shown[2] == Text.from_markup(invitation_line(invitation)).plain
