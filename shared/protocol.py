@@ -112,7 +112,7 @@ _QUIET = frozenset(
     (
         "log", "seed", "standin", "timeouts", "invited", "clock", "absent", "rematch",
         "to_move", "target", "program", "said", "language", "reading", "invite",
-        "format_said", "starts_said", "about_said", "path_said", "tournaments_said", "table",
+        "format_said", "starts_said", "about_said", "path_said", "tournaments_said",
     )
 )  # fmt: skip
 _PARTS = (

@@ -165,6 +165,13 @@ async def test_invited_while_at_his_own_table_l_declines_and_j_accepts_on_that_t
         await bob.wait_for(f"Your table {hers} (waiting)")
         await bob.wait_for("waiting for ann to start")
         assert where(game, "bob").table == hers
+        await game.tap.latest("bob").wait(
+            lambda m: (
+                isinstance(m, LobbyList)
+                and m.mine == (hers,)
+                and all(t.id != his for t in m.tables)
+            )
+        )  # his own table, given up (nobody else sat there: it closed)
         await ann.wait_for(lambda t: "waiting for bob" not in t and "s starts the game" in t)
         await ann.close()
         await bob.close()
