@@ -43,15 +43,23 @@ Place = Callable[[HostLink, Table, "int | None"], None]
 
 
 def check_cap(
-    tables: dict[str, Table], settings: HostSettings, identity: Identity, correspondence: bool
+    tables: dict[str, Table],
+    settings: HostSettings,
+    identity: Identity,
+    correspondence: bool,
+    accepting: Table | None = None,
 ) -> None:
     """Refuse a new seat to a player who holds as many as they may: live tables (no
-    clock, real time) and correspondence tables count apart."""
+    clock, real time) and correspondence tables count apart. A seat held for them that
+    they have not accepted does not count (others cannot fill their cap with invitations);
+    `accepting`: the table whose held seat they take now (it exists: no server cap)."""
     held = [
         t
         for t in tables.values()
-        if t.status is not TableStatus.FINISHED
-        and t.seat_of(identity) is not None
+        if t is not accepting
+        and t.status is not TableStatus.FINISHED
+        and (seat := t.seat_of(identity)) is not None
+        and not t.seats[seat].stored.invited
         and t.control.correspondence == correspondence
     ]
     cap = settings.max_correspondence_tables if correspondence else settings.max_tables_per_player
@@ -66,8 +74,18 @@ def check_cap(
                 ids=ids,
             )
         )
-    if len(tables) >= settings.max_tables:
+    if accepting is None and len(tables) >= settings.max_tables:
         raise TableError(L_("the server has as many tables as it can hold; try again later"))
+
+
+def check_accepting(
+    tables: dict[str, Table], settings: HostSettings, identity: Identity, table: Table
+) -> None:
+    """Taking the seat `table` holds for this player (an invitation, a rematch) is a new
+    seat: refused at the cap like any other (`check_cap`)."""
+    seat = table.seat_of(identity)
+    if seat is not None and table.seats[seat].stored.invited:
+        check_cap(tables, settings, identity, table.control.correspondence, table)
 
 
 def to_move(tables: dict[str, Table], identity: Identity) -> tuple[str, ...]:
@@ -128,6 +146,7 @@ class Rematches:
             new = await self._offer(old, link.identity)
         if new.status is not TableStatus.WAITING:
             raise TableError(L_("the rematch at table {id} has started", id=new.id))
+        check_accepting(self.tables, self.settings, link.identity, new)
         await new.sit(link.identity)
         await self.start_if_accepted(new)
 

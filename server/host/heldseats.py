@@ -1,7 +1,8 @@
 """Seats of a waiting table held for invited players: the host invites a player to an open
-seat, or to one held for someone else (whose invitation that calls off), and leaving calls
-every invitation off. One part of `server.host.table.Table`, over its `Seating`: the
-invitee accepts by sitting (`Seating.sit` clears `invited`) and declines by standing."""
+seat, or to one held for someone else (whose invitation that calls off); the host's leaving
+calls every invitation off (`Seating.stand`, in the same change). One part of
+`server.host.table.Table`, over its `Seating`: the invitee accepts by sitting
+(`Seating.sit` clears `invited`) and declines by standing."""
 
 from __future__ import annotations
 
@@ -65,19 +66,3 @@ class HeldSeats:
 
             await seating.edit(edit)
             return done[0]
-
-    async def call_off(self) -> list[Identity]:
-        """Open every seat held for a player who has not accepted (the host leaves). Gives
-        the players whose invitation this called off."""
-        seating = self._seating
-        async with seating.lock:
-            called_off = self.invited()
-            if not called_off or seating.status is not TableStatus.WAITING:
-                return []
-
-            def edit() -> tuple[list[SeatRecord], str]:
-                records = seating.records()
-                return [SeatRecord() if r.invited else r for r in records], seating.host
-
-            await seating.edit(edit)
-            return called_off

@@ -8,6 +8,13 @@ with `Join` of the table and decline with `Leave` from the lobby, which opens th
 again and tells the table. The host calls an invitation off by leaving, or by inviting
 someone else to that seat; the invitee is told. A rematch's invitations
 (`server.host.company`) are shown by the rematch offer, not told here.
+
+A player holds at most `max_tables_per_player` invitations not answered, so that nobody
+piles them up (nor rings their bell without end); a held seat does not count in their cap
+on tables until accepted (`company.check_cap`). Every process tells a refusal and a calling
+off from the table's news alone (`changed`): it remembers which seats each table held and
+who hosted it; a seat held before and open now, under the same host, was refused (the
+host's leaving changes the host or closes the table, in the same change).
 """
 
 from __future__ import annotations
@@ -37,13 +44,17 @@ class InviteDesk:
         places: Places,
         stand: Callable[[Table, Identity], Awaitable[None]],
         call_off: Callable[[Table, Identity], Awaitable[None]],
+        most: Callable[[], int],
     ) -> None:
         self.store = store
         self.tables = tables
         self.places = places
         self._stand = stand
         self._call_off = call_off
+        self._most = most  # how many invitations a player may hold unanswered
         self._told: dict[str, set[HostLink]] = {}  # table id → sessions told of it here
+        # table id → its host and the players its seats were held for, as last seen
+        self._held: dict[str, tuple[str, dict[int, Identity]]] = {}
 
     # -- names ---------------------------------------------------------------------
 
@@ -63,7 +74,15 @@ class InviteDesk:
         key = await self.store.name_owner(name)
         if key is None:
             raise TableError(L_("there is no player named {name} here", name=name))
-        return Identity(name, False, key, await self.store.is_program(name))
+        who = Identity(name, False, key, await self.store.is_program(name))
+        pending = [t for t in self.tables.values() if t.status is TableStatus.WAITING]
+        if sum(_held(t, who) for t in pending) >= self._most():
+            raise TableError(
+                L_("{name} has as many invitations waiting as a player may hold ({count}); "
+                   "invite them again once they have answered one", name=name,
+                   count=self._most())
+            )  # fmt: skip
+        return who
 
     async def players(
         self, inviter: Identity, names: Sequence[str | None]
@@ -108,18 +127,11 @@ class InviteDesk:
 
     async def decline(self, table: Table, identity: Identity) -> None:
         """The invitee says no: a rematch is called off; else their seat is open again
-        and the players at the table are told."""
+        and the players at the table are told, on every process (`changed`)."""
         if table.settings.rematch_of is not None:
             await self._call_off(table, identity)
             return
-        told = self._told.get(table.id, set())
-        told -= {link for link in told if same_player(link.identity, identity)}
         await self._stand(table, identity)
-        text = L_("{name} declined the invitation to table {table}", name=identity.name,
-                  table=table.id)  # fmt: skip
-        for link in self.places:
-            if table.seat_of(link.identity) is not None:
-                link.deliver(protocol.notice(text, "info"))
 
     # -- telling the invitees ------------------------------------------------------
 
@@ -135,12 +147,34 @@ class InviteDesk:
         for told in self._told.values():
             told.discard(link)
 
+    def note(self, table: Table) -> None:
+        """A table new to this process: the seats it holds are remembered, so that its
+        next change tells a refusal from a calling off."""
+        if table.id not in self._held and _open(table):
+            self._held[table.id] = (table.host, _holds(table))
+
     def changed(self, table: Table) -> None:
         """`table`'s seats or status changed (here or on another process): sessions of a
-        player invited to it now are told; those whose invitation is gone, unless they
-        accepted it, hear that it was called off."""
+        player invited to it now are told; the players at it hear who declined; those
+        whose invitation is gone, unless they accepted or declined it, hear that it was
+        called off."""
         told = self._told.get(table.id)
-        waiting = table.status is TableStatus.WAITING and table.settings.rematch_of is None
+        waiting = _open(table)
+        host, before = self._held.pop(table.id, (table.host, {}))
+        if waiting:
+            self._held[table.id] = (table.host, _holds(table))
+        declined = [
+            who
+            for at, who in before.items()
+            if waiting and host == table.host and table.seats[at].empty
+            and table.seat_of(who) is None
+        ]  # fmt: skip
+        for who in declined:
+            text = L_("{name} declined the invitation to table {table}", name=who.name,
+                      table=table.id)  # fmt: skip
+            for link in self.places:
+                if _sits(table, link.identity):
+                    link.deliver(protocol.notice(text, "info"))
         if not waiting and told is None:
             return
         for link in self.places:
@@ -149,7 +183,8 @@ class InviteDesk:
                 self._tell(link, table)
             elif not held and told is not None and link in told:
                 told.discard(link)
-                if table.seat_of(link.identity) is None:
+                mine = any(same_player(link.identity, who) for who in declined)
+                if table.seat_of(link.identity) is None and not mine:
                     said = L_("the invitation to table {table} was called off", table=table.id)
                     link.deliver(protocol.notice(said, "info"))
         if not waiting or not self._told.get(table.id):
@@ -169,3 +204,23 @@ def _held(table: Table, identity: Identity) -> bool:
     """Whether `table` holds a seat for `identity`'s player, not accepted yet."""
     seat = table.seat_of(identity)
     return seat is not None and table.seats[seat].stored.invited
+
+
+def _sits(table: Table, identity: Identity) -> bool:
+    """Whether `identity`'s player sits at `table` (not only invited to it)."""
+    seat = table.seat_of(identity)
+    return seat is not None and not table.seats[seat].stored.invited
+
+
+def _open(table: Table) -> bool:
+    """A waiting table whose invitations are told here (a rematch's are not)."""
+    return table.status is TableStatus.WAITING and table.settings.rematch_of is None
+
+
+def _holds(table: Table) -> dict[int, Identity]:
+    """The players `table`'s seats are held for, by seat."""
+    return {
+        i: s.identity
+        for i, s in enumerate(table.seats)
+        if s.identity is not None and s.stored.invited
+    }

@@ -48,7 +48,7 @@ from ..store import (
 from .bots import BotPool, HintError
 from .chat import ChatDesk
 from .clubdesk import ClubDesk
-from .company import Rematches, check_cap, moves_waiting, to_move
+from .company import Rematches, check_accepting, check_cap, moves_waiting, to_move
 from .hostsettings import HostSettings
 from .invitedesk import InviteDesk
 from .link import HostLink
@@ -101,7 +101,10 @@ class Lobby:
         )  # fmt: skip
         self.play = Play(self.places, self.tables, settings, self.abandon, usher.stand)
         call_off = self.rematches.call_off
-        self.invites = InviteDesk(store, self.tables, self.places, usher.stand, call_off)
+        self.invites = InviteDesk(
+            store, self.tables, self.places, usher.stand, call_off,
+            lambda: self.settings.max_tables_per_player,
+        )  # fmt: skip
         self.watchers: list[Callable[[Table], None]] = []  # hear every table_changed
         self.tourneys: Callable[[HostLink, TourneyQuestion], Awaitable[None]] = no_tourneys
 
@@ -260,8 +263,11 @@ class Lobby:
         await self.store.set_language(link.identity.name, language, reading)
 
     def add(self, record: GameRecord) -> Table:
-        """This process's copy of a stored table (`TableMaker.add`)."""
-        return self.maker.add(record)
+        """This process's copy of a stored table (`TableMaker.add`); the invitations it
+        holds are noted (`InviteDesk.note`)."""
+        table = self.maker.add(record)
+        self.invites.note(table)
+        return table
 
     async def _create(self, link: HostLink, msg: Create) -> None:
         patience = msg.patience * 60.0
@@ -291,6 +297,7 @@ class Lobby:
                     L_("the game at table {id} is in progress; watch it instead", id=table.id)
                 )
             check_cap(self.tables, self.settings, link.identity, table.control.correspondence)
+        check_accepting(self.tables, self.settings, link.identity, table)
         seat = await table.sit(link.identity)
         self.usher.place(link, table, seat)
         if table.status is TableStatus.WAITING:

@@ -1,12 +1,10 @@
 """A table's seats and status, kept as the store orders them, the sessions at them, and
 who is sent which view (the fan-out). One part of `server.host.table.Table`, which hands it
 the table's `Game` and what it calls back: a game that began, news of the seats, a change
-for the lobby, and what a session at a seat is sent.
-
-A change of seats or status is stored first, from the version this copy has
-(`Store.update_table`); when another process changed the table first, the copy is
-read again and the change worked out anew. The table's one lock (`Seating.lock`) orders
-every change any part makes.
+for the lobby, and what a session at a seat is sent. A change of seats or status is stored
+first, from the version this copy has (`Store.update_table`); when another process changed
+the table first, the copy is read again and the change worked out anew. The table's one
+lock (`Seating.lock`) orders every change any part makes.
 """
 
 from __future__ import annotations
@@ -72,9 +70,8 @@ class Seating:
     ) -> None:
         """`game` is only read (is there a game to show). Called back: `began` when the game
         has just started (set it up), `started` when another process started it (show it),
-        `news` with the seats as they were when the stored seats changed, `changed` when
-        what the lobby shows changed (`True`: a minor change), `message` for the bytes a
-        session at a seat (None: watching) is sent, with the turns so far or not."""
+        `news` with the seats as they were before a stored change, `changed` when the lobby's
+        view changed (`True`: minor), `message`: a seat's (None: a watcher's) bytes."""
         if not 2 <= len(record.seats) <= 4:
             raise TableError(L_("a table has 2 to 4 seats"))
         self.id = record.id
@@ -96,8 +93,8 @@ class Seating:
         self.seen = time.monotonic()  # when a human was last seen connected here
         self._store = store
         self._game = game
-        self._began, self._started, self._news = began, started, news
-        self._changed, self._message = changed, message
+        self._began, self._started, self._news, self._changed = began, started, news, changed
+        self._message = message
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -179,7 +176,8 @@ class Seating:
 
     async def stand(self, identity: Identity) -> bool:
         """A player gives up their seat at a waiting table; the host passes to the next
-        player; the last one out closes the table. True if the table closed."""
+        player (their leaving calls the invitations off in the same change, which
+        `InviteDesk` tells from a refusal); the last one out closes it. True if it closed."""
         async with self.lock:
 
             def edit() -> tuple[list[SeatRecord], str]:
@@ -189,15 +187,18 @@ class Seating:
                 i = self.seat_of(identity)
                 if i is not None:
                     records[i] = SeatRecord()
+                if host == identity.name:
+                    records = [SeatRecord() if r.invited else r for r in records]
                 humans = [r.name for r in records if r.name is not None]
                 if host == identity.name and humans:
                     host = humans[0]
                 return records, host
 
-            if self.seat_of(identity) is None:
+            mine, hosting = self.seat_of(identity), self.host == identity.name
+            if mine is None:
                 return False
-            closing = len(self.humans) == 1
-            await self.edit(edit, status=CLOSED if closing else None)
+            stay = [s for s in self.humans if not (hosting and s.stored.invited)]
+            await self.edit(edit, status=CLOSED if len(stay) == 1 else None)
             return self.status is TableStatus.FINISHED
 
     async def set_left(self, seat: int, left: bool) -> None:
@@ -227,8 +228,7 @@ class Seating:
         """Store the seats and host `edit` works out from this copy (and `status`, `seed`,
         the clocks' `timing`), from this copy's version; when another process changed the
         table first, read it again and work the change out anew (`edit` may then refuse
-        it). `held`: an act of the game's lock holder (`Store.update_table`). Under the
-        lock."""
+        it). `held`: an act of the game's lock holder (`Store.update_table`). Locked."""
         for _ in range(EDIT_TRIES):
             records, host = edit()
             stored = self._store.update_table(

@@ -97,9 +97,7 @@ class Usher:
             return
         peers = self.places.seated(table, seat)
         try:
-            if table.hosted_by(identity):
-                await table.held.call_off()
-            await table.stand(identity)
+            await table.stand(identity)  # the host's: their invitations called off too
         except TableError:  # the game is starting as they leave: their seat is held
             return
         for peer in peers:

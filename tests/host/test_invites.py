@@ -1,14 +1,20 @@
 """Invitations to a table (issue 35): a seat held for a named player at the table's
 creation or by its host's `Invite`; the invitee told at once and at login, accepting
 with `Join`, declining with `Leave`; the start held until every invitee accepts; the
-host calling an invitation off; and every name refused with its reason."""
+host calling an invitation off; every name refused with its reason; the caps (a held seat
+counts once accepted, and a player holds few invitations); and a refusal told on every
+process of a cluster."""
 
 from __future__ import annotations
 
-from hostkit import HostConnection, identity, play_turn
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from hostkit import FakeClock, HostConnection, StartHost, identity, play_turn, quick_settings
 
 from server.host.gamehost import GameHost
-from shared.protocol import Create, Join, Leave, LobbyList, Notice, Start, TableUpdate
+from shared.protocol import Create, Join, Leave, LobbyList, Notice, Start, TableStatus, TableUpdate
 from shared.social import Invite
 
 
@@ -19,14 +25,21 @@ async def players(host: GameHost, *names: str) -> list[HostConnection]:
     return [HostConnection(host, identity(name)) for name in names]
 
 
-async def waiting_table(ann: HostConnection, *invite: str | None) -> str:
-    """ann creates a table with a seat for each of `invite` (a name: held for them)."""
+async def waiting_table(ann: HostConnection, *invite: str | None, but: str = "") -> str:
+    """ann creates a table with a seat for each of `invite` (a name: held for them); `but`:
+    a table ann is invited to (listed among hers too)."""
     seats = 1 + len(invite)
     ann.cmd(Create(seats, (None,) * seats, invite=(None, *invite)))
-    listed = await ann.next_of(LobbyList, lambda m: m.waiting_at() is not None)
-    table = listed.waiting_at()
+    listed = await ann.next_of(LobbyList, lambda m: made(m, but) is not None)
+    table = made(listed, but)
     assert table is not None
-    return table.id
+    return table
+
+
+def made(lobby: LobbyList, but: str) -> str | None:
+    """A waiting table of this player's other than `but`."""
+    waiting = [t.id for t in lobby.tables if t.status is TableStatus.WAITING]
+    return next((t for t in waiting if t in lobby.mine and t != but), None)
 
 
 def invited(lobby: LobbyList, table: str) -> list[str | None]:
@@ -136,3 +149,85 @@ async def test_every_name_that_cannot_be_invited_is_refused_with_why(host: GameH
     assert (await ann.next_of(Notice)).text == f"table {table} has no open seat"
     guest.cmd(Create(3, (None, None, None), invite=(None, "bob", "BOB")))
     assert (await guest.next_of(Notice)).text == "bob is invited to two seats"
+
+
+def cap(host: GameHost, tables: int) -> None:
+    """At most `tables` live tables a player (and as many invitations waiting)."""
+    host.lobby.settings = replace(host.lobby.settings, max_tables_per_player=tables)
+
+
+async def test_a_pending_invitation_does_not_use_up_the_invitees_cap(host: GameHost) -> None:
+    cap(host, 1)
+    ann, bob = await players(host, "ann", "bob")
+    table = await waiting_table(ann, "bob")
+    await bob.next_of(Notice, lambda n: n.level == "call")
+    mine = await waiting_table(bob, None, but=table)  # the seat held for bob does not count
+    assert host.lobby.tables[mine].seat_of(identity("bob")) == 0
+
+
+async def test_accepting_an_invitation_at_the_cap_is_refused(host: GameHost) -> None:
+    cap(host, 1)
+    ann, bob = await players(host, "ann", "bob")
+    table = await waiting_table(ann, "bob")
+    await bob.next_of(Notice, lambda n: n.level == "call")
+    mine = await waiting_table(bob, None, but=table)
+    bob.cmd(Join(table))
+    refused = await bob.next_of(Notice)
+    assert refused.text == f"you already have a seat at 1 tables ({mine}); leave one first"
+    assert host.lobby.tables[table].held.invited() == [identity("bob")]
+    bob.cmd(Leave())  # from his own table: it closes
+    await bob.next_of(LobbyList, lambda m: m.table(mine) is None)
+    bob.cmd(Join(table))
+    await ann.next_of(LobbyList, lambda m: invited(m, table) == [None, None])
+
+
+async def test_a_player_holds_as_many_invitations_waiting_as_tables_and_no_more(
+    host: GameHost,
+) -> None:
+    cap(host, 2)
+    ann, bob, cy, dan = await players(host, "ann", "bob", "cy", "dan")
+    await waiting_table(ann, "bob")
+    await waiting_table(cy, "bob")
+    full = "bob has as many invitations waiting as a player may hold (2); "
+    full += "invite them again once they have answered one"
+    dan.cmd(Create(2, (None, None), invite=(None, "bob")))
+    assert (await dan.next_of(Notice)).text == full
+    table = await waiting_table(dan, None)
+    dan.cmd(Invite("bob"))
+    assert (await dan.next_of(Notice)).text == full
+    bob.skip()
+    bob.cmd(Leave())  # bob declines one (the lobby's first): dan may invite him now
+    await bob.next_of(LobbyList, lambda m: len(m.mine) == 1)
+    dan.cmd(Invite("bob"))
+    await dan.next_of(LobbyList, lambda m: invited(m, table) == [None, "bob"])
+
+
+async def test_a_refusal_on_another_process_is_told_there_as_a_refusal(
+    tmp_path: Path, start_host: StartHost, postgres: Any, clock: FakeClock
+) -> None:
+    """ann (on a) invites bob, who is on a and on b; bob declines on b: ann hears that he
+    declined, and bob's session on a is not told the invitation was called off. Then the
+    host's leaving on a is a calling off on b."""
+    url = postgres.create_database()
+    a = await start_host(tmp_path / "a", quick_settings(now=clock), database=url)
+    b = await start_host(tmp_path / "b", quick_settings(now=clock), database=url)
+    (ann,) = await players(a, "ann")
+    assert await a.store.claim_name("bob", "SHA256:bob-key")
+    bob_a, bob_b = HostConnection(a, identity("bob")), HostConnection(b, identity("bob"))
+    table = await waiting_table(ann, "bob")
+    for bob in (bob_a, bob_b):
+        await bob.next_of(Notice, lambda n: n.level == "call")
+    bob_b.cmd(Leave())
+    said = await ann.next_of(Notice)
+    assert said.text == f"bob declined the invitation to table {table}" and said.level == "info"
+    await bob_a.next_of(LobbyList, lambda m: table not in m.mine)
+    await bob_b.next_of(LobbyList, lambda m: table not in m.mine)
+    for bob in (bob_a, bob_b):
+        assert not [m for m in bob.messages if isinstance(m, Notice) and m.level == "info"]
+    ann.cmd(Invite("bob"))
+    for bob in (bob_a, bob_b):
+        await bob.next_of(Notice, lambda n: n.level == "call")
+    ann.cmd(Leave())
+    for bob in (bob_a, bob_b):
+        off = await bob.next_of(Notice)
+        assert off.text == f"the invitation to table {table} was called off"
