@@ -57,7 +57,12 @@ KEYS_HOSTING: Keys = (  # at one's own table
     ("i", "i", N_("Invite")),
     *KEYS_AT_TABLE[1:],
 )
-KEYS_INVITED: Keys = (OPEN, ("j", "j", N_("Accept")), *KEYS_AT_TABLE[1:])  # invited, a rematch too
+KEYS_INVITED: Keys = (  # a seat held for one: an invitation, a rematch too
+    OPEN,
+    ("j", "j", N_("Accept")),
+    ("l", "l", N_("Decline")),
+    *KEYS_AT_TABLE[2:],
+)
 SPARE = ("L", "v", "p")  # the keys that give way on a narrow key line (in the help)
 TYPING: Keys = (("enter", "⏎", N_("Say")), ("escape", "esc", N_("Close")))
 LOBBY_KEYS = [

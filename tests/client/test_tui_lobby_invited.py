@@ -42,12 +42,14 @@ async def test_at_her_own_table_and_invited_ann_keeps_hers_and_answers_the_invit
         assert "Bob invites you to table t9: select it, j accepts, l declines" in text
         assert "s starts the game · l leaves" in text
         assert "j Accept" in keys(app) and "s Start" not in keys(app)  # t9 is selected
+        assert "l Decline" in keys(app) and "l Leave" not in keys(app)
         await pilot.press("l")
         assert conn.sent[-1] == Leave("t9")  # that invitation, not her own table
         await pilot.press("j")
         assert conn.sent[-1] == Join("t9")
         await pilot.press("down")  # to t17, her own
         await wait_for(pilot, lambda: "s Start" in keys(app))
+        assert "l Leave" in keys(app)  # her own table: l leaves it
         await pilot.press("l")
         assert conn.sent[-1] == Leave()
         await pilot.press("s")
