@@ -194,7 +194,16 @@ async def play_turn(player: Player, record: Record, move: Move | str | None = No
     )
     assert isinstance(after, TableUpdate), after
     new: PlayerView = after.view
-    await player.wait_for(lambda t: turn_shown(t) >= new.turn)  # bots may have moved on
+    try:
+        await player.wait_for(lambda t: turn_shown(t) >= new.turn)  # bots may have moved on
+    except AssertionError as e:  # say what the host sent this session, for the diagnosis
+        sent = [
+            f"{m.table}:{m.view.turn}{'*' if m.view.legal_moves else ''}"
+            if isinstance(m, TableUpdate)
+            else type(m).__name__
+            for m in record.messages[-12:]
+        ]
+        raise AssertionError(f"the screen stayed behind turn {new.turn}; sent: {sent}") from e
     return new
 
 
