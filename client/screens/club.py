@@ -257,9 +257,18 @@ class ProfileScreen(_ClubScreen):
 
 
 class _AskDialog(ModalScreen[str | None]):
-    """One line to type (and, in `PlayerPicker`, a list to pick from); Enter answers."""
+    """One line to type (and, in `PlayerPicker`, a list to pick from); Enter answers. A
+    dialog of one line only names its words: `TITLE`, `PLACEHOLDER` and `KEYS`, marked
+    messages translated when it is shown."""
 
     BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
+    TITLE = PLACEHOLDER = KEYS = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(_(self.TITLE), classes="dialog-title")
+            yield Input(placeholder=_(self.PLACEHOLDER), max_length=16, compact=True)
+            yield Static(_(self.KEYS), classes="dialog-keys")
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -275,17 +284,9 @@ class _AskDialog(ModalScreen[str | None]):
 class GameIdDialog(_AskDialog):
     """The id of a finished game to replay (a table id, as the lobby and profiles show)."""
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(_("Replay a game"), classes="dialog-title")
-            yield Input(placeholder=_("a game id, like t42"), max_length=16, compact=True)
-            yield Static(
-                _(
-                    "A finished game's id: profiles list them.  [b]Enter[/b]: replay  "
-                    "[b]Esc[/b]: cancel"
-                ),
-                classes="dialog-keys",
-            )
+    TITLE = N_("Replay a game")
+    PLACEHOLDER = N_("a game id, like t42")
+    KEYS = N_("A finished game's id: profiles list them.  [b]Enter[/b]: replay  [b]Esc[/b]: cancel")
 
 
 class PlayerPicker(_AskDialog):

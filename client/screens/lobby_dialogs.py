@@ -184,14 +184,9 @@ class QuickGameDialog(_Dialog):
 class InviteDialog(_AskDialog):
     """The name of a player to invite to the table one hosts (its first open seat)."""
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(_("Invite a player"), classes="dialog-title")
-            yield Input(placeholder=_("the player's name"), max_length=16, compact=True)
-            yield Static(
-                _(
-                    "Their seat is held for them until they accept ([b]j[/b]) or decline "
-                    "([b]l[/b]).  [b]Enter[/b]: invite  [b]Esc[/b]: cancel"
-                ),
-                classes="dialog-keys",
-            )
+    TITLE = N_("Invite a player")
+    PLACEHOLDER = N_("the player's name")
+    KEYS = N_(
+        "Their seat is held for them until they accept ([b]j[/b]) or decline "
+        "([b]l[/b]).  [b]Enter[/b]: invite  [b]Esc[/b]: cancel"
+    )

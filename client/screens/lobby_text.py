@@ -193,20 +193,15 @@ def my_table(
         action = _("a rematch: waiting for {names} to accept", names=names)
     elif invited:
         action = _("waiting for {names} to accept the invitation", names=names)
+    fields = {"id": table.id, "waiting": waiting, "seats": seats, "action": action}
     if me in invited:  # not theirs yet: l declines the seat held for them
         return _(
             "[b]Table {id}[/b] ({waiting})  {seats}\n{action} · [b]l[/b] declines{moves}",
-            id=table.id,
-            waiting=waiting,
-            seats=seats,
-            action=action,
             moves=moves,
+            **fields,
         )
     return _(
         "[b]Your table {id}[/b] ({waiting})  {seats}\n{action} · [b]l[/b] leaves{moves}",
-        id=table.id,
-        waiting=waiting,
-        seats=seats,
-        action=action,
         moves=moves,
+        **fields,
     )
