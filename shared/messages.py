@@ -140,12 +140,13 @@ class LobbyList:
     def table(self, table_id: str) -> TableSummary | None:
         return next((t for t in self.tables if t.id == table_id), None)
 
+    def mine_in(self, status: TableStatus) -> list[TableSummary]:
+        """The tables in `status` where this player holds a seat (an invitation too)."""
+        return [t for t in self.tables if t.status is status and t.id in self.mine]
+
     def waiting_at(self) -> TableSummary | None:
         """The waiting table this player holds a seat at (an invitation too), if any."""
-        return next(
-            (t for t in self.tables if t.status is TableStatus.WAITING and t.id in self.mine),
-            None,
-        )
+        return next(iter(self.mine_in(TableStatus.WAITING)), None)
 
 
 @dataclass(frozen=True, slots=True)

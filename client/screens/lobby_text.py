@@ -83,9 +83,7 @@ def seat_label(seat: SeatSummary) -> str:
 
 def playing_at(lobby: LobbyList) -> tuple[str, ...]:
     """The games in play where the player has a seat (kept while they look elsewhere)."""
-    return tuple(
-        t.id for t in lobby.tables if t.status is TableStatus.PLAYING and t.id in lobby.mine
-    )
+    return tuple(t.id for t in lobby.mine_in(TableStatus.PLAYING))
 
 
 def held_for(table: TableSummary, me: str) -> bool:
@@ -96,22 +94,17 @@ def held_for(table: TableSummary, me: str) -> bool:
 def seated_at(lobby: LobbyList, me: str) -> TableSummary | None:
     """The waiting table `me` sits at: the one `s`, `i` and `l` act on (not an invitation,
     even an older one: a player waiting at their own table may be invited elsewhere)."""
-    return next((t for t in _waiting(lobby) if not held_for(t, me)), None)
+    return next((t for t in lobby.mine_in(TableStatus.WAITING) if not held_for(t, me)), None)
 
 
 def invited_to(lobby: LobbyList, me: str) -> tuple[TableSummary, ...]:
     """The waiting tables holding a seat for `me`: invitations and rematches offered."""
-    return tuple(t for t in _waiting(lobby) if held_for(t, me))
+    return tuple(t for t in lobby.mine_in(TableStatus.WAITING) if held_for(t, me))
 
 
 def shown_table(lobby: LobbyList, me: str) -> TableSummary | None:
     """The table the lobby shows as `me`'s: the one they sit at, else an invitation."""
     return seated_at(lobby, me) or next(iter(invited_to(lobby, me)), None)
-
-
-def _waiting(lobby: LobbyList) -> list[TableSummary]:
-    waiting = TableStatus.WAITING
-    return [t for t in lobby.tables if t.status is waiting and t.id in lobby.mine]
 
 
 def invitation_line(table: TableSummary) -> str:
